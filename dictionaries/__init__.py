@@ -1,0 +1,34 @@
+"""The built word data and the format both the builder and the loader agree on.
+
+The built files live in ``dictionaries/data`` and ship as package data; ``UW_DICTIONARY`` can
+point to another directory holding the same files (see ``service.dictionary``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Bump when the layout of the built files changes; the loader refuses other versions.
+FORMAT_VERSION = 1
+
+#: SCOWL sizes, most common first. A level code is the index + 1; 0 means "not in that list".
+LEVELS: tuple[int, ...] = (10, 20, 35, 40, 50, 55, 60, 70, 80, 95)
+DEFAULT_LEVEL = 60
+
+#: The senses a spelling can have, in the order of their bytes in ``words.levels``.
+#: After ``word``, this is also the order of precedence of the exclusions on a tie.
+SENSES: tuple[str, ...] = ("word", "proper_noun", "abbreviation", "acronym", "contraction")
+
+#: Files of a built dictionary.
+WORDS_TRIE = "words.marisa"      # every spelling key (a-z), any sense
+WORDS_LEVELS = "words.levels"    # len(SENSES) level codes per key id
+FORMS_TRIE = "forms.marisa"      # key -> sense byte + the spelling as SCOWL writes it (for messages)
+RACKS_TRIE = "racks.marisa"      # every prefix of the sorted letters of a playable word
+RACKS_NODES = "racks.nodes"      # per rack node: child mask, subtree min level, own min level, word count, first word
+RACKS_WORDS = "racks.words"      # word ids (into words.marisa), grouped by rack node
+METADATA = "metadata.json"
+DATA_FILES: tuple[str, ...] = (WORDS_TRIE, WORDS_LEVELS, FORMS_TRIE, RACKS_TRIE, RACKS_NODES, RACKS_WORDS)
+NODE_FORMAT = "<IBBHI"           # struct format of one rack node record (12 bytes)
+WORD_ID_FORMAT = "<I"
+MAX_WORD_LETTERS = 7             # the hand: no longer word can be played
+
+DATA_DIR = Path(__file__).resolve().parent / "data"

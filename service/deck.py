@@ -1,0 +1,133 @@
+"""The letter deck: how many cards of each letter, and what each card scores.
+
+Points are the angles in the printed letter (RULES.md section 1). A deck is an immutable value;
+the built-ins are ``standard`` (96 cards) and ``double`` (two of every card, for 7-8 players).
+"""
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+LETTERS = string.ascii_uppercase
+
+#: RULES.md section 1: letter -> (count, points).
+STANDARD_TABLE: dict[str, tuple[int, int]] = {
+    "A": (10, 5), "B": (2, 5), "C": (2, 0), "D": (3, 2), "E": (10, 4), "F": (2, 3),
+    "G": (2, 2), "H": (3, 4), "I": (9, 4), "J": (1, 2), "K": (1, 3), "L": (5, 1),
+    "M": (3, 3), "N": (5, 2), "O": (8, 0), "P": (2, 3), "Q": (1, 2), "R": (5, 4),
+    "S": (5, 0), "T": (5, 2), "U": (4, 0), "V": (2, 1), "W": (2, 3), "X": (1, 4),
+    "Y": (2, 3), "Z": (1, 2),
+}
+STANDARD_POINTS: dict[str, int] = {letter: points for letter, (_, points) in STANDARD_TABLE.items()}
+HAND_SIZE = 7
+
+
+class DeckError(ValueError):
+    """A deck description that cannot be a deck (names the bad entry)."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Card counts and points per letter. Points never change between decks (RULES.md ruling)."""
+
+    name: str
+    counts: Mapping[str, int]
+    points: Mapping[str, int] = field(default_factory=lambda: dict(STANDARD_POINTS))
+
+    def __post_init__(self) -> None:
+        for letter, count in self.counts.items():
+            if letter not in STANDARD_POINTS:
+                raise DeckError(f"deck {self.name!r}: {letter!r} is not a letter A-Z")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise DeckError(f"deck {self.name!r}: count for {letter} must be a whole number >= 0, not {count!r}")
+        for letter, points in self.points.items():
+            if letter not in STANDARD_POINTS:
+                raise DeckError(f"deck {self.name!r}: {letter!r} is not a letter A-Z")
+            if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+                raise DeckError(f"deck {self.name!r}: points for {letter} must be a whole number >= 0, not {points!r}")
+        if self.size == 0:
+            raise DeckError(f"deck {self.name!r} has no cards")
+        object.__setattr__(self, "_held", frozenset(k for k, v in self.counts.items() if v > 0))
+
+    @property
+    def size(self) -> int:
+        """Number of cards in the deck."""
+        return sum(self.counts.values())
+
+    def count(self, letter: str) -> int:
+        return self.counts.get(letter.upper(), 0)
+
+    def letter_points(self, letter: str) -> int:
+        return self.points.get(letter.upper(), 0)
+
+    def score(self, word: str) -> int:
+        """Sum of the card points of the letters of ``word`` (any letters, gibberish too)."""
+        points = self.points
+        return sum(points.get(c, 0) for c in word.upper())
+
+    def over_limit(self, word: str) -> dict[str, tuple[int, int]]:
+        """Letters that ``word`` needs more copies of than the deck holds: letter -> (needed, held)."""
+        word = word.upper()
+        over: dict[str, tuple[int, int]] = {}
+        for letter in set(word):
+            needed = word.count(letter)
+            held = self.counts.get(letter, 0)
+            if needed > held:
+                over[letter] = (needed, held)
+        return dict(sorted(over.items()))
+
+    def can_spell(self, word: str) -> bool:
+        """True when the deck holds enough cards of every letter of ``word``."""
+        word = word.upper()
+        if len(set(word)) == len(word) and all(c in self._held for c in word):
+            return True  # no letter repeats, and the deck has at least one of each
+        counts = self.counts
+        for letter in set(word):
+            if word.count(letter) > counts.get(letter, 0):
+                return False
+        return True
+
+    def table(self) -> list[dict[str, object]]:
+        """The card table, A to Z: letter, count, points."""
+        return [
+            {"letter": letter, "count": self.counts.get(letter, 0), "points": self.points.get(letter, 0)}
+            for letter in LETTERS
+        ]
+
+
+STANDARD = Deck("standard", {letter: count for letter, (count, _) in STANDARD_TABLE.items()})
+DOUBLE = Deck("double", {letter: 2 * count for letter, (count, _) in STANDARD_TABLE.items()})
+BUILT_IN: dict[str, Deck] = {"standard": STANDARD, "double": DOUBLE}
+
+
+def custom_deck(name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> Deck:
+    """A deck from letter counts (and optionally points; missing points are the standard ones)."""
+    merged = dict(STANDARD_POINTS)
+    merged.update({k.upper(): v for k, v in (points or {}).items()})
+    return Deck(name, {k.upper(): v for k, v in counts.items()}, merged)
+
+
+def load_deck(spec: str) -> Deck:
+    """``standard``, ``double``, or a JSON file ``{"counts": {"A": 12, ...}, "points": {...}}``.
+
+    A plain ``{"A": 12, ...}`` object is read as counts.
+    """
+    if spec in BUILT_IN:
+        return BUILT_IN[spec]
+    path = Path(spec)
+    if not path.is_file():
+        raise DeckError(f"deck {spec!r} is neither 'standard', 'double' nor a readable JSON file")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"deck file {spec}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise DeckError(f"deck file {spec}: expected a JSON object of letter counts")
+    counts = data.get("counts", data)
+    points = data.get("points")
+    if not isinstance(counts, dict) or (points is not None and not isinstance(points, dict)):
+        raise DeckError(f"deck file {spec}: 'counts' and 'points' must be objects mapping letters to numbers")
+    return custom_deck(path.stem, counts, points)

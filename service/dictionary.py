@@ -1,0 +1,213 @@
+"""Open the built dictionary (memory-mapped), look up spellings and search racks.
+
+The files are memory-mapped, so processes share their pages and nothing large is held per
+process. ``UW_DICTIONARY`` points to another directory of built files.
+"""
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import struct
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import marisa_trie
+
+from dictionaries import (
+    DATA_DIR, DATA_FILES, DEFAULT_LEVEL, FORMAT_VERSION, FORMS_TRIE, LEVELS, MAX_WORD_LETTERS, METADATA,
+    NODE_FORMAT, RACKS_NODES, RACKS_TRIE, RACKS_WORDS, SENSES, WORDS_LEVELS, WORDS_TRIE,
+)
+from service.deck import STANDARD, Deck
+from service.errors import DictionaryError, InvalidLevel, InvalidRack
+
+MAX_RACK_LETTERS = 20
+_NODE = struct.Struct(NODE_FORMAT)
+_NODE_SIZE = _NODE.size
+_N_SENSES = len(SENSES)
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+_LEVEL_CODES = {size: i + 1 for i, size in enumerate(LEVELS)}
+
+
+def level_code(level: int | str | None) -> int:
+    """The code (1..10) of a SCOWL size; anything else is an InvalidLevel naming the input."""
+    if level is None:
+        level = DEFAULT_LEVEL
+    if type(level) is int and level in _LEVEL_CODES:
+        return _LEVEL_CODES[level]
+    try:
+        value = int(level) if not isinstance(level, bool) else None
+    except (TypeError, ValueError):
+        value = None
+    if value is None or value not in LEVELS or (isinstance(level, float) and level != value):
+        raise InvalidLevel(f"level {level!r} is not a SCOWL size; choose one of {', '.join(map(str, LEVELS))}")
+    return LEVELS.index(value) + 1
+
+
+def success_chance(score: int) -> float:
+    """Chance that a d20 passes the sanity check for a word of this value (a 20 always passes)."""
+    passing = 20 if score <= 1 else max(21 - score, 1)
+    return passing / 20
+
+
+_CHANCES = [success_chance(score) for score in range(7 * 255 + 1)]
+
+
+class RackWord(NamedTuple):
+    """One word a rack allows."""
+
+    word: str
+    score: int
+    success_chance: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"word": self.word, "score": self.score, "success_chance": self.success_chance}
+
+
+
+def default_path() -> Path:
+    """``UW_DICTIONARY`` when set, else the data shipped with the package."""
+    env = os.environ.get("UW_DICTIONARY")
+    return Path(env) if env else DATA_DIR
+
+
+class Dictionary:
+    """A built dictionary, memory-mapped from ``path``."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        meta_path = self.path / METADATA
+        try:
+            self.metadata: dict = json.loads(meta_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise DictionaryError(f"dictionary file {meta_path} is missing") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise DictionaryError(f"dictionary file {meta_path} is unreadable or not JSON: {exc}") from None
+        found = self.metadata.get("format_version") if isinstance(self.metadata, dict) else None
+        if found != FORMAT_VERSION:
+            raise DictionaryError(
+                f"dictionary file {meta_path} has format version {found!r}; this program reads version {FORMAT_VERSION}"
+            )
+        for name in DATA_FILES:
+            file = self.path / name
+            try:
+                size = file.stat().st_size
+            except OSError:
+                raise DictionaryError(f"dictionary file {file} is missing") from None
+            expected = self.metadata.get("files", {}).get(name, {}).get("bytes")
+            if size != expected:
+                raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
+        try:
+            self._words = marisa_trie.Trie().mmap(str(self.path / WORDS_TRIE))
+            self._racks = marisa_trie.Trie().mmap(str(self.path / RACKS_TRIE))
+            self._forms = marisa_trie.BytesTrie().mmap(str(self.path / FORMS_TRIE))
+        except Exception as exc:  # marisa raises plain Exception subclasses for bad files
+            raise DictionaryError(f"dictionary file in {self.path} is not a valid marisa trie: {exc}") from None
+        self._levels = self._map(WORDS_LEVELS)
+        self._nodes = self._map(RACKS_NODES)
+        self._rack_words = self._map(RACKS_WORDS)
+        self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
+        self.checksum: str = self.metadata.get("checksum", "")
+
+    def _map(self, name: str) -> mmap.mmap | bytes:
+        file = self.path / name
+        with open(file, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == 0:
+                return b""
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+
+    # -- look-ups ---------------------------------------------------------------------------------
+
+    def senses(self, key: str) -> bytes | None:
+        """The level code per sense (order of SENSES; 0 = absent) of a lower-case a-z key."""
+        index = self._words.get(key)
+        if index is None:
+            return None
+        start = index * _N_SENSES
+        return self._levels[start:start + _N_SENSES]
+
+    def word_code(self, key: str) -> int:
+        """Level code of the playable-word sense of ``key`` (0 when it is not a word at all)."""
+        index = self._words.get(key)
+        return 0 if index is None else self._levels[index * _N_SENSES]
+
+    def form(self, key: str, sense: str) -> str | None:
+        """How SCOWL (or the overlay) writes ``key`` in ``sense``, e.g. dont -> don't."""
+        wanted = SENSES.index(sense)
+        for value in self._forms.get(key, ()):
+            if value[0] == wanted:
+                return value[1:].decode("utf-8")
+        return None
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self._words
+
+    # -- rack search ------------------------------------------------------------------------------
+
+    def rack(self, letters: str, level: int | str | None = DEFAULT_LEVEL, deck: Deck = STANDARD,
+             limit: int | None = None) -> list[RackWord]:
+        """Every legal word at ``level`` formable from the multiset ``letters``, best first.
+
+        Best is the highest score, then the longer word, then alphabetical. Deck limits apply: a
+        rack can never use more copies of a letter than ``deck`` holds.
+        """
+        code = level_code(level)
+        rack = normalize_rack(letters)
+        counts: dict[str, int] = {}
+        for c in rack:
+            counts[c] = counts.get(c, 0) + 1
+        distinct = sorted(counts)
+        remaining = [min(counts[c], deck.count(c)) for c in distinct]
+        bits = [1 << (ord(c) - 97) for c in distinct]
+        points = [deck.letter_points(c) for c in distinct]
+        n_distinct = len(distinct)
+        found: list[tuple[int, int, str]] = []
+        append = found.append
+        nodes, node_get, unpack = self._nodes, self._racks.get, _NODE.unpack_from
+        rack_words, levels, restore = self._rack_word_ids, self._levels, self._words.restore_key
+
+        def visit(prefix: str, start: int, score: int) -> None:
+            children, sub_min, own_min, count, first = unpack(nodes, node_get(prefix) * _NODE_SIZE)
+            if sub_min > code:
+                return
+            if count and own_min <= code:
+                for word_id in rack_words[first:first + count]:
+                    if levels[word_id * _N_SENSES] <= code:
+                        append((-score, -len(prefix), restore(word_id)))
+            if len(prefix) < MAX_WORD_LETTERS:
+                for i in range(start, n_distinct):
+                    if remaining[i] and children & bits[i]:
+                        remaining[i] -= 1
+                        visit(prefix + distinct[i], i, score + points[i])
+                        remaining[i] += 1
+
+        if len(self._racks):
+            visit("", 0, 0)
+        found.sort()
+        chosen = found if limit is None else found[:limit]
+        new, chances = tuple.__new__, _CHANCES
+        return [new(RackWord, (word.upper(), -score, chances[-score])) for score, _, word in chosen]
+
+
+def normalize_rack(letters: str) -> str:
+    """Lower-case letters of a rack; InvalidRack names anything that is not 1..20 letters a-z."""
+    if not isinstance(letters, str):
+        raise InvalidRack(f"rack must be a string of letters, not {type(letters).__name__}")
+    rack = letters.strip().lower()
+    if not rack:
+        raise InvalidRack("rack is empty: give 1 to 20 letters")
+    bad = sorted({c for c in rack if c not in _ALPHABET})
+    if bad:
+        raise InvalidRack(f"rack {letters!r} has characters that are not letters A-Z: {' '.join(map(repr, bad))}")
+    if len(rack) > MAX_RACK_LETTERS:
+        raise InvalidRack(f"rack {letters!r} has {len(rack)} letters; at most {MAX_RACK_LETTERS}")
+    return rack
+
+
+@lru_cache(maxsize=None)
+def open_dictionary(path: str | None = None) -> Dictionary:
+    """One Dictionary per path per process (the default path when None)."""
+    return Dictionary(path)

@@ -1,0 +1,158 @@
+"""Verdicts: is a word playable, and if not, why not (the reasons a table can read)."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, NamedTuple
+
+from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
+from service.deck import STANDARD, Deck
+from service.dictionary import Dictionary, level_code, success_chance
+from service.errors import InvalidWord
+
+MAX_INPUT_CHARS = 64
+MIN_WORD_LETTERS = 3
+_INPUT_RE = re.compile(r"[a-z.']+")
+_STRIP_RE = re.compile(r"[.']")
+
+#: Reason codes in their order of precedence.
+REASON_CODES: tuple[str, ...] = (
+    "too_short", "too_long", "proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown",
+    "deck_limit",
+)
+_DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
+_EXCLUSION_NAMES = {
+    "proper_noun": "a proper noun",
+    "abbreviation": "an abbreviation",
+    "acronym": "an acronym",
+    "contraction": "a contraction",
+}
+
+
+class Reason(NamedTuple):
+    """Why a word is not playable: a stable code and a sentence for the table."""
+
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class Verdict(NamedTuple):
+    """One word judged at one level."""
+
+    word: str
+    legal: bool
+    reasons: tuple[Reason, ...]
+    score: int
+    letters: tuple[tuple[str, int], ...]
+    level: int | None
+    success_chance: float
+
+    def is_legal(self) -> bool:
+        return self.legal
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(r.code for r in self.reasons)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "word": self.word,
+            "legal": self.legal,
+            "reasons": [r.to_dict() for r in self.reasons],
+            "score": self.score,
+            "letters": [{"letter": letter, "points": points} for letter, points in self.letters],
+            "level": self.level,
+            "success_chance": self.success_chance,
+        }
+
+
+def normalize_word(text: str) -> str:
+    """The letters of ``text`` in lower case (accents folded; ' and . dropped), or InvalidWord."""
+    if type(text) is str and text.isascii() and text.isalpha() and len(text) <= MAX_INPUT_CHARS:
+        return text.lower()  # the common case: plain letters
+    if not isinstance(text, str):
+        raise InvalidWord(f"a word must be a string, not {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidWord("the word is empty")
+    if len(stripped) > MAX_INPUT_CHARS:
+        raise InvalidWord(f"{stripped[:20]!r}... is {len(stripped)} characters; at most {MAX_INPUT_CHARS}")
+    lowered = stripped.lower()
+    if not _INPUT_RE.fullmatch(lowered):
+        folded = "".join(c for c in unicodedata.normalize("NFKD", lowered) if not unicodedata.combining(c))
+        if not _INPUT_RE.fullmatch(folded):
+            bad = sorted({c for c in folded if not ("a" <= c <= "z" or c in ".'")})
+            raise InvalidWord(
+                f"{stripped!r} has characters that are not letters: {' '.join(map(repr, bad))} "
+                "(only A-Z, with an apostrophe or period inside)"
+            )
+        lowered = folded
+    key = _STRIP_RE.sub("", lowered)
+    if not key:
+        raise InvalidWord(f"{stripped!r} has no letters")
+    return key
+
+
+def letters_of(word: str, deck: Deck = STANDARD) -> tuple[tuple[str, int], ...]:
+    """Each letter with its points."""
+    points = deck.points
+    return tuple((c, points.get(c, 0)) for c in word.upper())
+
+
+def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_LEVEL, deck: Deck = STANDARD) -> Verdict:
+    """The verdict for one word: legal in a standard game at ``level``, or the reasons why not."""
+    code = level_code(level)
+    key = normalize_word(text)
+    word = key.upper()
+    written = text if type(text) is str else ""
+    reasons: list[Reason] = []
+    n = len(key)
+    if n < MIN_WORD_LETTERS:
+        reasons.append(Reason("too_short", f"{word} has {n} letter{'s' if n != 1 else ''}; a word needs at least {MIN_WORD_LETTERS}"))
+    elif n > MAX_WORD_LETTERS:
+        reasons.append(Reason("too_long", f"{word} has {n} letters; a hand holds only {MAX_WORD_LETTERS}"))
+    senses = dictionary.senses(key)
+    smallest: int | None = None
+    if senses is None:
+        reasons.append(Reason("unknown", f"{word} is not in the dictionary at any level"))
+    else:
+        present = [c for c in senses if c]
+        smallest = min(present)
+        word_code = senses[0]
+        if not word_code or word_code > code:
+            reasons.append(_dictionary_reason(dictionary, key, senses, code))
+    if not written.isalpha() and ("'" in written or "." in written):
+        # Cards carry no apostrophes or periods: writing one names the contraction or abbreviation.
+        sense = "contraction" if "'" in written else "abbreviation"
+        reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
+        reasons.insert(1 if reasons and reasons[0].code in ("too_short", "too_long") else 0,
+                       Reason(sense, f"{word} written {written!r} is {_EXCLUSION_NAMES[sense]}; play it as a word only without the {'apostrophe' if sense == 'contraction' else 'periods'}"))
+    over = None if deck.can_spell(word) else deck.over_limit(word)
+    if over:
+        parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
+        held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
+        reasons.append(Reason("deck_limit", f"{word} needs {parts}; the {deck.name} deck holds {held}"))
+    points = [deck.points.get(c, 0) for c in word]
+    score = sum(points)
+    return Verdict(word, not reasons, tuple(reasons), score, tuple(zip(word, points)),
+                   LEVELS[smallest - 1] if smallest else None, success_chance(score))
+
+
+def _dictionary_reason(dictionary: Dictionary, key: str, senses: bytes, code: int) -> Reason:
+    """The word's most common sense names why it is not playable (exclusions win a tie)."""
+    word = key.upper()
+    chosen = LEVELS[code - 1]
+    best_sense, best_code = None, 256
+    for index in range(1, len(SENSES)):  # exclusions, in order of precedence
+        if senses[index] and senses[index] < best_code:
+            best_sense, best_code = SENSES[index], senses[index]
+    word_code = senses[0]
+    if word_code and word_code < best_code:
+        return Reason("uncommon", f"{word} is only a size-{LEVELS[word_code - 1]} word; this game allows size {chosen} and below")
+    assert best_sense is not None
+    form = dictionary.form(key, best_sense)
+    shown = f"{form}, " if form and form != key else ""
+    return Reason(best_sense, f"{word} is {_EXCLUSION_NAMES[best_sense]} ({shown}SCOWL size {LEVELS[best_code - 1]})")
