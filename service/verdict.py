@@ -125,11 +125,14 @@ def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_L
         if not word_code or word_code > code:
             reasons.append(_dictionary_reason(dictionary, key, senses, code))
     if not written.isalpha() and ("'" in written or "." in written):
-        # Cards carry no apostrophes or periods: writing one names the contraction or abbreviation.
+        # Cards carry no apostrophes or periods: writing one names a contraction or an abbreviation.
         sense = "contraction" if "'" in written else "abbreviation"
-        reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
-        reasons.insert(1 if reasons and reasons[0].code in ("too_short", "too_long") else 0,
-                       Reason(sense, f"{word} written {written!r} is {_EXCLUSION_NAMES[sense]}; play it as a word only without the {'apostrophe' if sense == 'contraction' else 'periods'}"))
+        if not any(r.code == sense for r in reasons):
+            mark = "an apostrophe" if sense == "contraction" else "periods"
+            reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
+            at = 1 if reasons and reasons[0].code in ("too_short", "too_long") else 0
+            reasons.insert(at, Reason(sense, f"{written.strip().upper()} is {_EXCLUSION_NAMES[sense]}: "
+                                             f"written with {mark}, it is not a word the cards spell"))
     over = None if deck.can_spell(word) else deck.over_limit(word)
     if over:
         parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())

@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make run` (the word service) and `make test` (the tests).
+# Each creates its own virtual environment in .venv and installs the project into it.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test smoke bench dictionary clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:$(PORT)
+	$(BIN)/gunicorn --config service/gunicorn_conf.py --bind 127.0.0.1:$(PORT) 'service.app:create_app()'
+
+test: $(BIN)/.installed  ## the whole test suite
+	$(BIN)/python -m pytest -q
+
+dictionary: $(BIN)/.installed  ## rebuild dictionaries/data from Debian's scowl package (apt-get install scowl)
+	$(BIN)/python -m dictionaries.build
+
+bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
+	$(BIN)/python benchmarks/bench_words.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

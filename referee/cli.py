@@ -1,0 +1,193 @@
+"""``uw-referee``: the Click commands. The logic lives in ``service`` (words) and ``referee`` (games)."""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from dictionaries import DEFAULT_LEVEL, LEVELS
+from service import __version__
+from service.deck import Deck, DeckError, load_deck
+from service.dictionary import Dictionary, open_dictionary
+from service.errors import DictionaryError, WordError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
+
+
+@dataclass
+class Obj:
+    """What every command shares through ``ctx.obj``."""
+
+    _dictionary: Dictionary | None = field(default=None, repr=False)
+
+    @property
+    def dictionary(self) -> Dictionary:
+        if self._dictionary is None:
+            try:
+                self._dictionary = open_dictionary()
+            except DictionaryError as exc:
+                raise click.ClickException(str(exc)) from None
+        return self._dictionary
+
+
+def level_option(f: Any) -> Any:
+    return click.option("--level", type=click.Choice([str(n) for n in LEVELS]), default=str(DEFAULT_LEVEL),
+                        show_default=True, help=LEVEL_HELP)(f)
+
+
+def json_option(f: Any) -> Any:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+
+
+def deck_option(f: Any) -> Any:
+    return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
+                        help="The deck whose counts limit the letters (a FILE is JSON letter counts).")(f)
+
+
+def get_deck(spec: str) -> Deck:
+    try:
+        return load_deck(spec)
+    except DeckError as exc:
+        raise click.BadParameter(str(exc), param_hint="--deck") from None
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def letters_text(letters: Any) -> str:
+    return " ".join(f"{letter}{points}" for letter, points in letters)
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "--version", prog_name="uw-referee")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """The referee for Unspeakable Words: settles words and keeps the game.
+
+    \b
+    Words:  uw-referee check taps apts      is it playable, and why not
+            uw-referee score champ          what it scores, letter by letter
+            uw-referee words oofmakl        every word a hand allows, best first
+    """
+    ctx.ensure_object(Obj)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@level_option
+@deck_option
+@json_option
+@click.pass_obj
+def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, as_json: bool) -> None:
+    """Judge WORDS: legal or not, with the reasons, score and sanity-check chance.
+
+    Exit status 1 when any word is not legal.
+
+    \b
+    Example:
+        uw-referee check taps apts london
+    """
+    from service.verdict import judge
+
+    deck = get_deck(deck_spec)
+    verdicts = []
+    for word in words:
+        try:
+            verdicts.append(judge(obj.dictionary, word, int(level), deck))
+        except WordError as exc:
+            raise click.BadParameter(str(exc), param_hint="WORD") from None
+    if as_json:
+        emit_json([v.to_dict() for v in verdicts])
+    else:
+        for v in verdicts:
+            head = click.style(f"{v.word}", bold=True)
+            if v.legal:
+                click.echo(f"{head}: legal, {v.score} points ({letters_text(v.letters)}); "
+                           f"sanity check passes {round(v.success_chance * 100)}% of the time")
+            else:
+                click.echo(f"{head}: {click.style('not legal', fg='red')}")
+                for reason in v.reasons:
+                    click.echo(f"  - {reason.message}")
+    if not all(v.legal for v in verdicts):
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@deck_option
+@json_option
+def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
+    """Score WORDS letter by letter: any letters, gibberish too (the Unspellable Oath needs it).
+
+    \b
+    Example:
+        uw-referee score champ xqzzt
+    """
+    from service.verdict import letters_of, normalize_word
+
+    deck = get_deck(deck_spec)
+    rows = []
+    for word in words:
+        try:
+            key = normalize_word(word).upper()
+        except WordError as exc:
+            raise click.BadParameter(str(exc), param_hint="WORD") from None
+        letters = letters_of(key, deck)
+        rows.append({"word": key, "score": sum(p for _, p in letters),
+                     "letters": [{"letter": c, "points": p} for c, p in letters]})
+        if not as_json:
+            click.echo(f"{click.style(key, bold=True)}: {rows[-1]['score']} points ({letters_text(letters)})")
+    if as_json:
+        emit_json(rows)
+
+
+@cli.command()
+@click.argument("letters")
+@level_option
+@deck_option
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show at most this many words.")
+@json_option
+@click.pass_obj
+def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None, as_json: bool) -> None:
+    """Every legal word the LETTERS allow (a hand, or a discard for Spell Binding), best first.
+
+    Best means the highest score, then the longer word, then alphabetical.
+
+    \b
+    Example:
+        uw-referee words oofmakl --limit 5
+    """
+    deck = get_deck(deck_spec)
+    try:
+        found = obj.dictionary.rack(letters, int(level), deck)
+    except WordError as exc:
+        raise click.BadParameter(str(exc), param_hint="LETTERS") from None
+    shown = found if limit is None else found[:limit]
+    if as_json:
+        emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})
+        return
+    if not found:
+        click.echo(f"No legal word at size {level} can be made from {letters.strip().upper()}.")
+        return
+    more = f" (showing {len(shown)})" if len(shown) < len(found) else ""
+    click.echo(f"{len(found)} words from {letters.strip().upper()} at size {level}, best first{more}:")
+    for w in shown:
+        click.echo(f"  {w.score:>3}  {w.word:<8} passes {round(w.success_chance * 100)}%")
+
+
+def main() -> None:
+    """Entry point: no traceback reaches the table."""
+    try:
+        cli(prog_name="uw-referee")
+    except DictionaryError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
