@@ -1,0 +1,165 @@
+"""The word service: a Flask application factory.
+
+``create_app()`` reads defaults, then ``UW_*`` environment variables, then the mapping it is
+given (tests). The built dictionary is opened once per worker process and memory-mapped, so
+gunicorn workers share its pages. Every error is an RFC 9457 problem document; no HTML page or
+traceback ever reaches a client.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from dictionaries import DEFAULT_LEVEL
+from service import __version__
+from service.deck import Deck, load_deck
+from service.dictionary import Dictionary, level_code, open_dictionary
+from service.errors import WordError
+
+#: Largest request body accepted (a batch of 1,000 words fits easily).
+MAX_BODY_BYTES = 64 * 1024
+#: ``Cache-Control`` of successful GET answers: they change only with the dictionary.
+CACHE_CONTROL = "public, max-age=86400"
+
+#: Configuration keys with their defaults; each can be set by an environment variable of the same name.
+DEFAULTS: dict[str, Any] = {
+    "UW_LEVEL": DEFAULT_LEVEL,   # default SCOWL size when a request names none
+    "UW_DICTIONARY": None,       # directory of built dictionary files (None: the shipped data)
+    "UW_DECK": "standard",       # standard, double, or a deck JSON file (see service.deck.load_deck)
+}
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WordService:
+    """What the views need: the open dictionary, the deck, the default level and the ETag seed."""
+
+    dictionary: Dictionary
+    deck: Deck
+    level: int
+    etag_seed: bytes
+
+    def etag(self, path: str, query: bytes) -> str:
+        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code."""
+        digest = hashlib.blake2b(self.etag_seed, digest_size=12)
+        digest.update(path.encode("utf-8", "surrogateescape"))
+        digest.update(b"?")
+        digest.update(query)
+        return digest.hexdigest()
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The Flask application: defaults, then ``UW_*`` environment variables, then ``config``."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
+    for key in DEFAULTS:
+        if os.environ.get(key):
+            app.config[key] = os.environ[key]
+    if config:
+        app.config.update(config)
+    app.json.sort_keys = False  # keep the documented field order
+    app.extensions["word_service"] = _word_service(app.config)
+
+    from service.api import api, root
+    from service.openapi import build_document
+
+    app.extensions["openapi"] = build_document(app.extensions["word_service"].level)
+    app.register_blueprint(api)
+    app.register_blueprint(root)
+    app.register_error_handler(Exception, problem_from_exception)
+    app.after_request(_common_headers)
+    return app
+
+
+def _word_service(config: Mapping[str, Any]) -> WordService:
+    """Open the dictionary (once per process and path) and check the configuration."""
+    try:
+        level = int(config["UW_LEVEL"])
+        level_code(level)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"UW_LEVEL={config['UW_LEVEL']!r} is not a SCOWL size: {exc}") from None
+    path = config["UW_DICTIONARY"]
+    dictionary = open_dictionary(str(path) if path else None)
+    deck_spec = config["UW_DECK"]
+    deck = deck_spec if isinstance(deck_spec, Deck) else load_deck(str(deck_spec))
+    seed = json.dumps(
+        [__version__, dictionary.checksum, level, deck.name, deck.table()], separators=(",", ":")
+    ).encode()
+    return WordService(dictionary, deck, level, seed)
+
+
+def word_service() -> WordService:
+    """The WordService of the current application."""
+    return current_app.extensions["word_service"]
+
+
+def json_response(payload: Any, status: int = 200, content_type: str = "application/json") -> Response:
+    """A compact JSON response (the hot path skips Flask's slower, key-sorting jsonify)."""
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return Response(body, status=status, content_type=content_type)
+
+
+#: Problem types of bad input (RFC 9457 ``type``); HTTP-level errors use ``about:blank``.
+PROBLEM_TYPES: dict[str, str] = {
+    "InvalidWord": "urn:unspeakable-words:problem:invalid-word",
+    "InvalidLevel": "urn:unspeakable-words:problem:invalid-level",
+    "InvalidRack": "urn:unspeakable-words:problem:invalid-rack",
+    "InvalidRequest": "urn:unspeakable-words:problem:invalid-request",
+}
+_TITLES = {
+    "InvalidWord": "Invalid word",
+    "InvalidLevel": "Invalid level",
+    "InvalidRack": "Invalid rack",
+    "InvalidRequest": "Invalid request",
+}
+
+
+def problem(status: int, title: str, detail: str, type_: str = "about:blank",
+            headers: Mapping[str, str] | None = None) -> Response:
+    """An ``application/problem+json`` response."""
+    response = json_response({"type": type_, "title": title, "status": status, "detail": detail},
+                             status, "application/problem+json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def problem_from_exception(exc: Exception) -> Response:
+    """The one error handler: bad input is a 400, HTTP errors keep their status, anything else a 500."""
+    if isinstance(exc, WordError):
+        kind = type(exc).__name__ if type(exc).__name__ in PROBLEM_TYPES else "InvalidRequest"
+        return problem(400, _TITLES[kind], str(exc), PROBLEM_TYPES[kind])
+    if isinstance(exc, HTTPException) and exc.code is not None:
+        headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
+        detail = exc.description or exc.name
+        return problem(exc.code, exc.name, detail, headers=headers)
+    log.exception("unhandled error on %s %s", request.method, request.path)
+    return problem(500, "Internal Server Error",
+                   "The server failed to answer this request; the error has been logged.")
+
+
+def _common_headers(response: Response) -> Response:
+    """Every response: no MIME sniffing, and any origin may read it (the API holds no secrets)."""
+    headers = response.headers
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Access-Control-Allow-Origin"] = "*"
+    if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in headers:
+        # Flask's automatic OPTIONS answer becomes a CORS preflight answer.
+        response.status_code = 204
+        response.set_data(b"")
+        headers.pop("Content-Type", None)
+        headers["Access-Control-Allow-Methods"] = headers["Allow"]
+        headers["Access-Control-Allow-Headers"] = "Content-Type, If-None-Match"
+        headers["Access-Control-Max-Age"] = "86400"
+    else:
+        headers["Access-Control-Expose-Headers"] = "ETag"
+    return response

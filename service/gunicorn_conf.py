@@ -1,0 +1,41 @@
+"""gunicorn settings for the word service (``gunicorn --config service/gunicorn_conf.py``).
+
+Threaded workers (gthread) keep client connections alive; each worker process opens the
+memory-mapped dictionary once, so the pages are shared. ``WEB_CONCURRENCY`` and
+``GUNICORN_THREADS`` override the worker and thread counts.
+"""
+from __future__ import annotations
+
+import os
+
+
+def _cpu_count() -> int:
+    """CPUs this process may run on (respects container CPU sets)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"  # the command line's --bind wins
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count() + 1
+threads = int(os.environ.get("GUNICORN_THREADS", 0)) or 4
+keepalive = 5             # seconds an idle kept-alive connection stays open
+timeout = 30              # a worker silent this long is killed and restarted
+graceful_timeout = 20
+max_requests = 0          # no periodic recycling: nothing leaks, and restarts cost latency
+
+# Requests are small: a word is at most 64 characters, a batch body at most 64 KiB (Flask checks that).
+limit_request_line = 2048
+limit_request_fields = 50
+limit_request_field_size = 4096
+
+accesslog = "-"           # stdout
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+reload = False            # never the debugger or the reloader in production
+# gunicorn >= 25 opens a control socket at one fixed path per user; several instances on one
+# host (tests, benchmarks, a dev server) would fight over it, and nothing here uses it.
+control_socket_disable = True
