@@ -88,7 +88,8 @@ def _word_service(config: Mapping[str, Any]) -> WordService:
     except (TypeError, ValueError) as exc:
         raise ValueError(f"UW_LEVEL={config['UW_LEVEL']!r} is not a SCOWL size: {exc}") from None
     path = config["UW_DICTIONARY"]
-    dictionary = open_dictionary(str(path) if path else None)
+    # lru_cache keys open_dictionary() and open_dictionary(None) apart: call it as everyone else does.
+    dictionary = open_dictionary(str(path)) if path else open_dictionary()
     deck_spec = config["UW_DECK"]
     deck = deck_spec if isinstance(deck_spec, Deck) else load_deck(str(deck_spec))
     seed = json.dumps(
