@@ -22,7 +22,18 @@ LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); def
 class Obj:
     """What every command shares through ``ctx.obj``."""
 
+    db: str | None = None
+    game: int | None = None
     _dictionary: Dictionary | None = field(default=None, repr=False)
+    _store: Any = field(default=None, repr=False)
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from referee.store import Store
+
+            self._store = Store(self.db)
+        return self._store
 
     @property
     def dictionary(self) -> Dictionary:
@@ -65,16 +76,27 @@ def letters_text(letters: Any) -> str:
 
 @click.group(context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="uw-referee")
+@click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
+              help="The games database (default: games.sqlite3 in your data directory).")
+@click.option("--game", "game_id", type=click.IntRange(min=1), metavar="ID",
+              help="Act on this game instead of the most recently active one.")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, db: str | None, game_id: int | None) -> None:
     """The referee for Unspeakable Words: settles words and keeps the game.
 
     \b
     Words:  uw-referee check taps apts      is it playable, and why not
             uw-referee score champ          what it scores, letter by letter
             uw-referee words oofmakl        every word a hand allows, best first
+    Games:  uw-referee new Cindi Paul Sue   start a game (then play, roll, discard...)
+            uw-referee table                run the game turn by turn at the table
+
+    \b
+    Example:
+        uw-referee new Cindi Paul Sue --first Cindi && uw-referee play look --roll 7
     """
-    ctx.ensure_object(Obj)
+    obj = ctx.ensure_object(Obj)
+    obj.db, obj.game = db, game_id
 
 
 @cli.command()
@@ -178,6 +200,9 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     click.echo(f"{len(found)} words from {letters.strip().upper()} at size {level}, best first{more}:")
     for w in shown:
         click.echo(f"  {w.score:>3}  {w.word:<8} passes {round(w.success_chance * 100)}%")
+
+
+from referee import game_cli  # noqa: E402  (registers the game commands on ``cli``)
 
 
 def main() -> None:

@@ -1,0 +1,785 @@
+"""The rules engine: a game is its set-up plus a list of events; its state comes from replaying them.
+
+Pure: no SQLite, no Click, no dictionary. An event stores the facts decided when it happened (the
+verdict, the score, a table override), so a replay never asks the dictionary again. Every rule and
+ruling of RULES.md is here; ``Game.apply`` checks everything before it changes anything, so a
+refused event leaves the game as it was.
+"""
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar, Iterable
+
+from service.deck import HAND_SIZE, STANDARD, Deck, custom_deck
+
+PAWNS = 5
+DIE = 20
+MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
+MAX_NAME = 24
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+class RulesError(ValueError):
+    """An action the rules refuse. The message names the input and the reason."""
+
+
+class SetupError(RulesError):
+    """A game that cannot be set up this way."""
+
+
+class WrongPhase(RulesError):
+    """An action that does not fit what the game is waiting for."""
+
+
+class GameOver(WrongPhase):
+    """Any action after the game has ended."""
+
+
+class UnknownPlayer(RulesError):
+    """A name that is not at this table."""
+
+
+class WordRefused(RulesError):
+    """A word the rules do not allow here (the reasons are in the message)."""
+
+    def __init__(self, message: str, codes: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.codes = codes
+
+
+class BadRoll(RulesError):
+    """A die roll outside 1..20."""
+
+
+class BadLetters(RulesError):
+    """Discarded letters that cannot be the hand."""
+
+
+class NothingToUndo(RulesError):
+    """Undo past the start of the game."""
+
+
+# -- set-up ---------------------------------------------------------------------------------------
+
+class Phase(str, enum.Enum):
+    ROLL_OFF = "roll_off"            # waiting for the roll-off
+    ACTION = "action"                # waiting for a word or a discard
+    SANITY = "sanity"                # waiting for a sanity roll
+    SPELL_BINDING = "spell_binding"  # others may name words from a discarded hand
+    PSYCHOTHERAPY = "psychotherapy"  # waiting for a psychotherapy roll (or a pass)
+    LAST_WORDS = "last_words"        # waiting for a word or a discard, on a final turn
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Options:
+    oath: bool = False
+    spell_binding: bool = False
+    psychotherapy: bool = False
+    last_words: bool = False
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed when the game is created."""
+
+    players: tuple[str, ...]
+    target: int = 100
+    options: Options = Options()
+    level: int = 60
+    deck: Deck = STANDARD
+    dice: str = "physical"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        names = self.players
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise SetupError(f"{len(names)} players: the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if len(names) > MAX_PLAYERS_STANDARD and self.deck.size <= STANDARD.size:
+            raise SetupError(f"{len(names)} players need a larger deck than the {self.deck.name} deck of "
+                             f"{self.deck.size} cards: use --deck double or a custom deck")
+        seen: set[str] = set()
+        for name in names:
+            if not name or not name.strip() or name != name.strip() or not name.isprintable() or len(name) > MAX_NAME:
+                raise SetupError(f"player name {name!r} must be 1 to {MAX_NAME} printable characters, no outer spaces")
+            if name.casefold() in seen:
+                raise SetupError(f"player name {name!r} is used twice")
+            seen.add(name.casefold())
+        if self.deck.size < HAND_SIZE * len(names):
+            raise SetupError(f"the {self.deck.name} deck has {self.deck.size} cards, too few to deal "
+                             f"{HAND_SIZE} to {len(names)} players")
+        if not isinstance(self.target, int) or self.target < 1:
+            raise SetupError(f"target {self.target!r} must be a whole number of points, at least 1")
+        if self.dice not in ("physical", "virtual"):
+            raise SetupError(f"dice {self.dice!r} must be 'physical' or 'virtual'")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players), "target": self.target, "options": asdict(self.options),
+            "level": self.level, "dice": self.dice, "seed": self.seed,
+            "deck": {"name": self.deck.name, "counts": dict(self.deck.counts), "points": dict(self.deck.points)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Setup:
+        deck = data["deck"]
+        return cls(players=tuple(data["players"]), target=data["target"], options=Options(**data["options"]),
+                   level=data["level"], dice=data["dice"], seed=data["seed"],
+                   deck=custom_deck(deck["name"], deck["counts"], deck["points"]))
+
+
+# -- events ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Event:
+    """A fact recorded in the game. ``kind`` names it in the store."""
+
+    kind: ClassVar[str] = ""
+    #: True for events that start an action as the table sees it (undo counts these).
+    starts_action: ClassVar[bool] = True
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {"type": self.kind, **{k: (list(v) if isinstance(v, tuple) else v) for k, v in data.items()}}
+
+
+@dataclass(frozen=True)
+class Created(Event):
+    kind: ClassVar[str] = "created"
+    setup: Setup
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "setup": self.setup.to_dict()}
+
+
+@dataclass(frozen=True)
+class RollOff(Event):
+    """The roll-off: each round maps the players who rolled to their roll. Or ``first`` chosen by the table."""
+
+    kind: ClassVar[str] = "roll_off"
+    rounds: tuple[tuple[tuple[str, int], ...], ...] = ()
+    first: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "rounds": [[list(r) for r in rnd] for rnd in self.rounds], "first": self.first}
+
+
+@dataclass(frozen=True)
+class WordPlayed(Event):
+    """A word put down, with the verdict facts of that moment."""
+
+    kind: ClassVar[str] = "word_played"
+    player: str
+    word: str
+    score: int
+    legal: bool
+    reasons: tuple[str, ...] = ()   # the dictionary's reason codes when not legal
+    allowed: bool = False            # the table overrode the dictionary's verdict
+
+
+@dataclass(frozen=True)
+class SanityRolled(Event):
+    kind: ClassVar[str] = "sanity_rolled"
+    starts_action: ClassVar[bool] = False
+    player: str
+    roll: int
+
+
+@dataclass(frozen=True)
+class Discarded(Event):
+    kind: ClassVar[str] = "discarded"
+    player: str
+    letters: str | None = None
+
+
+@dataclass(frozen=True)
+class BindNamed(Event):
+    """Spell Binding: another player names a word formable from the discarded letters."""
+
+    kind: ClassVar[str] = "bind_named"
+    by: str
+    word: str
+    score: int
+    legal: bool
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BindDone(Event):
+    """Spell Binding: the table has named all the words it will."""
+
+    kind: ClassVar[str] = "bind_done"
+
+
+@dataclass(frozen=True)
+class PsychotherapyRolled(Event):
+    """Psychotherapy: the discarder's roll against the hand's value, or ``None`` to pass."""
+
+    kind: ClassVar[str] = "psychotherapy_rolled"
+    starts_action: ClassVar[bool] = False
+    player: str
+    roll: int | None = None
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindDone,
+                              PsychotherapyRolled)
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The inverse of ``Event.to_dict`` (for the store)."""
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    if cls is Created:
+        return Created(Setup.from_dict(data["setup"]))
+    if cls is RollOff:
+        return RollOff(tuple(tuple((name, roll) for name, roll in rnd) for rnd in data["rounds"]), data.get("first"))
+    values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type"}
+    return cls(**values)
+
+
+# -- state ----------------------------------------------------------------------------------------
+
+@dataclass
+class Player:
+    name: str
+    score: int = 0
+    pawns: int = PAWNS
+    out: bool = False
+    hand: int = HAND_SIZE
+    score_changed_at: int = 0  # event number of the last change of score (Last Words ties)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "score": self.score, "pawns": self.pawns, "out": self.out}
+
+
+@dataclass
+class Pending:
+    """A word on the table awaiting its sanity roll."""
+
+    player: int
+    word: str
+    score: int
+    forced: bool = False  # forced by Spell Binding: the hand was already discarded
+
+
+@dataclass
+class DiscardWindow:
+    player: int
+    letters: str | None
+    named: list[tuple[str, str, int]] = field(default_factory=list)  # (by, word, score), legal only
+
+
+@dataclass
+class State:
+    """Everything the table needs to know, derived from the events."""
+
+    setup: Setup
+    phase: Phase
+    players: list[Player]
+    turn: int | None = None
+    used_words: list[str] = field(default_factory=list)
+    draw_pile: int = 0
+    discard_pile: int = 0
+    winner: str | None = None
+    pending: Pending | None = None
+    window: DiscardWindow | None = None
+    last_words: list[int] | None = None   # seats still owed a final turn
+    reached: str | None = None             # who reached the target first (Last Words)
+    events: int = 0
+    notes: list[str] = field(default_factory=list)  # what the last event did, and what the table does
+
+    # -- queries ----------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Player | None:
+        return None if self.turn is None else self.players[self.turn]
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name.casefold() == name.casefold():
+                return p
+        raise UnknownPlayer(f"{name!r} is not playing; the players are {', '.join(p.name for p in self.players)}")
+
+    def seat(self, name: str) -> int:
+        return self.players.index(self.player(name))
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def is_used(self, word: str) -> bool:
+        return word.upper() in self.used_words
+
+    def can_oath(self, player: Player) -> bool:
+        """The Unspellable Oath: with exactly one pawn left, any letters may be played."""
+        return self.setup.options.oath and player.pawns == 1
+
+    def waiting_for(self) -> str:
+        """What the game waits for, in plain words."""
+        cur = self.current
+        if self.phase is Phase.OVER:
+            return f"The game is over: {self.winner} wins."
+        if self.phase is Phase.ROLL_OFF:
+            return "Waiting for the roll-off."
+        assert cur is not None
+        if self.phase is Phase.SANITY:
+            assert self.pending is not None
+            need = "any roll passes" if self.pending.score <= 1 else (
+                f"a {self.pending.score} or more, or a 20" if self.pending.score < DIE else "a 20")
+            return f"Waiting for {cur.name}'s sanity roll for {self.pending.word} ({need})."
+        if self.phase is Phase.SPELL_BINDING:
+            assert self.window is not None
+            return (f"Spell Binding: the others may name words from {cur.name}'s discard "
+                    f"{self.window.letters}; then 'bind --done'.")
+        if self.phase is Phase.PSYCHOTHERAPY:
+            assert self.window is not None and self.window.letters is not None
+            value = self.setup.deck.score(self.window.letters)
+            return (f"Psychotherapy: {cur.name} may roll against the hand's value {value} "
+                    f"(higher than {value} regains a pawn), or pass.")
+        final = " (final turn: Last Words)" if self.phase is Phase.LAST_WORDS else ""
+        oath = " The Unspellable Oath: any letters may be played." if self.can_oath(cur) else ""
+        return f"{cur.name}'s turn{final}: play a word or discard the hand.{oath}"
+
+    def to_dict(self) -> dict[str, Any]:
+        options = asdict(self.setup.options)
+        return {
+            "phase": self.phase.value,
+            "turn": None if self.current is None or self.is_over() else self.current.name,
+            "target": self.setup.target,
+            "options": options,
+            "level": self.setup.level,
+            "deck": self.setup.deck.name,
+            "dice": self.setup.dice,
+            "players": [p.to_dict() for p in self.players],
+            "winner": self.winner,
+            "used_words": list(self.used_words),
+            "draw_pile": self.draw_pile,
+            "discard_pile": self.discard_pile,
+            "waiting_for": self.waiting_for(),
+        }
+
+
+# -- the game -------------------------------------------------------------------------------------
+
+class Game:
+    """A game: the events so far and the state they give. ``apply`` is the only way to change it."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.events: list[Event] = []
+        self.state = State(setup=setup, phase=Phase.ROLL_OFF, players=[Player(n) for n in setup.players])
+        self._apply_created(Created(setup))
+        self.events.append(Created(setup))
+        self.state.events = 1
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> Game:
+        """The game those events give; the same events always give the same state."""
+        iterator = iter(events)
+        first = next(iterator, None)
+        if not isinstance(first, Created):
+            raise RulesError("a game's first event must be its creation")
+        game = cls(first.setup)
+        for event in iterator:
+            game.apply(event)
+        return game
+
+    @property
+    def setup(self) -> Setup:
+        return self.state.setup
+
+    # -- dice -------------------------------------------------------------------------------------
+
+    def virtual_roll(self, salt: int = 0) -> int:
+        """A virtual d20, reproducible from the game's seed and the number of events so far."""
+        return random.Random(f"{self.setup.seed}:{len(self.events)}:{salt}").randint(1, DIE)
+
+    def roll_off_virtual(self) -> RollOff:
+        """Roll the roll-off with virtual dice: the tied highest re-roll until one is highest."""
+        contenders = list(self.setup.players)
+        rounds = []
+        salt = 0
+        while True:
+            rolls = []
+            for name in contenders:
+                salt += 1
+                rolls.append((name, self.virtual_roll(salt)))
+            rounds.append(tuple(rolls))
+            top = max(r for _, r in rolls)
+            contenders = [n for n, r in rolls if r == top]
+            if len(contenders) == 1:
+                return RollOff(tuple(rounds))
+
+    # -- applying events --------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> list[str]:
+        """Check ``event`` against the rules, then record it. Returns what happened, in plain words."""
+        state = self.state
+        if isinstance(event, Created):
+            raise WrongPhase("the game is already created")
+        if state.phase is Phase.OVER:
+            raise GameOver(f"the game is over: {state.winner} won. Start a new game with 'uw-referee new'.")
+        handler = {
+            RollOff: self._apply_roll_off, WordPlayed: self._apply_word, SanityRolled: self._apply_sanity,
+            Discarded: self._apply_discard, BindNamed: self._apply_bind_named, BindDone: self._apply_bind_done,
+            PsychotherapyRolled: self._apply_psychotherapy,
+        }[type(event)]
+        notes: list[str] = []
+        handler(event, notes)  # type: ignore[operator]
+        self.events.append(event)
+        state.events = len(self.events)
+        state.notes = notes
+        return notes
+
+    def _expect(self, *phases: Phase, doing: str) -> None:
+        if self.state.phase not in phases:
+            raise WrongPhase(f"cannot {doing} now. {self.state.waiting_for()}")
+
+    def _apply_created(self, event: Created) -> None:
+        setup = event.setup
+        self.state.draw_pile = setup.deck.size - HAND_SIZE * len(setup.players)
+
+    def _apply_roll_off(self, event: RollOff, notes: list[str]) -> None:
+        self._expect(Phase.ROLL_OFF, doing="roll off")
+        state = self.state
+        if event.first is not None:
+            if event.rounds:
+                raise RulesError("give either the roll-off rolls or the first player, not both")
+            first = state.seat(event.first)
+            notes.append(f"{state.players[first].name} goes first, as the table rolled.")
+        else:
+            first = self.state.seat(check_roll_off(event.rounds, self.setup.players))
+            for number, rnd in enumerate(event.rounds, start=1):
+                label = "Roll-off" if number == 1 else f"Re-roll {number - 1}"
+                notes.append(f"{label}: " + ", ".join(f"{n} {r}" for n, r in rnd) + ".")
+            notes.append(f"{state.players[first].name} rolled highest and goes first.")
+        state.turn = first
+        state.phase = Phase.ACTION
+        notes.append(state.waiting_for())
+
+    def _check_player(self, name: str, doing: str) -> Player:
+        state = self.state
+        player = state.player(name)
+        assert state.current is not None
+        if player is not state.current:
+            raise WrongPhase(f"it is {state.current.name}'s turn, not {player.name}'s: {player.name} cannot {doing}")
+        return player
+
+    def _apply_word(self, event: WordPlayed, notes: list[str]) -> None:
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, doing=f"play {event.word}")
+        state = self.state
+        player = self._check_player(event.player, f"play {event.word}")
+        word = event.word.upper()
+        if not word.isascii() or not word.isalpha():
+            raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+        oath = state.can_oath(player)
+        self._check_word_fits(word, player.hand, oath)
+        if not (event.legal or event.allowed or oath):
+            raise WordRefused(f"{word} is not allowed ({', '.join(event.reasons) or 'not legal'}); "
+                              "the table may overrule the dictionary with --allow", event.reasons)
+        expected = state.setup.deck.score(word)
+        if event.score != expected:
+            raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
+        state.used_words.append(word)
+        player.hand -= len(word)
+        state.discard_pile += len(word)
+        state.pending = Pending(state.turn, word, event.score)  # type: ignore[arg-type]
+        state.phase = Phase.SANITY
+        how = " (the table overrules the dictionary)" if event.allowed and not event.legal else (
+            " (the Unspellable Oath)" if oath and not event.legal else "")
+        notes.append(f"{player.name} plays {word} for {event.score} points{how}.")
+        notes.append(state.waiting_for())
+
+    def _check_word_fits(self, word: str, hand: int, oath: bool) -> None:
+        state = self.state
+        shortest = 1 if oath else 3
+        if not shortest <= len(word) <= min(hand, HAND_SIZE):
+            raise WordRefused(f"{word} has {len(word)} letters; a word here needs {shortest} to {min(hand, HAND_SIZE)}",
+                              ("too_short",) if len(word) < shortest else ("too_long",))
+        over = state.setup.deck.over_limit(word)
+        if over:
+            detail = ", ".join(f"{n} {c} (the deck holds {h})" for c, (n, h) in over.items())
+            raise WordRefused(f"{word} needs {detail}", ("deck_limit",))
+        if state.is_used(word):
+            raise WordRefused(f"{word} was already played in this game", ("used",))
+
+    def _apply_sanity(self, event: SanityRolled, notes: list[str]) -> None:
+        self._expect(Phase.SANITY, doing="roll a sanity check")
+        state = self.state
+        player = self._check_player(event.player, "roll the sanity check")
+        check_roll(event.roll)
+        pending = state.pending
+        assert pending is not None
+        passed = event.roll == DIE or event.roll >= pending.score
+        target = state.setup.target
+        reaches = player.score + pending.score >= target
+        verdict = "passes" if passed else "fails"
+        notes.append(f"{player.name} rolls {event.roll} and {verdict} the sanity check for {pending.word}.")
+        if reaches and not passed:
+            notes.append(f"{pending.word} would have reached {target}: it scores 0.")
+        else:
+            player.score += pending.score
+            if pending.score:
+                player.score_changed_at = len(self.events)
+            notes.append(f"{player.name} scores {pending.score}: {player.score} points.")
+        state.pending = None
+        if not passed:
+            player.pawns -= 1
+            notes.append(f"{player.name} loses a pawn: {player.pawns} left." if player.pawns else
+                         f"{player.name} loses the last pawn and is out of the game.")
+        if passed and reaches:
+            self._reach_target(player, notes)
+        self._end_turn(player, notes)
+
+    def _reach_target(self, player: Player, notes: list[str]) -> None:
+        state = self.state
+        if not state.setup.options.last_words:
+            self._win(player, notes, f"{player.name} reaches {player.score} and wins!")
+            return
+        if state.last_words is None:
+            state.reached = player.name
+            seats = [(state.turn + k) % len(state.players) for k in range(1, len(state.players))]  # type: ignore[operator]
+            state.last_words = [s for s in seats if not state.players[s].out]
+            notes.append(f"{player.name} reaches {player.score}! Last Words: every other player still in "
+                         f"gets one more turn ({', '.join(state.players[s].name for s in state.last_words) or 'none'}).")
+
+    def _win(self, player: Player, notes: list[str], why: str) -> None:
+        state = self.state
+        state.winner = player.name
+        state.phase = Phase.OVER
+        state.pending = None
+        state.window = None
+        notes.append(why)
+
+    def _draw(self, player: Player, wanted: int, notes: list[str]) -> None:
+        """Draw ``wanted`` cards, telling the table when to reshuffle the discard pile."""
+        state = self.state
+        first = min(wanted, state.draw_pile)
+        state.draw_pile -= first
+        rest = wanted - first
+        if rest and state.discard_pile:
+            shuffled = state.discard_pile
+            state.draw_pile, state.discard_pile = shuffled, 0
+            second = min(rest, state.draw_pile)
+            state.draw_pile -= second
+            drawn = first + second
+            before = f"{player.name} draws {first} card{'s' if first != 1 else ''}; then t" if first else "T"
+            notes.append(f"{before}he draw pile is empty: shuffle the {shuffled} discards into a new draw pile, "
+                         f"then {player.name} draws {second} more.")
+        else:
+            drawn = first
+            notes.append(f"{player.name} draws {drawn} card{'s' if drawn != 1 else ''}.")
+        if drawn < wanted:
+            notes.append(f"Both piles are empty: {player.name} holds {player.hand + drawn} cards.")
+        player.hand += drawn
+
+    def _end_turn(self, player: Player, notes: list[str]) -> None:
+        """After the sanity check or the discard: eliminations, drawing, the next turn."""
+        state = self.state
+        if state.phase is Phase.OVER:
+            return
+        if player.pawns == 0:
+            player.out = True
+            if player.hand:
+                notes.append(f"{player.name}'s {player.hand} remaining cards go to the discard pile; "
+                             f"{player.name} draws nothing.")
+            state.discard_pile += player.hand
+            player.hand = 0
+            standing = [p for p in state.players if not p.out]
+            if len(standing) == 1:
+                self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!")
+                return
+        else:
+            self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
+        self._next_turn(notes)
+
+    def _next_turn(self, notes: list[str]) -> None:
+        state = self.state
+        state.window = None
+        assert state.turn is not None
+        if state.last_words is not None:
+            while state.last_words and state.players[state.last_words[0]].out:
+                state.last_words.pop(0)
+            if state.last_words and state.last_words[0] == state.turn:
+                state.last_words.pop(0)  # that final turn is done
+            while state.last_words and state.players[state.last_words[0]].out:
+                state.last_words.pop(0)
+            if not state.last_words:
+                self._finish_last_words(notes)
+                return
+            state.turn = state.last_words[0]
+            state.phase = Phase.LAST_WORDS
+            notes.append(state.waiting_for())
+            return
+        n = len(state.players)
+        for step in range(1, n + 1):
+            seat = (state.turn + step) % n
+            if not state.players[seat].out:
+                state.turn = seat
+                break
+        state.phase = Phase.ACTION
+        notes.append(state.waiting_for())
+
+    def _finish_last_words(self, notes: list[str]) -> None:
+        """Last Words are over: the highest score wins; a tie goes to who reached it first."""
+        state = self.state
+        standing = [p for p in state.players if not p.out]
+        best = max(p.score for p in standing)
+        tied = [p for p in standing if p.score == best]
+        winner = min(tied, key=lambda p: p.score_changed_at)
+        tie = f" (tied at {best}; {winner.name} reached it first)" if len(tied) > 1 else ""
+        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {best} points{tie}!")
+
+    def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, doing="discard")
+        state = self.state
+        player = self._check_player(event.player, "discard")
+        options = state.setup.options
+        letters = event.letters.upper() if event.letters is not None else None
+        if letters is None and (options.spell_binding or options.psychotherapy):
+            raise BadLetters("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
+                             "(for example: discard OCLNUSM)")
+        if letters is not None:
+            if not letters.isascii() or not letters.isalpha():
+                raise BadLetters(f"{event.letters!r} must be letters A-Z")
+            if len(letters) != player.hand:
+                raise BadLetters(f"{player.name} holds {player.hand} cards, but {letters} is {len(letters)} letters")
+            over = state.setup.deck.over_limit(letters)
+            if over:
+                detail = ", ".join(f"{n} {c} (the deck holds {h})" for c, (n, h) in over.items())
+                raise BadLetters(f"{letters} cannot be a hand: {detail}")
+        state.discard_pile += player.hand
+        shown = f" ({letters})" if letters else ""
+        notes.append(f"{player.name} discards the hand{shown}.")
+        player.hand = 0
+        state.window = DiscardWindow(state.turn, letters)  # type: ignore[arg-type]
+        if options.spell_binding:
+            state.phase = Phase.SPELL_BINDING
+            notes.append(state.waiting_for())
+        else:
+            self._after_binding(player, notes)
+
+    def _after_binding(self, player: Player, notes: list[str]) -> None:
+        state = self.state
+        if state.setup.options.psychotherapy and player.pawns < PAWNS:
+            state.phase = Phase.PSYCHOTHERAPY
+            notes.append(state.waiting_for())
+            return
+        if state.setup.options.psychotherapy:
+            notes.append(f"{player.name} has all {PAWNS} pawns: no Psychotherapy roll.")
+        self._end_turn(player, notes)
+
+    def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
+        self._expect(Phase.SPELL_BINDING, doing=f"name {event.word} for Spell Binding")
+        state = self.state
+        window = state.window
+        assert window is not None and window.letters is not None and state.current is not None
+        namer = state.player(event.by)
+        if namer is state.current:
+            raise WordRefused(f"{namer.name} discarded; only the other players may name words")
+        if namer.out:
+            raise WordRefused(f"{namer.name} is out of the game and cannot name words")
+        word = event.word.upper()
+        if not word.isascii() or not word.isalpha():
+            raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+        missing = Counter(word) - Counter(window.letters)
+        if missing:
+            raise WordRefused(f"{word} cannot be made from {window.letters}: it needs "
+                              + ", ".join(f"{n} more {c}" for c, n in sorted(missing.items())))
+        self._check_word_fits(word, HAND_SIZE, False)
+        if not event.legal:
+            raise WordRefused(f"{word} is not a legal word ({', '.join(event.reasons) or 'not legal'})", event.reasons)
+        if any(w == word for _, w, _ in window.named):
+            raise WordRefused(f"{word} was already named")
+        expected = state.setup.deck.score(word)
+        if event.score != expected:
+            raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
+        window.named.append((namer.name, word, event.score))
+        notes.append(f"{namer.name} names {word} ({event.score} points) from {state.current.name}'s discard.")
+        notes.append(state.waiting_for())
+
+    def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
+        self._expect(Phase.SPELL_BINDING, doing="close Spell Binding")
+        state = self.state
+        window = state.window
+        player = state.current
+        assert window is not None and player is not None
+        if not window.named:
+            notes.append("Spell Binding: no word was named.")
+            self._after_binding(player, notes)
+            return
+        best = max(window.named, key=lambda named: named[2])  # max keeps the first on a tie: named first wins
+        by, word, score = best
+        state.used_words.append(word)
+        state.pending = Pending(state.turn, word, score, forced=True)  # type: ignore[arg-type]
+        state.phase = Phase.SANITY
+        notes.append(f"Spell Binding: {player.name} must play {word} for {score} points (named by {by}).")
+        notes.append(state.waiting_for())
+
+    def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
+        self._expect(Phase.PSYCHOTHERAPY, doing="roll for Psychotherapy")
+        state = self.state
+        player = self._check_player(event.player, "roll for Psychotherapy")
+        window = state.window
+        assert window is not None and window.letters is not None
+        value = state.setup.deck.score(window.letters)
+        if event.roll is None:
+            notes.append(f"{player.name} does not roll for Psychotherapy.")
+        else:
+            check_roll(event.roll)
+            if event.roll > value and player.pawns < PAWNS:
+                player.pawns += 1
+                notes.append(f"{player.name} rolls {event.roll}, higher than {value}: regains a pawn ({player.pawns}).")
+            else:
+                notes.append(f"{player.name} rolls {event.roll}, not higher than {value}: nothing happens.")
+        self._end_turn(player, notes)
+
+
+def check_roll(roll: object) -> int:
+    if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= DIE:
+        raise BadRoll(f"roll {roll!r} is not a d20 roll: give a whole number from 1 to {DIE}")
+    return roll
+
+
+def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tuple[str, ...]) -> str:
+    """The winner of a roll-off; each round must be rolled by exactly those tied highest before."""
+    if not rounds:
+        raise RulesError("the roll-off needs at least one round of rolls")
+    contenders = list(players)
+    for number, rnd in enumerate(rounds, start=1):
+        names = [name for name, _ in rnd]
+        if sorted(n.casefold() for n in names) != sorted(n.casefold() for n in contenders):
+            raise RulesError(f"roll-off round {number} must be rolled by {', '.join(contenders)}, "
+                             f"not {', '.join(names)}")
+        for _, roll in rnd:
+            check_roll(roll)
+        top = max(r for _, r in rnd)
+        canon = {n.casefold(): n for n in contenders}
+        contenders = [canon[n.casefold()] for n, r in rnd if r == top]
+        if len(contenders) == 1:
+            if number != len(rounds):
+                raise RulesError(f"the roll-off was decided in round {number}; later rounds are not needed")
+            return contenders[0]
+    raise RulesError(f"the roll-off is still tied between {', '.join(contenders)}: they roll again")
+
+
+def action_starts(events: list[Event]) -> list[int]:
+    """Indexes of the events that start an action as the table sees it (a play with its roll is one)."""
+    return [i for i, e in enumerate(events) if e.starts_action and not isinstance(e, Created)]
+
+
+def undo_point(events: list[Event], actions: int) -> int:
+    """How many events remain after undoing the last ``actions`` actions."""
+    if actions < 1:
+        raise NothingToUndo(f"undo needs a number of actions of at least 1, not {actions}")
+    starts = action_starts(events)
+    if actions > len(starts):
+        raise NothingToUndo(f"only {len(starts)} action{'s' if len(starts) != 1 else ''} can be undone, "
+                            f"not {actions}: the game's creation stays")
+    return starts[-actions]
