@@ -113,7 +113,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
     deck = get_deck(deck_spec)
     try:
         setup = Setup(players=tuple(names), target=target, level=int(level), deck=deck, dice=dice,
-                      seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+                      seed=seed if seed is not None else (random.SystemRandom().randrange(2**31) if dice == "virtual" else 0),
                       options=Options(oath=oath, spell_binding=spell_binding, psychotherapy=psychotherapy,
                                       last_words=last_words))
     except SetupError as exc:

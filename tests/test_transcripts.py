@@ -1,0 +1,98 @@
+"""Golden transcripts: command lists in tests/data/transcripts/*.commands, run through the CLI in
+order against a fresh database; the output must match *.golden exactly.
+
+Regenerate after a deliberate change with: UW_UPDATE_GOLDEN=1 python -m pytest tests/test_transcripts.py
+(then read the diff before committing it).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import cli
+
+TRANSCRIPTS = Path(__file__).parent / "data" / "transcripts"
+CASES = sorted(p.stem for p in TRANSCRIPTS.glob("*.commands"))
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00")
+
+
+def run_transcript(name: str, db: Path) -> tuple[str, list[tuple[str, int, str]]]:
+    runner = CliRunner()
+    parts = []
+    results = []
+    for line in (TRANSCRIPTS / f"{name}.commands").read_text().splitlines():
+        args = shlex.split(line)
+        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+        output = _TIME.sub("<time>", result.output)
+        parts.append(f"$ uw-referee {line}\n{output}[exit {result.exit_code}]\n")
+        results.append((line, result.exit_code, result.output))
+    return "".join(parts), results
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_transcript_matches_golden(name: str, tmp_path: Path) -> None:
+    text, _ = run_transcript(name, tmp_path / "games.sqlite3")
+    golden = TRANSCRIPTS / f"{name}.golden"
+    if os.environ.get("UW_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    assert text == golden.read_text()
+
+
+def final_status(results: list[tuple[str, int, str]]) -> dict:
+    last = [out for line, _, out in results if line.startswith("status --json")][-1]
+    return json.loads(last)
+
+
+def test_example1_with_the_card_table(tmp_path: Path) -> None:
+    # Rulebook Example 1. Erratum: the rulebook scores CHAMP 14 and TOP 4; the card table gives 15 and 5.
+    _, results = run_transcript("example1", tmp_path / "g.sqlite3")
+    assert all(code == 0 for _, code, _ in results)
+    log = json.loads(results[-1][2])
+    plays = [e["event"] for e in log["events"] if e["event"]["type"] == "word_played"]
+    assert [(p["player"], p["word"], p["score"]) for p in plays] == [
+        ("Cindi", "LOOK", 4), ("Paul", "CHAMP", 15), ("Sue", "TOP", 5)]
+    status = results[-2][2]
+    assert "Cindi           4 points  5 pawns" in status
+    assert "Paul           15 points  4 pawns" in status
+    assert "Sue             5 points  4 pawns" in status
+
+
+def test_example2_paul_wins_with_rum(tmp_path: Path) -> None:
+    # Rulebook Example 2 from Paul 89 (1 pawn) and Sue 95 (3 pawns), Cindi out. Erratum: RUM is 7 by the
+    # card table (the rulebook says 6), so Paul ends on 104, not 103.
+    _, results = run_transcript("example2", tmp_path / "g.sqlite3")
+    by_line = {line: (code, out) for line, code, out in results}
+    before = [out for line, _, out in results if line == "status"][0]
+    assert "Paul           89 points  1 pawn" in before
+    assert "Sue            95 points  3 pawns" in before
+    assert "(out)" in before.splitlines()[1]
+    assert "Sue's turn" in before
+    assert "Sue scores 0" not in by_line["play ten --roll 9"][1]
+    code, out = by_line["play columns --roll 4"]
+    assert code == 0 and "would have reached 100: it scores 0" in out and "Sue loses a pawn: 2 left" in out
+    code, out = by_line["play rum --roll 17"]
+    assert code == 0 and "Paul scores 7: 104 points" in out and "Paul reaches 104 and wins!" in out
+    code, out = by_line["play tap --roll 3"]
+    assert code == 1 and "the game is over" in out.lower()
+
+
+def test_virtual_dice_replay_identically(tmp_path: Path) -> None:
+    first, _ = run_transcript("virtual", tmp_path / "a.sqlite3")
+    second, _ = run_transcript("virtual", tmp_path / "b.sqlite3")
+    assert first == second
+
+
+def test_spell_binding_tie_goes_to_the_word_named_first(tmp_path: Path) -> None:
+    _, results = run_transcript("virtual", tmp_path / "g.sqlite3")
+    by_line = {line: (code, out) for line, code, out in results}
+    assert by_line["bind column --by Ann"][0] == 1           # the discarder cannot name
+    assert by_line["bind london --by Bob"][0] == 1           # not a legal word
+    assert by_line["bind mucus --by Bob"][0] == 1            # needs two U
+    code, out = by_line["bind --done"]
+    assert code == 0 and "Ann must play COLUMN for 6 points (named by Bob)" in out  # COLUMNS also 6: named later
