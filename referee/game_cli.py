@@ -191,13 +191,12 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     def event_for(g: Game) -> WordPlayed:
         return WordPlayed(current_name(g), verdict.word, verdict.score, verdict.legal, verdict.codes, allow)
 
-    # Check the play before asking for the roll, so a refused word never waits at a prompt.
-    run_store(obj, lambda: game.apply(event_for(game)))
     if verdict.legal and allow:
         click.echo(f"{verdict.word} is legal anyway; --allow changes nothing.")
-    elif not verdict.legal:
-        for reason in verdict.reasons:
-            click.echo(f"The dictionary says: {reason.message}.")
+    for reason in verdict.reasons:
+        click.echo(f"The dictionary says: {reason.message}.")
+    # Check the play before asking for the roll, so a refused word never waits at a prompt.
+    run_store(obj, lambda: game.apply(event_for(game)))
     if game.setup.dice == "physical" and roll is None:
         roll = prompt_roll(f"{game.state.current.name}'s sanity roll for {verdict.word}")  # type: ignore[union-attr]
 

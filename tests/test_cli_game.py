@@ -1,0 +1,236 @@
+"""The game commands through Click's runner (and one real subprocess): bad inputs, the table loop."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from referee.cli import cli
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+def run(db: Path, *args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
+
+
+def digest(path: Path) -> str:
+    """The database as the table sees it: every game exported (file bytes change with WAL checkpoints)."""
+    out = []
+    con = sqlite3.connect(path)
+    try:
+        out = con.execute("SELECT game_id, seq, data FROM events ORDER BY game_id, seq").fetchall()
+    finally:
+        con.close()
+    return hashlib.sha256(json.dumps(out).encode()).hexdigest()
+
+
+def started(db: Path, *extra: str) -> None:
+    assert run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", *extra).exit_code == 0
+
+
+def status(db: Path) -> dict:
+    return json.loads(run(db, "status", "--json").output)
+
+
+def test_status_json_fields(db: Path) -> None:
+    started(db)
+    run(db, "play", "look", "--roll", "7")
+    data = status(db)
+    for key in ("game", "phase", "turn", "target", "options", "players", "winner", "used_words", "draw_pile",
+                "discard_pile"):
+        assert key in data
+    assert data["turn"] == "Paul" and data["used_words"] == ["LOOK"] and data["draw_pile"] == 71
+    assert set(data["options"]) == {"oath", "spell_binding", "psychotherapy", "last_words"}
+    assert data["players"][0] == {"name": "Cindi", "score": 4, "pawns": 5, "out": False}
+
+
+BAD = [
+    # (set-up steps, command, exit status, words in the message)
+    ([], ["bind", "taps", "--by", "Zed"], 1, "cannot name"),
+    ([], ["play", "look", "--roll", "0"], 2, "1<=x<=20"),
+    ([], ["play", "look", "--roll", "21"], 2, "1<=x<=20"),
+    ([], ["play", "look", "--roll", "x"], 2, "not a valid integer"),
+    ([], ["play", "lo0k", "--roll", "5"], 2, "'0'"),
+    ([], ["play", "london", "--roll", "5"], 1, "proper noun"),
+    ([], ["play", "jazz", "--roll", "5", "--allow"], 1, "the deck holds 1"),
+    ([["play", "look"]], ["play", "taps", "--roll", "5"], 1, "Waiting for Cindi's sanity roll"),
+    ([["play", "look", "--roll", "5"]], ["play", "look", "--roll", "5"], 1, "already played"),
+    ([], ["roll", "7"], 1, "no roll is awaited"),
+    ([], ["undo", "2"], 1, "only 1 action"),
+    ([], ["bind", "--done"], 1, "cannot close Spell Binding now"),
+    ([], ["discard", "abc"], 1, "holds 7 cards"),
+    ([], ["--game", "9", "status"], 1, "no game 9"),
+    ([], ["undo", "0"], 2, "x>=1"),
+]
+
+
+@pytest.mark.parametrize(("setup", "args", "code", "message"), BAD)
+def test_bad_inputs_change_nothing(db: Path, setup: list[list[str]], args: list[str], code: int, message: str) -> None:
+    started(db)
+    for step in setup:
+        run(db, *step, input="\n")
+    before = digest(db)
+    result = run(db, *args, input="")
+    assert result.exit_code == code, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert digest(db) == before
+
+
+def test_unknown_player_at_set_up(db: Path) -> None:
+    result = run(db, "new", "Cindi", "Paul", "--first", "Zed")
+    assert result.exit_code == 2 and "'Zed' is not playing" in result.output
+    assert not db.exists() or digest(db) == digest(db)
+
+
+def test_action_after_the_game_is_over(db: Path) -> None:
+    assert run(db, "new", "A", "B", "--first", "A", "--target", "5").exit_code == 0
+    assert "A reaches 10 and wins!" in run(db, "play", "taps", "--roll", "15").output
+    before = digest(db)
+    result = run(db, "play", "look", "--roll", "5")
+    assert result.exit_code == 1 and "game is over" in result.output.lower()
+    assert run(db, "discard").exit_code == 1
+    assert digest(db) == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["new", "Solo"], "2 to 8"),
+    (["new", "A", "B", "C", "D", "E", "F", "G"], "larger deck"),
+    (["new", "A", "a"], "used twice"),
+    (["new", "A", "B", "--seed", "3"], "--dice virtual"),
+    (["new", "A", "B", "--deck", "nope"], "neither"),
+])
+def test_bad_set_ups_are_usage_errors(db: Path, args: list[str], message: str) -> None:
+    result = run(db, *args)
+    assert result.exit_code == 2 and message in result.output
+    assert not db.exists()
+
+
+def test_seven_players_with_the_double_deck(db: Path) -> None:
+    result = run(db, "new", "A", "B", "C", "D", "E", "F", "G", "--deck", "double", "--first", "G")
+    assert result.exit_code == 0 and "143 cards stay in the draw pile" in result.output
+
+
+def test_physical_roll_off_asks_and_rerolls_the_tied(db: Path) -> None:
+    result = run(db, "new", "Ann", "Bob", "Cy", input="12\n17\n17\n5\n9\n")
+    assert result.exit_code == 0, result.output
+    assert "Tied on the highest roll: Bob, Cy roll again." in result.output
+    assert "Re-roll 1: Bob 5, Cy 9." in result.output
+    assert status(db)["turn"] == "Cy"
+
+
+def test_play_asks_for_the_roll_and_can_wait_for_it(db: Path) -> None:
+    started(db)
+    result = run(db, "play", "look", input="7\n")
+    assert "Cindi rolls 7 and passes" in result.output
+    result = run(db, "play", "champ", input="")  # no answer: the play is recorded, the roll awaited
+    assert result.exit_code == 0 and "uw-referee roll N" in result.output
+    assert status(db)["phase"] == "sanity"
+    assert "Paul loses a pawn: 4 left." in run(db, "roll", "12").output
+
+
+def test_allow_records_the_override(db: Path) -> None:
+    started(db)
+    result = run(db, "play", "cthulhu", "--roll", "20", "--allow")
+    assert result.exit_code == 0 and "the table overrules the dictionary" in result.output
+    events = json.loads(run(db, "export").output)["events"]
+    assert events[2]["allowed"] is True and events[2]["legal"] is False and events[2]["reasons"] == ["proper_noun"]
+
+
+def test_undo_counts_a_play_with_its_roll_as_one_action(db: Path) -> None:
+    started(db)
+    run(db, "play", "look", "--roll", "7")
+    run(db, "play", "champ", "--roll", "12")
+    assert run(db, "undo").exit_code == 0
+    data = status(db)
+    assert data["turn"] == "Paul" and data["used_words"] == ["LOOK"]
+
+
+def test_games_lists_and_game_selects(db: Path) -> None:
+    started(db)
+    assert run(db, "new", "X", "Y", "--first", "Y").exit_code == 0
+    listing = run(db, "games").output
+    assert listing.index("X, Y") < listing.index("Cindi, Paul, Sue")  # most recently active first
+    assert status(db)["game"] == 2
+    run(db, "--game", "1", "play", "look", "--roll", "7")
+    assert status(db)["game"] == 1  # now the most recently active
+
+
+def test_missing_database(db: Path) -> None:
+    result = run(db, "status")
+    assert result.exit_code == 1 and "no games yet" in result.output
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("content", [b"this is not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 2000])
+def test_corrupt_database_is_never_overwritten(db: Path, content: bytes) -> None:
+    db.write_bytes(content)
+    for args in (["status"], ["new", "A", "B", "--first", "A"], ["games"]):
+        result = run(db, *args)
+        assert result.exit_code == 1, result.output
+        assert str(db) in result.output and "Traceback" not in result.output
+    assert db.read_bytes() == content
+
+
+def test_foreign_sqlite_database_is_refused(db: Path) -> None:
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE songs (title TEXT)")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    result = run(db, "new", "A", "B", "--first", "A")
+    assert result.exit_code == 1 and "another program" in result.output
+    assert db.read_bytes() == before
+
+
+def test_table_loop_plays_turns(db: Path) -> None:
+    started(db, "--psychotherapy")
+    answers = "\n".join(["look", "7", "ta2ps", "london", "champ", "12", "status", "discard bcdfghk", "top", "3",
+                         "discard bcdfghk", "3", "undo", "quit"]) + "\n"
+    result = run(db, "table", input=answers)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Cindi rolls 7 and passes" in out
+    assert "not letters" in out                    # ta2ps: a clear message, the loop goes on
+    assert "proper noun" in out                    # london refused
+    assert "Paul loses a pawn: 4 left." in out
+    assert "Sue has all 5 pawns: no Psychotherapy roll." in out
+    assert "Cindi loses a pawn: 4 left." in out
+    assert "Psychotherapy: Paul may roll against the hand's value 19" in out
+    assert "Paul rolls 3, not higher than 19: nothing happens." in out
+    assert "Undone." in out
+    assert "The game is saved" in out
+    data = status(db)
+    assert data["used_words"] == ["LOOK", "CHAMP", "TOP"] and data["turn"] == "Paul" and data["phase"] == "action"
+
+
+def test_table_loop_ends_at_end_of_input(db: Path) -> None:
+    started(db)
+    result = run(db, "table", input="look\n")
+    assert result.exit_code == 0 and "The game is saved" in result.output
+    assert status(db)["phase"] == "sanity"
+
+
+def test_real_subprocess(tmp_path: Path) -> None:
+    env = {**os.environ, "UW_REFEREE_DB": str(tmp_path / "g.sqlite3")}
+    exe = [sys.executable, "-c", "from referee.cli import main; main()"]
+    first = subprocess.run([*exe, "new", "Ann", "Bob", "--first", "Ann"], capture_output=True, text=True, env=env,
+                           cwd=tmp_path, timeout=60)
+    assert first.returncode == 0, first.stderr
+    played = subprocess.run([*exe, "play", "taps", "--roll", "2"], capture_output=True, text=True, env=env,
+                            cwd=tmp_path, timeout=60)
+    assert played.returncode == 0 and "Ann loses a pawn: 4 left." in played.stdout
+    refused = subprocess.run([*exe, "roll", "5"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert refused.returncode == 1 and "Refused:" in refused.stderr and "Traceback" not in refused.stderr
+    assert "\x1b[" not in played.stdout  # no colour when not on a terminal
