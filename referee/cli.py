@@ -74,7 +74,26 @@ def letters_text(letters: Any) -> str:
     return " ".join(f"{letter}{points}" for letter, points in letters)
 
 
-@click.group(context_settings=CONTEXT)
+#: Game commands live in referee.game_cli and are imported only when used, so that
+#: ``uw-referee check`` starts fast (the engine and SQLite are not loaded for word questions).
+GAME_COMMANDS = ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
+
+
+class LazyGroup(click.Group):
+    """A group whose game commands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *GAME_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in GAME_COMMANDS and cmd_name not in self.commands:
+            from referee import game_cli
+
+            return getattr(game_cli, cmd_name)  # type: ignore[no-any-return]
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="uw-referee")
 @click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
               help="The games database (default: games.sqlite3 in your data directory).")
@@ -200,9 +219,6 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     click.echo(f"{len(found)} words from {letters.strip().upper()} at size {level}, best first{more}:")
     for w in shown:
         click.echo(f"  {w.score:>3}  {w.word:<8} passes {round(w.success_chance * 100)}%")
-
-
-from referee import game_cli  # noqa: E402  (registers the game commands on ``cli``)
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from referee.cli import Obj, cli, emit_json, get_deck
+from referee.cli import CONTEXT, Obj, emit_json, get_deck
 from referee.engine import (
     DIE, BindDone, BindNamed, Discarded, Event, Game, Options, Phase, PsychotherapyRolled, RollOff, RulesError,
     SanityRolled, Setup, WordPlayed, check_roll_off,
@@ -75,7 +75,7 @@ def describe_setup(game_id: int, game: Game) -> str:
 
 # -- new ------------------------------------------------------------------------------------------
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("names", nargs=-1, required=True)
 @click.option("--first", metavar="NAME", help="The table already rolled off: NAME goes first.")
 @click.option("--oath", is_flag=True, help="The Unspellable Oath: with one pawn left, any letters may be played.")
@@ -168,7 +168,7 @@ def prompt_roll(label: str) -> int | None:
         return None
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("word")
 @click.option("--roll", type=click.IntRange(1, DIE), default=None, help="The sanity roll (physical dice).")
 @click.option("--allow", is_flag=True, help="The table overrules the dictionary for this play (recorded).")
@@ -214,7 +214,7 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
         click.echo("Enter it with: uw-referee roll N")
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("value", required=False, type=click.IntRange(1, DIE))
 @click.option("--skip", is_flag=True, help="Psychotherapy only: the discarder does not roll.")
 @click.pass_obj
@@ -251,7 +251,7 @@ def roll(obj: Obj, value: int | None, skip: bool) -> None:
     say(notes)
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("letters", required=False)
 @click.pass_obj
 def discard(obj: Obj, letters: str | None) -> None:
@@ -265,7 +265,7 @@ def discard(obj: Obj, letters: str | None) -> None:
     say(notes)
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("word", required=False)
 @click.option("--by", "by", metavar="NAME", help="Who names the word.")
 @click.option("--done", is_flag=True, help="No more words will be named: settle Spell Binding.")
@@ -314,7 +314,7 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
 
 # -- the record -----------------------------------------------------------------------------------
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
@@ -339,7 +339,7 @@ def status(obj: Obj, as_json: bool) -> None:
     click.echo(click.style(state.waiting_for(), bold=True))
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_obj
 def log(obj: Obj, as_json: bool) -> None:
@@ -362,7 +362,7 @@ def log(obj: Obj, as_json: bool) -> None:
         click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"][:-1] or row["notes"]))
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.argument("actions", type=click.IntRange(min=1), default=1)
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
@@ -377,7 +377,7 @@ def undo(obj: Obj, actions: int) -> None:
     click.echo(click.style(game.state.waiting_for(), bold=True))
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.pass_obj
 def games(obj: Obj) -> None:
     """List the games in the database, most recently active first.
@@ -394,7 +394,7 @@ def games(obj: Obj) -> None:
         click.echo(f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({result})")
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.pass_obj
 def export(obj: Obj) -> None:
     """The whole game as JSON: set-up, every event with its time, and the state now.
@@ -409,7 +409,7 @@ def export(obj: Obj) -> None:
                "state": {"game": gid, **game.state.to_dict()}})
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.pass_obj
 def rules(obj: Obj) -> None:
     """The rulings this referee applies where the rulebooks leave a gap.
@@ -427,7 +427,7 @@ TABLE_HELP = ("Type a word to play it, 'discard LETTERS', 'undo', 'status', 'hel
               "Add '!' after a word to overrule the dictionary (e.g. 'cthulhu!').")
 
 
-@cli.command()
+@click.command(context_settings=CONTEXT)
 @click.pass_obj
 def table(obj: Obj) -> None:
     """Run the current game turn by turn: the referee asks, the table answers.

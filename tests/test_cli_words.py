@@ -99,12 +99,22 @@ def test_version(runner: CliRunner) -> None:
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command, including the lazily loaded game commands."""
+    ctx = click.Context(group)
     found = []
-    for name, command in group.commands.items():
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         found.append((*prefix, name))
         if isinstance(command, click.Group):
             found.extend(all_commands(command, (*prefix, name)))
     return found
+
+
+def test_all_game_commands_are_listed() -> None:
+    names = {path[0] for path in all_commands(cli)}
+    assert {"check", "score", "words", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "games",
+            "export", "table"} <= names
 
 
 @pytest.mark.parametrize("path", all_commands(cli))

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `pip install .` (not editable) into a fresh virtual environment, then use the installed
+# uw-referee from another working directory: the dictionary must ship as package data.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q "$root"
+cd "$work"
+out=$("$work/venv/bin/uw-referee" check taps)
+echo "$out" | grep -q "TAPS: legal, 10 points" || { echo "installed check failed: $out"; exit 1; }
+"$work/venv/bin/uw-referee" words oofmakl --limit 1 | grep -q FLAK || { echo "installed words failed"; exit 1; }
+if "$work/venv/bin/uw-referee" check apts >/dev/null; then echo "APTS should be refused"; exit 1; fi
+UW_REFEREE_DB="$work/g.sqlite3" "$work/venv/bin/uw-referee" new Ann Bob --first Ann >/dev/null
+"$work/venv/bin/python" - <<'PY'
+import sys
+import referee.cli  # the CLI must not pull in Flask
+assert "flask" not in sys.modules, "the CLI imported Flask"
+PY
+echo "install smoke: ok (pip install . in a fresh venv; uw-referee works from $work)"
