@@ -148,7 +148,9 @@ def build_document(default_level: int) -> dict[str, Any]:
             "Judge one word", "getWord", _ref("Verdict"),
             "The verdict (a word that is not playable is still a 200, with legal false and the reasons)",
             params=[{"name": "word", "in": "path", "required": True,
-                     "description": f"Up to {MAX_INPUT_CHARS} characters: letters, with ' or . inside (don't, u.s.a.)",
+                     "description": f"Up to {MAX_INPUT_CHARS} characters: letters, with ' or . inside (don't, u.s.a.). "
+                                    "Like the referee, the service also folds accented letters (é is E) and "
+                                    "ignores surrounding whitespace.",
                      "schema": _ref("Word")}, level_param],
             bad_input="Digits or symbols in the word, more than 64 characters, or no such level"),
         "/v1/words": {"post": {
@@ -163,7 +165,7 @@ def build_document(default_level: int) -> dict[str, Any]:
         "/v1/racks/{letters}": _get(
             "Words a rack can make", "getRack", _ref("Rack"), "Legal words from the letters, best first",
             params=[{"name": "letters", "in": "path", "required": True,
-                     "description": f"1 to {MAX_RACK_LETTERS} letters A-Z", "schema": {"type": "string", "pattern": RACK_PATTERN}},
+                     "description": f"1 to {MAX_RACK_LETTERS} letters A-Z (surrounding whitespace is ignored)", "schema": {"type": "string", "pattern": RACK_PATTERN}},
                     level_param,
                     {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
                      "schema": {"type": "integer", "minimum": 1, "maximum": 10000}}],
