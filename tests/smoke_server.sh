@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Smoke test of the real server: start the Procfile's web command (gunicorn) on a free port,
+# wait for /healthz, then check a word, a batch, a rack and errors over real HTTP, and stop it.
+# Run from anywhere; uses .venv/bin when it exists. Exits non-zero on any failure.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if [ -d .venv/bin ]; then PATH="$PWD/.venv/bin:$PATH"; fi
+export PATH
+
+PORT="$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+export PORT
+WEB="$(sed -n 's/^web: *//p' Procfile)"
+[ -n "$WEB" ] || { echo "smoke: no web: line in Procfile" >&2; exit 1; }
+LOG="$(mktemp)"
+SERVER=""
+
+cleanup() {
+    if [ -n "$SERVER" ] && kill -0 "$SERVER" 2>/dev/null; then
+        kill -TERM "$SERVER" 2>/dev/null || true
+        wait "$SERVER" 2>/dev/null || true
+    fi
+    rm -f "$LOG"
+}
+trap cleanup EXIT
+
+echo "smoke: $WEB  (PORT=$PORT)"
+sh -c "exec $WEB" >"$LOG" 2>&1 &
+SERVER=$!
+
+for _ in $(seq 1 100); do
+    if ! kill -0 "$SERVER" 2>/dev/null; then
+        echo "smoke: the server exited during start-up:" >&2; cat "$LOG" >&2; exit 1
+    fi
+    if python - <<'EOF' 2>/dev/null
+import os, urllib.request
+with urllib.request.urlopen(f"http://127.0.0.1:{os.environ['PORT']}/healthz", timeout=1) as r:
+    assert r.status == 200
+EOF
+    then break; fi
+    sleep 0.2
+done
+
+status=0
+python - <<'EOF' || status=$?
+"""Checks over real HTTP, one kept-alive connection (gthread workers keep it open)."""
+import http.client
+import json
+import os
+import sys
+
+conn = http.client.HTTPConnection("127.0.0.1", int(os.environ["PORT"]), timeout=10)
+failures = 0
+
+
+def request(method, path, body=None, headers=None):
+    conn.request(method, path, body=body, headers=headers or {})
+    response = conn.getresponse()
+    data = response.read()
+    return response, data
+
+
+def check(name, ok, detail=""):
+    global failures
+    print(f"smoke: {'ok  ' if ok else 'FAIL'} {name}{'' if ok else ': ' + str(detail)}")
+    failures += not ok
+
+
+r, data = request("GET", "/healthz")
+check("healthz", r.status == 200 and json.loads(data) == {"status": "ok"}, data)
+
+r, data = request("GET", "/v1/words/taps")
+body = json.loads(data)
+check("word TAPS is legal, scores 10", r.status == 200 and body["legal"] is True and body["score"] == 10, data)
+check("word headers", r.getheader("X-Content-Type-Options") == "nosniff" and r.getheader("Access-Control-Allow-Origin") == "*"
+      and r.getheader("Cache-Control") == "public, max-age=86400" and r.getheader("ETag"), r.getheaders())
+check("connection kept alive", r.getheader("Connection", "keep-alive").lower() != "close" and not r.will_close, r.getheaders())
+etag = r.getheader("ETag")
+
+r, data = request("GET", "/v1/words/taps", headers={"If-None-Match": etag})
+check("If-None-Match gives 304", r.status == 304 and data == b"", r.status)
+
+r, data = request("GET", "/v1/words/don't")
+body = json.loads(data)
+check("word DON'T: 200, contraction", r.status == 200 and body["reasons"][0]["code"] == "contraction", data)
+
+r, data = request("POST", "/v1/words", json.dumps({"words": ["taps", "jazz", "london"], "level": 60}),
+                  {"Content-Type": "application/json"})
+body = json.loads(data)
+check("batch keeps order", r.status == 200 and [v["word"] for v in body["results"]] == ["TAPS", "JAZZ", "LONDON"], data)
+check("batch verdicts", [v["legal"] for v in body["results"]] == [True, False, False], data)
+
+r, data = request("GET", "/v1/racks/tapsxe?limit=3")
+body = json.loads(data)
+check("rack best first", r.status == 200 and body["letters"] == "TAPSXE" and len(body["words"]) == 3
+      and body["words"][0]["score"] >= body["words"][-1]["score"], data)
+
+r, data = request("GET", "/v1/words/t4ps")
+check("bad word is a 400 problem", r.status == 400 and r.getheader("Content-Type") == "application/problem+json"
+      and json.loads(data)["status"] == 400, data)
+
+r, data = request("GET", "/v1/nothing")
+check("unknown path is a 404 problem", r.status == 404 and r.getheader("Content-Type") == "application/problem+json", data)
+
+r, data = request("POST", "/v1/words", b'{"words": []}' + b" " * (64 * 1024), {"Content-Type": "application/json"})
+check("body over 64 KiB is a 413 problem", r.status == 413 and r.getheader("Content-Type") == "application/problem+json", data)
+conn.close()
+
+sys.exit(1 if failures else 0)
+EOF
+
+if ! grep -q '"GET /v1/words/taps HTTP/1.1" 200' "$LOG"; then
+    echo "smoke: FAIL no access log line on stdout" >&2; status=1
+fi
+kill -TERM "$SERVER"
+if ! wait "$SERVER"; then echo "smoke: FAIL the server did not stop cleanly" >&2; status=1; fi
+SERVER=""
+if [ "$status" -ne 0 ]; then echo "smoke: server log:" >&2; cat "$LOG" >&2; fi
+echo "smoke: $([ "$status" -eq 0 ] && echo passed || echo FAILED)"
+exit "$status"
