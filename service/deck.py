@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import string
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Mapping
 
 LETTERS = string.ascii_uppercase
@@ -29,28 +29,51 @@ class DeckError(ValueError):
     """A deck description that cannot be a deck (names the bad entry)."""
 
 
-@dataclass(frozen=True)
 class Deck:
-    """Card counts and points per letter. Points never change between decks (RULES.md ruling)."""
+    """Card counts and points per letter, immutable. Points never change between decks (RULES.md ruling).
 
+    A plain class rather than a dataclass: ``uw-referee check`` imports this, and dataclasses
+    pull in ``inspect`` (about 1 MB and several ms at start-up).
+    """
+
+    __slots__ = ("name", "counts", "points", "_held", "_holds_every_letter")
     name: str
     counts: Mapping[str, int]
-    points: Mapping[str, int] = field(default_factory=lambda: dict(STANDARD_POINTS))
+    points: Mapping[str, int]
 
-    def __post_init__(self) -> None:
-        for letter, count in self.counts.items():
+    def __init__(self, name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> None:
+        points = dict(STANDARD_POINTS) if points is None else points
+        for letter, count in counts.items():
             if letter not in STANDARD_POINTS:
-                raise DeckError(f"deck {self.name!r}: {letter!r} is not a letter A-Z")
+                raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise DeckError(f"deck {self.name!r}: count for {letter} must be a whole number >= 0, not {count!r}")
-        for letter, points in self.points.items():
+                raise DeckError(f"deck {name!r}: count for {letter} must be a whole number >= 0, not {count!r}")
+        for letter, value in points.items():
             if letter not in STANDARD_POINTS:
-                raise DeckError(f"deck {self.name!r}: {letter!r} is not a letter A-Z")
-            if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-                raise DeckError(f"deck {self.name!r}: points for {letter} must be a whole number >= 0, not {points!r}")
-        if self.size == 0:
-            raise DeckError(f"deck {self.name!r} has no cards")
-        object.__setattr__(self, "_held", frozenset(k for k, v in self.counts.items() if v > 0))
+                raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise DeckError(f"deck {name!r}: points for {letter} must be a whole number >= 0, not {value!r}")
+        if sum(counts.values()) == 0:
+            raise DeckError(f"deck {name!r} has no cards")
+        held = frozenset(k for k, v in counts.items() if v > 0)
+        for attr, value in (("name", name), ("counts", MappingProxyType(dict(counts))),
+                            ("points", MappingProxyType(dict(points))), ("_held", held),
+                            ("_holds_every_letter", len(held) == len(LETTERS))):
+            object.__setattr__(self, attr, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Deck is immutable: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deck):
+            return NotImplemented
+        return (self.name, dict(self.counts), dict(self.points)) == (other.name, dict(other.counts), dict(other.points))
+
+    def __hash__(self) -> int:
+        return hash((self.name, tuple(sorted(self.counts.items())), tuple(sorted(self.points.items()))))
+
+    def __repr__(self) -> str:
+        return f"Deck({self.name!r}, {self.size} cards)"
 
     @property
     def size(self) -> int:
@@ -82,7 +105,7 @@ class Deck:
     def can_spell(self, word: str) -> bool:
         """True when the deck holds enough cards of every letter of ``word``."""
         word = word.upper()
-        if len(set(word)) == len(word) and all(c in self._held for c in word):
+        if len(set(word)) == len(word) and (self._holds_every_letter or all(c in self._held for c in word)):
             return True  # no letter repeats, and the deck has at least one of each
         counts = self.counts
         for letter in set(word):

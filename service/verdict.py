@@ -20,6 +20,8 @@ REASON_CODES: tuple[str, ...] = (
     "too_short", "too_long", "proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown",
     "deck_limit",
 )
+_LEVEL_OF = (None, *LEVELS)  # level code -> SCOWL size
+_CHANCES = tuple(success_chance(score) for score in range(64))
 _DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
 _EXCLUSION_NAMES = {
     "proper_noun": "a proper noun",
@@ -107,41 +109,51 @@ def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_L
     code = level_code(level)
     key = normalize_word(text)
     word = key.upper()
-    written = text if type(text) is str else ""
+    points = [deck.points.get(c, 0) for c in word]
+    score = sum(points)
+    n = len(key)
+    senses = dictionary.senses(key)
+    if (senses is not None and 0 < senses[0] <= code and MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS
+            and text.isalpha() and deck.can_spell(word)):
+        # The common case: a playable word (the smallest level of any sense is the word's, or below).
+        smallest = min(c for c in senses if c)
+        return Verdict(word, True, (), score, tuple(zip(word, points)), _LEVEL_OF[smallest],
+                       _CHANCES[score] if score < len(_CHANCES) else success_chance(score))
+    reasons = _reasons(dictionary, text, key, word, senses, code, deck)
+    smallest = min((c for c in senses if c), default=0) if senses is not None else 0
+    return Verdict(word, not reasons, tuple(reasons), score, tuple(zip(word, points)),
+                   _LEVEL_OF[smallest] if smallest else None, success_chance(score))
+
+
+def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: bytes | None, code: int,
+             deck: Deck) -> list[Reason]:
+    """Every reason a word is not playable, most important first (empty when it is)."""
     reasons: list[Reason] = []
     n = len(key)
+    written = text.strip()
     if n < MIN_WORD_LETTERS:
         reasons.append(Reason("too_short", f"{word} has {n} letter{'s' if n != 1 else ''}; a word needs at least {MIN_WORD_LETTERS}"))
     elif n > MAX_WORD_LETTERS:
         reasons.append(Reason("too_long", f"{word} has {n} letters; a hand holds only {MAX_WORD_LETTERS}"))
-    senses = dictionary.senses(key)
-    smallest: int | None = None
     if senses is None:
         reasons.append(Reason("unknown", f"{word} is not in the dictionary at any level"))
-    else:
-        present = [c for c in senses if c]
-        smallest = min(present)
-        word_code = senses[0]
-        if not word_code or word_code > code:
-            reasons.append(_dictionary_reason(dictionary, key, senses, code))
-    if not written.isalpha() and ("'" in written or "." in written):
+    elif not senses[0] or senses[0] > code:
+        reasons.append(_dictionary_reason(dictionary, key, senses, code))
+    if "'" in written or "." in written:
         # Cards carry no apostrophes or periods: writing one names a contraction or an abbreviation.
         sense = "contraction" if "'" in written else "abbreviation"
         if not any(r.code == sense for r in reasons):
             mark = "an apostrophe" if sense == "contraction" else "periods"
             reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
             at = 1 if reasons and reasons[0].code in ("too_short", "too_long") else 0
-            reasons.insert(at, Reason(sense, f"{written.strip().upper()} is {_EXCLUSION_NAMES[sense]}: "
+            reasons.insert(at, Reason(sense, f"{written.upper()} is {_EXCLUSION_NAMES[sense]}: "
                                              f"written with {mark}, it is not a word the cards spell"))
     over = None if deck.can_spell(word) else deck.over_limit(word)
     if over:
         parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
         held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
         reasons.append(Reason("deck_limit", f"{word} needs {parts}; the {deck.name} deck holds {held}"))
-    points = [deck.points.get(c, 0) for c in word]
-    score = sum(points)
-    return Verdict(word, not reasons, tuple(reasons), score, tuple(zip(word, points)),
-                   LEVELS[smallest - 1] if smallest else None, success_chance(score))
+    return reasons
 
 
 def _dictionary_reason(dictionary: Dictionary, key: str, senses: bytes, code: int) -> Reason:
