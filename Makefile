@@ -16,14 +16,17 @@ $(BIN)/.installed: pyproject.toml
 run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:$(PORT)
 	$(BIN)/gunicorn --config service/gunicorn_conf.py --bind 127.0.0.1:$(PORT) 'service.app:create_app()'
 
-test: $(BIN)/.installed  ## the whole test suite
+test: $(BIN)/.installed  ## the whole test suite, the real server over HTTP, and a non-editable install
 	$(BIN)/python -m pytest -q
+	bash tests/smoke_server.sh
+	bash tests/smoke_install.sh
 
 dictionary: $(BIN)/.installed  ## rebuild dictionaries/data from Debian's scowl package (apt-get install scowl)
 	$(BIN)/python -m dictionaries.build
 
 bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
 	$(BIN)/python benchmarks/bench_words.py
+	$(BIN)/python benchmarks/bench_service.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
