@@ -354,12 +354,14 @@ def log(obj: Obj, as_json: bool) -> None:
     rows = []
     for seq, (at, event) in enumerate(history):
         notes = [describe_setup(gid, replay)] if seq == 0 else replay.apply(event)
+        if seq and not replay.state.is_over():
+            notes = notes[:-1]  # the last note says what the game waited for next: not history
         rows.append({"seq": seq, "at": at, "event": event.to_dict(), "notes": notes})
     if as_json:
         emit_json({"game": gid, "events": rows})
         return
     for row in rows:
-        click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"][:-1] or row["notes"]))
+        click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"]))
 
 
 @click.command(context_settings=CONTEXT)
