@@ -127,7 +127,11 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
     elif dice == "virtual":
         roll_off = Game(setup).roll_off_virtual()
     else:
-        roll_off = RollOff(ask_roll_off(setup.players))
+        try:
+            roll_off = RollOff(ask_roll_off(setup.players))
+        except click.Abort:
+            raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
+                                   "already rolled, or --dice virtual); no game was created") from None
     game_id, game = run_store(obj, lambda: obj.store.create(setup, lambda g: g.apply(roll_off) and None))
     click.echo(click.style(describe_setup(game_id, game), bold=True))
     click.echo(f"Deal {7} cards to each player and give each 5 pawns; {game.state.draw_pile} cards stay in the draw pile.")

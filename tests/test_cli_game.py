@@ -130,6 +130,12 @@ def test_physical_roll_off_asks_and_rerolls_the_tied(db: Path) -> None:
     assert status(db)["turn"] == "Cy"
 
 
+def test_roll_off_without_answers_creates_nothing(db: Path) -> None:
+    result = run(db, "new", "Ann", "Bob", input="12\n")
+    assert result.exit_code == 2 and "no game was created" in result.output
+    assert not db.exists()
+
+
 def test_play_asks_for_the_roll_and_can_wait_for_it(db: Path) -> None:
     started(db)
     result = run(db, "play", "look", input="7\n")
