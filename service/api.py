@@ -6,15 +6,16 @@ The views only parse requests and shape answers; every word question goes to ``j
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
 from dictionaries import LEVELS
-from service.app import CACHE_CONTROL, json_response, word_service
+from service.app import CACHE_CONTROL, WordService, json_response, word_service
 from service.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
 from service.errors import InvalidLevel, InvalidWord, WordError
-from service.verdict import judge
+from service.verdict import Verdict, judge
 
 #: Most words in one ``POST /v1/words``.
 MAX_BATCH_WORDS = 1000
@@ -29,17 +30,49 @@ class InvalidRequest(WordError):
     """A request body or query parameter that is not what the API documents."""
 
 
+# -- verdict JSON ---------------------------------------------------------------------------------
+
+_LETTER_JSON: dict[tuple[str, int], str] = {}
+
+
+def verdict_json(verdict: Verdict) -> str:
+    """Exactly the compact ``json.dumps(verdict.to_dict())``, written directly.
+
+    Serialising the nested dicts costs more than judging the word; this is the hot path of
+    batches. tests/test_app.py checks it against ``to_dict`` string for string.
+    """
+    letters = []
+    for pair in verdict.letters:
+        text = _LETTER_JSON.get(pair)
+        if text is None:
+            text = _LETTER_JSON[pair] = f'{{"letter":{encode_basestring(pair[0])},"points":{int(pair[1])}}}'
+        letters.append(text)
+    reasons = ",".join(f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
+                       for r in verdict.reasons)
+    return (f'{{"word":{encode_basestring(verdict.word)},"legal":{"true" if verdict.legal else "false"},'
+            f'"reasons":[{reasons}],"score":{int(verdict.score)},"letters":[{",".join(letters)}],'
+            f'"level":{"null" if verdict.level is None else int(verdict.level)},'
+            f'"success_chance":{float.__repr__(float(verdict.success_chance))}}}')
+
+
+def raw_json_response(body: str) -> Response:
+    """A 200 JSON response from already-serialised text."""
+    return Response(body, content_type="application/json")
+
+
 # -- helpers --------------------------------------------------------------------------------------
 
 def _level_names() -> str:
     return ", ".join(map(str, LEVELS))
 
 
-def query_level() -> int:
+def query_level(service: WordService) -> int:
     """``?level=N`` as a checked SCOWL size, or the configured default when absent."""
+    if not request.environ.get("QUERY_STRING"):
+        return service.level  # the common case: no query string to parse
     raw = request.args.get("level")
     if raw is None:
-        return word_service().level
+        return service.level
     if not (raw.isascii() and raw.isdigit()):
         raise InvalidLevel(f"level {raw!r} is not a SCOWL size; choose one of {_level_names()}")
     level = int(raw)
@@ -57,12 +90,12 @@ def query_limit() -> int | None:
     return int(raw)
 
 
-def cacheable(response: Response) -> Response:
+def cacheable(response: Response, service: WordService) -> Response:
     """ETag (dictionary checksum, config and request) and Cache-Control on a 200; 304 when it matches."""
-    tag = word_service().etag(request.path, request.query_string)
-    response.headers["ETag"] = f'"{tag}"'
-    response.headers["Cache-Control"] = CACHE_CONTROL
-    if request.if_none_match and request.if_none_match.contains_weak(tag):
+    environ = request.environ
+    tag = service.etag(environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "").encode("latin-1"))
+    response.headers.extend((("ETag", f'"{tag}"'), ("Cache-Control", CACHE_CONTROL)))
+    if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(tag):
         response.status_code = 304
         response.set_data(b"")
         response.headers.pop("Content-Type", None)
@@ -70,7 +103,7 @@ def cacheable(response: Response) -> Response:
     return response
 
 
-def batch_body() -> tuple[list[str], int]:
+def batch_body(service: WordService) -> tuple[list[str], int]:
     """The words and level of a batch body ``{"words": [...], "level": N}``, checked."""
     try:
         data = json.loads(request.get_data(cache=False))
@@ -84,7 +117,7 @@ def batch_body() -> tuple[list[str], int]:
     words = data["words"]
     if len(words) > MAX_BATCH_WORDS:
         raise InvalidRequest(f"{len(words)} words in one request; at most {MAX_BATCH_WORDS}")
-    level = data.get("level", word_service().level)
+    level = data.get("level", service.level)
     if isinstance(level, bool) or not isinstance(level, (int, float)):
         raise InvalidLevel(f"level {level!r} is not a SCOWL size; choose one of {_level_names()}")
     level_code(level)
@@ -97,43 +130,44 @@ def batch_body() -> tuple[list[str], int]:
 def get_word(word: str) -> Response:
     """The verdict on one word."""
     service = word_service()
-    verdict = judge(service.dictionary, word, query_level(), service.deck)
-    return cacheable(json_response(verdict.to_dict()))
+    verdict = judge(service.dictionary, word, query_level(service), service.deck)
+    return cacheable(raw_json_response(verdict_json(verdict)), service)
 
 
 @api.post("/words")
 def post_words() -> Response:
     """Verdicts on up to 1,000 words, in the order given."""
-    words, level = batch_body()
     service = word_service()
+    words, level = batch_body(service)
     dictionary, deck = service.dictionary, service.deck
-    results: list[dict[str, Any]] = []
+    results: list[str] = []
     append = results.append
     for index, word in enumerate(words):
         if type(word) is not str:
             raise InvalidWord(f"words[{index}] is {type(word).__name__}, not a string")
         try:
-            append(judge(dictionary, word, level, deck).to_dict())
+            append(verdict_json(judge(dictionary, word, level, deck)))
         except InvalidWord as exc:
             raise InvalidWord(f"words[{index}]: {exc}") from None
-    return json_response({"results": results})
+    return raw_json_response(f'{{"results":[{",".join(results)}]}}')
 
 
 @api.get("/racks/<letters>")
 def get_rack(letters: str) -> Response:
     """Every legal word a rack of up to 20 letters can make, best first."""
     service = word_service()
-    level, limit = query_level(), query_limit()
+    level, limit = query_level(service), query_limit()
     found = service.dictionary.rack(letters, level, service.deck, limit)
     payload = {"letters": normalize_rack(letters).upper(), "level": level, "words": [w.to_dict() for w in found]}
-    return cacheable(json_response(payload))
+    return cacheable(json_response(payload), service)
 
 
 @api.get("/deck")
 def get_deck() -> Response:
     """The card table: every letter with its count and points."""
-    deck = word_service().deck
-    return cacheable(json_response({"name": deck.name, "size": deck.size, "cards": deck.table()}))
+    service = word_service()
+    deck = service.deck
+    return cacheable(json_response({"name": deck.name, "size": deck.size, "cards": deck.table()}), service)
 
 
 @api.get("/dictionary")
@@ -151,7 +185,7 @@ def get_dictionary() -> Response:
         "checksum": service.dictionary.checksum,
         "max_rack_letters": MAX_RACK_LETTERS,
         "max_batch_words": MAX_BATCH_WORDS,
-    }))
+    }), service)
 
 
 # -- outside the versioned API --------------------------------------------------------------------
@@ -168,4 +202,4 @@ def healthz() -> Response:
 @root.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of this service."""
-    return cacheable(json_response(current_app.extensions["openapi"]))
+    return cacheable(json_response(current_app.extensions["openapi"]), word_service())

@@ -48,9 +48,12 @@ class WordService:
     etag_seed: bytes
 
     def etag(self, path: str, query: bytes) -> str:
-        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code."""
+        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code.
+
+        ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
+        """
         digest = hashlib.blake2b(self.etag_seed, digest_size=12)
-        digest.update(path.encode("utf-8", "surrogateescape"))
+        digest.update(path.encode("latin-1", "replace"))
         digest.update(b"?")
         digest.update(query)
         return digest.hexdigest()
@@ -105,8 +108,10 @@ def word_service() -> WordService:
 
 def json_response(payload: Any, status: int = 200, content_type: str = "application/json") -> Response:
     """A compact JSON response (the hot path skips Flask's slower, key-sorting jsonify)."""
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    return Response(body, status=status, content_type=content_type)
+    return Response(_dumps(payload), status=status, content_type=content_type)
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 #: Problem types of bad input (RFC 9457 ``type``); HTTP-level errors use ``about:blank``.
@@ -151,9 +156,8 @@ def problem_from_exception(exc: Exception) -> Response:
 def _common_headers(response: Response) -> Response:
     """Every response: no MIME sniffing, and any origin may read it (the API holds no secrets)."""
     headers = response.headers
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["Access-Control-Allow-Origin"] = "*"
-    if request.method == "OPTIONS" and response.status_code == 200 and "Allow" in headers:
+    headers.extend(_COMMON_HEADERS)
+    if response.status_code == 200 and "Allow" in headers and request.method == "OPTIONS":
         # Flask's automatic OPTIONS answer becomes a CORS preflight answer.
         response.status_code = 204
         response.set_data(b"")
@@ -162,5 +166,8 @@ def _common_headers(response: Response) -> Response:
         headers["Access-Control-Allow-Headers"] = "Content-Type, If-None-Match"
         headers["Access-Control-Max-Age"] = "86400"
     else:
-        headers["Access-Control-Expose-Headers"] = "ETag"
+        headers.add("Access-Control-Expose-Headers", "ETag")
     return response
+
+
+_COMMON_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Access-Control-Allow-Origin", "*"))

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from flask.testing import FlaskClient
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
@@ -442,3 +444,28 @@ def test_bad_default_level_fails_at_start(level: object) -> None:
 def test_dictionary_opened_once_per_process(app: Flask, dictionary: Dictionary) -> None:
     again = create_app(TEST_CONFIG)
     assert again.extensions["word_service"].dictionary is app.extensions["word_service"].dictionary is dictionary
+
+
+# -- the hand-written verdict serialiser ----------------------------------------------------------
+
+def _reference_json(verdict: Any) -> str:
+    return json.dumps(verdict.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("text", [*REASON_EXAMPLES.values(), "taps", "don't", "u.s.a.", "Caf\u00e9", "  jazz ",
+                                  "o'neill", "a" * 64, "zzzzzzz", "ab"])
+@pytest.mark.parametrize("level", [10, 60, 95])
+def test_verdict_json_is_to_dict(dictionary: Dictionary, text: str, level: int) -> None:
+    verdict = judge(dictionary, text, level)
+    assert api_module.verdict_json(verdict) == _reference_json(verdict)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzAEIOUZ'.\u00e9\u00fc "), min_size=1, max_size=12),
+       level=st.sampled_from(LEVELS), deck=st.sampled_from([STANDARD, DOUBLE]))
+def test_verdict_json_is_to_dict_for_any_word(dictionary: Dictionary, text: str, level: int, deck: Any) -> None:
+    try:
+        verdict = judge(dictionary, text, level, deck)
+    except ValueError:
+        return  # malformed input has no verdict
+    assert api_module.verdict_json(verdict) == _reference_json(verdict)
