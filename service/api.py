@@ -32,7 +32,15 @@ class InvalidRequest(WordError):
 
 # -- verdict JSON ---------------------------------------------------------------------------------
 
-_LETTER_JSON: dict[tuple[str, int], str] = {}
+class _LetterJson(dict):
+    """(letter, points) -> its JSON object, made on first use."""
+
+    def __missing__(self, pair: tuple[str, int]) -> str:
+        text = self[pair] = f'{{"letter":{encode_basestring(pair[0])},"points":{int(pair[1])}}}'
+        return text
+
+
+_LETTER_JSON = _LetterJson()
 
 
 def verdict_json(verdict: Verdict) -> str:
@@ -41,17 +49,14 @@ def verdict_json(verdict: Verdict) -> str:
     Serialising the nested dicts costs more than judging the word; this is the hot path of
     batches. tests/test_app.py checks it against ``to_dict`` string for string.
     """
-    letters = []
-    for pair in verdict.letters:
-        text = _LETTER_JSON.get(pair)
-        if text is None:
-            text = _LETTER_JSON[pair] = f'{{"letter":{encode_basestring(pair[0])},"points":{int(pair[1])}}}'
-        letters.append(text)
-    reasons = ",".join(f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
-                       for r in verdict.reasons)
+    letter_json = _LETTER_JSON
+    letters = ",".join([letter_json[pair] for pair in verdict.letters])
+    reasons = ",".join([f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
+                        for r in verdict.reasons]) if verdict.reasons else ""
+    level = verdict.level
     return (f'{{"word":{encode_basestring(verdict.word)},"legal":{"true" if verdict.legal else "false"},'
-            f'"reasons":[{reasons}],"score":{int(verdict.score)},"letters":[{",".join(letters)}],'
-            f'"level":{"null" if verdict.level is None else int(verdict.level)},'
+            f'"reasons":[{reasons}],"score":{int(verdict.score)},"letters":[{letters}],'
+            f'"level":{"null" if level is None else int(level)},'
             f'"success_chance":{float.__repr__(float(verdict.success_chance))}}}')
 
 
