@@ -12,9 +12,10 @@ import json
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from flask import Flask, Response, current_app, request
+from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
 from dictionaries import DEFAULT_LEVEL
@@ -61,7 +62,7 @@ class WordService:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The Flask application: defaults, then ``UW_*`` environment variables, then ``config``."""
-    app = Flask(__name__)
+    app = WordServiceFlask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
     for key in DEFAULTS:
@@ -79,8 +80,59 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(root)
     app.register_error_handler(Exception, problem_from_exception)
-    app.after_request(_common_headers)
+    app.wsgi_app = CommonHeaders(app.wsgi_app)  # type: ignore[method-assign]
     return app
+
+
+class _NoSessions(SessionInterface):
+    """The API sets no cookies: no session is ever read or saved."""
+
+    _null = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self._null
+
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:  # pragma: no cover - never called
+        return None
+
+
+class WordServiceFlask(Flask):
+    """Flask without sessions, whose automatic OPTIONS answer is a CORS preflight answer."""
+
+    session_interface = _NoSessions()
+
+    def make_default_options_response(self) -> Response:
+        response = super().make_default_options_response()
+        response.status_code = 204
+        response.headers.pop("Content-Type", None)
+        response.headers.extend((
+            ("Access-Control-Allow-Methods", response.headers.get("Allow", "")),
+            ("Access-Control-Allow-Headers", "Content-Type, If-None-Match"),
+            ("Access-Control-Max-Age", "86400"),
+        ))
+        return response
+
+
+#: Headers of every response: no MIME sniffing, and any origin may read it (the API holds no secrets).
+COMMON_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Access-Control-Allow-Origin", "*"),
+    ("Access-Control-Expose-Headers", "ETag"),
+)
+
+
+class CommonHeaders:
+    """WSGI middleware adding COMMON_HEADERS to every response, errors and 304s included."""
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            headers.extend(COMMON_HEADERS)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
 
 
 def _word_service(config: Mapping[str, Any]) -> WordService:
@@ -151,23 +203,3 @@ def problem_from_exception(exc: Exception) -> Response:
     log.exception("unhandled error on %s %s", request.method, request.path)
     return problem(500, "Internal Server Error",
                    "The server failed to answer this request; the error has been logged.")
-
-
-def _common_headers(response: Response) -> Response:
-    """Every response: no MIME sniffing, and any origin may read it (the API holds no secrets)."""
-    headers = response.headers
-    headers.extend(_COMMON_HEADERS)
-    if response.status_code == 200 and "Allow" in headers and request.method == "OPTIONS":
-        # Flask's automatic OPTIONS answer becomes a CORS preflight answer.
-        response.status_code = 204
-        response.set_data(b"")
-        headers.pop("Content-Type", None)
-        headers["Access-Control-Allow-Methods"] = headers["Allow"]
-        headers["Access-Control-Allow-Headers"] = "Content-Type, If-None-Match"
-        headers["Access-Control-Max-Age"] = "86400"
-    else:
-        headers.add("Access-Control-Expose-Headers", "ETag")
-    return response
-
-
-_COMMON_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Access-Control-Allow-Origin", "*"))

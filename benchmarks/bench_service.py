@@ -1,0 +1,278 @@
+"""Benchmark of the word service against two peers doing the same look-up and score.
+
+Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
+gthread workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
+
+* ``service``: the word service (``service.app:create_app()``);
+* ``flask-peer``: a plain Flask app with a Python set (benchmarks/peers.py);
+* ``bare-wsgi``: a bare WSGI function with the same set (benchmarks/peers.py).
+
+Each gets the same bounded load: wrk (Debian's package) when installed, else a small Python load
+generator. Reported: requests/s, p50 and p99 of single-word GETs, and words/s through batches of
+1,000 words (``POST /v1/words``), with the ratios to the peers. Not a timed test: run it by hand
+(``python benchmarks/bench_service.py``) and copy the figures into BENCHMARKS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from service.dictionary import open_dictionary  # noqa: E402
+
+APPS: dict[str, str] = {
+    "service": "service.app:create_app()",
+    "flask-peer": "benchmarks.peers:create_flask_peer()",
+    "bare-wsgi": "benchmarks.peers:bare_app",
+}
+BATCH_SIZE = 1000
+
+
+@dataclass
+class Result:
+    """What one load run measured."""
+
+    requests_per_s: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def sample_words(n: int = 200, seed: int = 3) -> list[str]:
+    """A fixed mix of inputs: dictionary spellings of any sense and level, and some gibberish."""
+    dictionary = open_dictionary()
+    rng = random.Random(seed)
+    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9]  # noqa: SLF001
+    words = rng.sample(keys, n - n // 10)
+    words += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(n // 10)]
+    rng.shuffle(words)
+    return words
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def server(target: str) -> Iterator[str]:
+    """gunicorn serving ``target`` on loopback, with the service's config; yields the base URL."""
+    port = free_port()
+    gunicorn = shutil.which("gunicorn", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    command = [gunicorn or "gunicorn", "--config", str(ROOT / "service/gunicorn_conf.py"),
+               "--bind", f"127.0.0.1:{port}", target]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PORT": str(port)}
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"{target} did not start: {process.stderr.read().decode()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{target} did not answer /healthz within 60 s")
+            time.sleep(0.2)
+        # Every worker loads lazily on its first request: warm them all up.
+        for _ in range(50):
+            urllib.request.urlopen(f"{base}/v1/words/warm", timeout=10).read()
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# -- load generators ------------------------------------------------------------------------------
+
+def _ms(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+
+
+def wrk(base: str, script: str, seconds: int, connections: int, threads: int) -> Result:
+    """Run wrk with a Lua script and parse its --latency report."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
+        handle.write(script)
+    try:
+        out = subprocess.run(
+            ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", handle.name, base],
+            check=True, capture_output=True, text=True,
+        ).stdout
+    finally:
+        os.unlink(handle.name)
+    percentiles = dict(re.findall(r"^\s+(\d+)%\s+(\S+)$", out, re.M))
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0)
+    return Result(rate, _ms(percentiles["50"]), _ms(percentiles["99"]), errors)
+
+
+def python_load(base: str, requests: list[tuple[str, str, bytes | None]], seconds: int, connections: int) -> Result:
+    """A small closed-loop load generator: ``connections`` keep-alive connections, one thread each."""
+    host, port = base.removeprefix("http://").split(":")
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def run(offset: int) -> None:
+        nonlocal errors
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        mine: list[float] = []
+        bad = 0
+        i = offset
+        while time.monotonic() < stop:
+            method, path, body = requests[i % len(requests)]
+            i += 1
+            start = time.perf_counter()
+            headers = {"Content-Type": "application/json"} if body else {}
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            mine.append(time.perf_counter() - start)
+            bad += response.status >= 400
+        conn.close()
+        with lock:
+            latencies.extend(mine)
+            errors += bad
+
+    started = time.monotonic()
+    workers = [threading.Thread(target=run, args=(i * 7,)) for i in range(connections)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    elapsed = time.monotonic() - started
+    latencies.sort()
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+    return Result(len(latencies) / elapsed, pick(0.50), pick(0.99), errors)
+
+
+def single_word_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
+    if args.loader == "wrk":
+        table = ", ".join(json.dumps(w) for w in words)
+        script = f"""
+local words = {{{table}}}
+local i = 0
+request = function()
+  i = i % #words + 1
+  return wrk.format("GET", "/v1/words/" .. words[i])
+end
+"""
+        return wrk(base, script, args.seconds, args.connections, args.threads)
+    return python_load(base, [("GET", f"/v1/words/{w}", None) for w in words], args.seconds, args.connections)
+
+
+def batch_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
+    body = json.dumps({"words": [words[i % len(words)] for i in range(BATCH_SIZE)]})
+    if args.loader == "wrk":
+        script = f"""
+wrk.method = "POST"
+wrk.path = "/v1/words"
+wrk.body = {json.dumps(body)}
+wrk.headers["Content-Type"] = "application/json"
+"""
+        return wrk(base, script, args.seconds, args.batch_connections, args.threads)
+    return python_load(base, [("POST", "/v1/words", body.encode())], args.seconds, args.batch_connections)
+
+
+def median(results: list[Result]) -> Result:
+    """Per-field median of several runs (errors are summed)."""
+    mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    return Result(mid([r.requests_per_s for r in results]), mid([r.p50_ms for r in results]),
+                  mid([r.p99_ms for r in results]), sum(r.errors for r in results))
+
+
+# -- main -----------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=int, default=10, help="length of each load run (default 10)")
+    parser.add_argument("--connections", type=int, default=16, help="connections for single-word GETs (default 16)")
+    parser.add_argument("--batch-connections", type=int, default=4, help="connections for batches (default 4)")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads (default 2)")
+    parser.add_argument("--loader", choices=["wrk", "python"], default="wrk" if shutil.which("wrk") else "python")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (default 3)")
+    parser.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
+    args = parser.parse_args(argv)
+
+    words = sample_words()
+    # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
+    words = [w for w in words if w.isalpha()]
+    print(f"loader: {args.loader}; {args.seconds} s per run; single GETs over {args.connections} connections, "
+          f"batches of {BATCH_SIZE} over {args.batch_connections}; {len(words)} distinct words; "
+          f"{os.cpu_count()} CPUs; gunicorn config service/gunicorn_conf.py", flush=True)
+    runs: dict[str, list[tuple[Result, Result]]] = {name: [] for name in args.apps}
+    for round_ in range(1, args.rounds + 1):
+        for name in args.apps:  # interleaved, so a burst of other load on the host hits every app
+            with server(APPS[name]) as base:
+                single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
+                single = single_word_load(base, words, args)
+                batch = batch_load(base, words, args)
+            runs[name].append((single, batch))
+            print(f"round {round_} {name:>11}: GET {single.requests_per_s:7.0f} req/s  p50 {single.p50_ms:6.2f} ms"
+                  f"  p99 {single.p99_ms:6.2f} ms | batches {batch.requests_per_s * BATCH_SIZE:8.0f} words/s", flush=True)
+    results = {name: (median([s for s, _ in pairs]), median([b for _, b in pairs])) for name, pairs in runs.items()}
+    print(f"\nmedian of {args.rounds} round(s):")
+    for name, (single, batch) in results.items():
+        print(f"{name:>11}: GET {single.requests_per_s:7.0f} req/s  p50 {single.p50_ms:6.2f} ms  p99 {single.p99_ms:6.2f} ms"
+              f"  errors {single.errors} | batches {batch.requests_per_s * BATCH_SIZE:8.0f} words/s"
+              f"  (p99 {batch.p99_ms:.1f} ms per batch)  errors {batch.errors}")
+
+    if "service" in results:
+        single, batch = results["service"]
+        for peer in ("flask-peer", "bare-wsgi"):
+            if peer in results:
+                other_single, other_batch = results[peer]
+                print(f"service / {peer}: single GET {single.requests_per_s / other_single.requests_per_s:.2f}x, "
+                      f"batch words/s {batch.requests_per_s / other_batch.requests_per_s:.2f}x")
+        targets = [
+            ("single GET p99 <= 10 ms", single.p99_ms <= 10),
+            ("batch >= 200,000 words/s", batch.requests_per_s * BATCH_SIZE >= 200_000),
+        ]
+        if "flask-peer" in results:
+            targets.append(("single GET >= 1.0x flask-peer",
+                            single.requests_per_s >= results["flask-peer"][0].requests_per_s))
+        if "bare-wsgi" in results:
+            targets.append(("single GET >= 0.6x bare-wsgi",
+                            single.requests_per_s >= 0.6 * results["bare-wsgi"][0].requests_per_s))
+        for label, met in targets:
+            print(f"target {label}: {'met' if met else 'MISSED'}")
+    failed = any(s.errors or b.errors for s, b in results.values())
+    if failed:
+        print("some requests failed (see errors above)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

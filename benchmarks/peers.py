@@ -1,0 +1,105 @@
+"""Peers of the word service for benchmarks/bench_service.py: the same look-up and score, by hand.
+
+* ``bare_app``: a bare WSGI function (no framework at all);
+* ``create_flask_peer()``: a plain Flask app with a Python ``set`` of legal words, the way a user
+  would write it by hand.
+
+Both answer ``GET /v1/words/<word>`` with ``{"word", "legal", "score"}`` and ``POST /v1/words``
+with ``{"results": [...]}``. They know less than the service (no reasons, no levels, no ETag,
+no validation beyond a-z), which is what makes them a fair lower bound on the cost of a look-up.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Callable, Iterable
+
+from flask import Flask, abort, jsonify, request
+
+from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS
+from service.deck import STANDARD
+from service.dictionary import open_dictionary
+
+POINTS = dict(STANDARD.points)
+MIN_LETTERS = 3
+
+
+@lru_cache(maxsize=None)
+def legal_words(level: int = DEFAULT_LEVEL) -> frozenset[str]:
+    """Upper-case words playable at ``level``: what a hand-made word list would hold.
+
+    Read once per process from the built dictionary (its key trie is private to service.dictionary,
+    a peer may read it: it only needs the list).
+    """
+    dictionary = open_dictionary()
+    code = LEVELS.index(level) + 1
+    words = set()
+    for key in dictionary._words.iterkeys():  # noqa: SLF001 - a peer only borrows the word list
+        if MIN_LETTERS <= len(key) <= MAX_WORD_LETTERS and 0 < dictionary.word_code(key) <= code:
+            word = key.upper()
+            if STANDARD.can_spell(word):
+                words.add(word)
+    return frozenset(words)
+
+
+def verdict(word: str, words: frozenset[str]) -> dict[str, Any]:
+    """Look-up and score of one upper-case word."""
+    return {"word": word, "legal": word in words, "score": sum(POINTS.get(c, 0) for c in word)}
+
+
+def _clean(text: object) -> str | None:
+    if isinstance(text, str) and text.isascii() and text.isalpha() and len(text) <= 64:
+        return text.upper()
+    return None
+
+
+def bare_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    """The bare WSGI peer."""
+    words = legal_words()
+    path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "GET")
+    status, payload = "404 Not Found", {"error": "not found"}
+    if path.startswith("/v1/words/") and method == "GET":
+        word = _clean(path[len("/v1/words/"):])
+        status, payload = ("200 OK", verdict(word, words)) if word else ("400 Bad Request", {"error": "bad word"})
+    elif path == "/v1/words" and method == "POST":
+        size = int(environ.get("CONTENT_LENGTH") or 0)
+        try:
+            data = json.loads(environ["wsgi.input"].read(size))
+            cleaned = [_clean(w) for w in data["words"]]
+            if None in cleaned or len(cleaned) > 1000:
+                raise ValueError
+            status, payload = "200 OK", {"results": [verdict(w, words) for w in cleaned]}
+        except (ValueError, KeyError, TypeError):
+            status, payload = "400 Bad Request", {"error": "bad body"}
+    elif path == "/healthz":
+        status, payload = "200 OK", {"status": "ok"}
+    body = json.dumps(payload).encode()
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def create_flask_peer() -> Flask:
+    """The hand-written Flask peer."""
+    app = Flask(__name__)
+    words = legal_words()
+
+    @app.get("/v1/words/<word>")
+    def one(word: str):  # noqa: ANN202
+        cleaned = _clean(word)
+        if cleaned is None:
+            abort(400)
+        return jsonify(verdict(cleaned, words))
+
+    @app.post("/v1/words")
+    def batch():  # noqa: ANN202
+        data = request.get_json()
+        cleaned = [_clean(w) for w in data["words"]]
+        if None in cleaned or len(cleaned) > 1000:
+            abort(400)
+        return jsonify({"results": [verdict(w, words) for w in cleaned]})
+
+    @app.get("/healthz")
+    def healthz():  # noqa: ANN202
+        return {"status": "ok"}
+
+    return app
