@@ -114,6 +114,11 @@ def test_malformed_word_is_400(client: FlaskClient, word: str) -> None:
     assert_problem(response, 400, problem_type("invalid-word"))
 
 
+def test_invalid_utf8_in_the_path_is_400(client: FlaskClient) -> None:
+    assert_problem(client.get("/v1/words/%FF%FE"), 400, problem_type("invalid-word"))
+    assert_problem(client.get("/v1/racks/%FF"), 400, problem_type("invalid-rack"))
+
+
 def test_word_length_limit(client: FlaskClient) -> None:
     at_limit = client.get("/v1/words/" + "a" * MAX_INPUT_CHARS)
     assert at_limit.status_code == 200
