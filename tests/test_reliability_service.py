@@ -1,0 +1,250 @@
+"""The word service under gunicorn, over real HTTP: a short soak, worker memory under repeated load,
+every limit at its boundary (accepted at the limit, refused one past it), nosniff, no debug mode."""
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from reliability.common import ROOT, Server, clean_env, legal_words  # noqa: E402
+from reliability.soak import make_request, run_soak  # noqa: E402
+from service.api import MAX_BATCH_WORDS, MAX_RACK_LIMIT  # noqa: E402
+from service.app import MAX_BODY_BYTES  # noqa: E402
+from service.dictionary import MAX_RACK_LETTERS  # noqa: E402
+from service.verdict import MAX_INPUT_CHARS  # noqa: E402
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    """The Procfile's gunicorn on loopback, 2 workers; its environment asks for Flask's debug mode in vain."""
+    srv = Server(workers=2, env={"FLASK_DEBUG": "1", "FLASK_ENV": "development"})
+    srv.start()
+    try:
+        yield srv
+    finally:
+        status = srv.stop()
+        log = srv.log()
+        srv.remove_log()
+    assert status == 0, f"gunicorn did not stop cleanly on SIGTERM ({status}):\n{log[-2000:]}"
+    assert "Traceback" not in log and "[ERROR]" not in log, log[-3000:]
+
+
+def ask(server: Server, method: str, path: str, body: bytes | None = None,
+        headers: dict[str, str] | None = None) -> tuple[http.client.HTTPResponse, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        response = conn.getresponse()
+        return response, response.read()
+    finally:
+        conn.close()
+
+
+def raw(server: Server, data: bytes) -> bytes:
+    """Send raw bytes, return the status line of the answer."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(data)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer.split(b"\r\n", 1)[0]
+
+
+# -- soak and memory ------------------------------------------------------------------------------
+
+def test_short_soak(server: Server) -> None:
+    """A few seconds of the soak's mix: no 5xx, no dropped connection, /healthz fast, clean log."""
+    report = run_soak(seconds=4, threads=2, server=server, oversized_close=True, check_memory=False)
+    assert report.failures == [], (report.failures, report.examples)
+    assert report.requests > 300 and report.server_errors_5xx == 0 and report.dropped == 0
+    assert set(report.by_kind) >= {"legal", "illegal", "malformed-word", "rack", "bad-query", "batch", "bad-batch",
+                                   "oversized", "meta", "not-found", "wrong-method"}
+    assert report.health_probes >= 10 and report.health_max_ms < 100
+    assert all(m["VmRSS"] > 0 for m in report.memory_kib["end"].values())
+
+
+def send_all(server: Server, requests: list) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    for req in requests:
+        conn.request(req.method, req.path, body=req.body, headers=req.headers)
+        response = conn.getresponse()
+        response.read()
+        assert response.status in req.expect, (req.path[:80], response.status)
+        if response.will_close:
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.close()
+
+
+def test_worker_memory_flat_under_repeated_load(server: Server) -> None:
+    """The same 600 requests, four times: after two passes (the warm-up) the workers' RSS stays put."""
+    rng = random.Random(5)
+    words = legal_words(500, 5)
+    requests = [make_request(rng, words, oversized_close=True) for _ in range(600)]
+
+    def total() -> int:
+        return sum(m["VmRSS"] for m in server.memory().values())
+
+    send_all(server, requests)
+    send_all(server, requests)
+    warm = total()
+    send_all(server, requests)
+    send_all(server, requests)
+    grown = total() - warm
+    assert grown <= 3072, f"workers grew by {grown} KiB over 1,200 repeated requests"
+
+
+@pytest.mark.xfail(strict=True, reason="defect (reported): after a 413 gunicorn drops the kept-alive connection it "
+                                       "announced as keep-alive (it drains at most 64 KiB); fix: pre_request hook "
+                                       "setting req.must_close for bodies over MAX_BODY_BYTES")
+def test_connection_after_413_is_closed_cleanly_or_still_answers(server: Server) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("POST", "/v1/words", body=b'{"words": []}' + b" " * MAX_BODY_BYTES, headers=JSON)
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 413
+        if response.will_close:
+            return  # the server said Connection: close: a client opens a new connection
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200
+    finally:
+        conn.close()
+
+
+# -- limits at the boundary -----------------------------------------------------------------------
+
+def padded_batch(size: int) -> bytes:
+    """A valid batch body of exactly ``size`` bytes."""
+    head = b'{"words": ["taps"]}'
+    return head[:-1] + b" " * (size - len(head)) + b"}"
+
+
+@pytest.mark.parametrize(("what", "at_limit", "past_limit"), [
+    ("body bytes", lambda: ("POST", "/v1/words", padded_batch(MAX_BODY_BYTES)),
+     lambda: ("POST", "/v1/words", padded_batch(MAX_BODY_BYTES + 1))),
+    ("word characters", lambda: ("GET", "/v1/words/" + "a" * MAX_INPUT_CHARS, None),
+     lambda: ("GET", "/v1/words/" + "a" * (MAX_INPUT_CHARS + 1), None)),
+    ("batch words", lambda: ("POST", "/v1/words", json.dumps({"words": ["taps"] * MAX_BATCH_WORDS}).encode()),
+     lambda: ("POST", "/v1/words", json.dumps({"words": ["taps"] * (MAX_BATCH_WORDS + 1)}).encode())),
+    ("rack letters", lambda: ("GET", "/v1/racks/" + ("etaoinshrd" * 3)[:MAX_RACK_LETTERS] + "?limit=5", None),
+     lambda: ("GET", "/v1/racks/" + ("etaoinshrd" * 3)[:MAX_RACK_LETTERS + 1] + "?limit=5", None)),
+    ("rack limit", lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT}", None),
+     lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT + 1}", None)),
+])
+def test_limit_boundary(server: Server, what: str, at_limit, past_limit) -> None:  # noqa: ANN001
+    method, path, body = at_limit()
+    response, data = ask(server, method, path, body, JSON if body else None)
+    assert response.status == 200, (what, data[:200])
+    if what == "batch words":
+        assert len(json.loads(data)["results"]) == MAX_BATCH_WORDS
+    method, path, body = past_limit()
+    response, data = ask(server, method, path, body, JSON if body else None)
+    assert response.status == (413 if what == "body bytes" else 400), (what, data[:200])
+    assert response.getheader("Content-Type") == "application/problem+json"
+    assert json.loads(data)["status"] == response.status
+    assert response.getheader("X-Content-Type-Options") == "nosniff"
+
+
+def test_limits_are_what_the_service_documents() -> None:
+    assert (MAX_BODY_BYTES, MAX_INPUT_CHARS, MAX_BATCH_WORDS, MAX_RACK_LETTERS, MAX_RACK_LIMIT) == (
+        64 * 1024, 64, 1000, 20, 10000)
+
+
+def request_line(length: int) -> bytes:
+    """A GET /healthz request whose request line is ``length`` bytes (without CRLF)."""
+    start, end = "GET /healthz?pad=", " HTTP/1.1"
+    line = start + "a" * (length - len(start) - len(end)) + end
+    assert len(line) == length
+    return f"{line}\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+
+
+def header_line(length: int) -> bytes:
+    """A request with one header line of ``length`` bytes including its CRLF."""
+    line = "X-Pad: " + "a" * (length - len("X-Pad: ") - 2)
+    return f"GET /healthz HTTP/1.1\r\nHost: x\r\n{line}\r\nConnection: close\r\n\r\n".encode()
+
+
+def header_count(count: int) -> bytes:
+    """A request with ``count`` header fields in all."""
+    extra = "".join(f"X-H{i}: 1\r\n" for i in range(count - 2))
+    return f"GET /healthz HTTP/1.1\r\nHost: x\r\n{extra}Connection: close\r\n\r\n".encode()
+
+
+@pytest.mark.parametrize(("what", "make", "limit", "refused"), [
+    ("request line bytes (limit_request_line)", request_line, 2048, b"414"),
+    ("header line bytes with CRLF (limit_request_field_size)", header_line, 4096, b"431"),
+    ("header fields (limit_request_fields)", header_count, 50, b"431"),
+])
+def test_gunicorn_limit_boundary(server: Server, what: str, make, limit: int, refused: bytes) -> None:  # noqa: ANN001
+    assert raw(server, make(limit)) == b"HTTP/1.1 200 OK", what
+    assert raw(server, make(limit + 1)).split(b" ")[1] == refused, what
+
+
+# -- headers and debug mode -----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("method", "path", "body", "headers", "status"), [
+    ("GET", "/v1/words/taps", None, {}, 200),
+    ("GET", "/v1/words/taps", None, {"If-None-Match": "*"}, 304),
+    ("HEAD", "/v1/racks/taps", None, {}, 200),
+    ("POST", "/v1/words", b'{"words": ["taps", "london"]}', JSON, 200),
+    ("GET", "/v1/words/t4ps", None, {}, 400),
+    ("POST", "/v1/words", b"{", JSON, 400),
+    ("GET", "/v1/nothing", None, {}, 404),
+    ("DELETE", "/v1/words/taps", None, {}, 405),
+    ("POST", "/v1/words", padded_batch(MAX_BODY_BYTES + 1), JSON, 413),
+    ("OPTIONS", "/v1/words", None, {"Origin": "https://example.org", "Access-Control-Request-Method": "POST"}, 204),
+    ("GET", "/healthz", None, {}, 200),
+    ("GET", "/openapi.json", None, {}, 200),
+])
+def test_every_answer_has_nosniff(server: Server, method: str, path: str, body: bytes | None,
+                                  headers: dict[str, str], status: int) -> None:
+    response, data = ask(server, method, path, body, headers)
+    assert response.status == status, data[:200]
+    assert response.getheader("X-Content-Type-Options") == "nosniff"
+    if status >= 400:  # errors are problem documents, never a debugger page or a traceback
+        assert response.getheader("Content-Type") == "application/problem+json"
+        assert b"Traceback" not in data and b"Werkzeug" not in data and b"<html" not in data.lower()
+
+
+@pytest.mark.xfail(strict=True, reason="defect (reported): gunicorn answers 400/414/431 itself with an HTML page "
+                                       "without X-Content-Type-Options; fix: replace gunicorn.util.write_error")
+@pytest.mark.parametrize("make", [lambda: request_line(2049), lambda: header_line(5000), lambda: b"BAD\r\n\r\n"],
+                         ids=["414", "431", "400"])
+def test_gunicorn_own_error_answers_have_nosniff(server: Server, make) -> None:  # noqa: ANN001
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+        conn.sendall(make())
+        answer = b""
+        while chunk := conn.recv(4096):
+            answer += chunk
+    head = answer.split(b"\r\n\r\n", 1)[0].lower()
+    assert b"x-content-type-options: nosniff" in head
+
+
+def test_no_debug_mode_under_gunicorn(server: Server) -> None:
+    """Even with FLASK_DEBUG=1 in its environment: no reloader, no debug log level, no debugger."""
+    printed = subprocess.run([str(Path(sys.executable).with_name("gunicorn")), "--config", "service/gunicorn_conf.py",
+                              "--print-config", "service.app:create_app()"], capture_output=True, text=True, cwd=ROOT,
+                             env=clean_env(FLASK_DEBUG="1"), timeout=60)
+    settings = dict(line.split("=", 1) for line in printed.stdout.splitlines() if "=" in line)
+    settings = {k.strip(): v.strip() for k, v in settings.items()}
+    assert settings["reload"] == "False" and settings["loglevel"] == "info", printed.stdout[-500:]
+    assert settings["worker_class"] == "gthread"
+    log = server.log()
+    assert "Debug mode: on" not in log and "Debugger is active" not in log
+    response, data = ask(server, "GET", "/console")  # the Werkzeug debugger's console is not there
+    assert response.status == 404 and b"Werkzeug" not in data
