@@ -1,8 +1,11 @@
 """gunicorn settings for the word service (``gunicorn --config service/gunicorn_conf.py``).
 
-Threaded workers (gthread) keep client connections alive; each worker process opens the
-memory-mapped dictionary once, so the pages are shared. ``WEB_CONCURRENCY`` and
-``GUNICORN_THREADS`` override the worker and thread counts.
+gthread workers keep client connections alive (sync workers close every one); each worker
+process opens the memory-mapped dictionary once, so the pages are shared. The work is pure CPU
+under the GIL, so processes, not threads, give parallelism: one worker per CPU plus one spare
+(a long rack search never holds every CPU's worth of workers), one thread each (more threads
+only queue behind the GIL and raise the tail latency). ``WEB_CONCURRENCY`` and
+``GUNICORN_THREADS`` override both counts.
 """
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ def _cpu_count() -> int:
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"  # the command line's --bind wins
 worker_class = "gthread"
 workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count() + 1
-threads = int(os.environ.get("GUNICORN_THREADS", 0)) or 4
+threads = int(os.environ.get("GUNICORN_THREADS", 0)) or 1
 keepalive = 5             # seconds an idle kept-alive connection stays open
 timeout = 30              # a worker silent this long is killed and restarted
 graceful_timeout = 20
