@@ -59,6 +59,13 @@ class Result:
     p50_ms: float
     p99_ms: float
     errors: int
+    requests: int = 0
+    server_cpu_s: float = 0.0  # CPU time the server's processes used during the run
+
+    @property
+    def cpu_us_per_request(self) -> float:
+        """Server CPU per request: unlike req/s, barely moved by other load on a shared host."""
+        return self.server_cpu_s / self.requests * 1e6 if self.requests else float("nan")
 
 
 def sample_words(n: int = 200, seed: int = 3) -> list[str]:
@@ -78,8 +85,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def process_tree_cpu(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its children (Linux /proc; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:  # fields[1] is the parent pid
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
 @contextmanager
-def server(target: str) -> Iterator[str]:
+def server(target: str) -> Iterator[tuple[str, int]]:
     """gunicorn serving ``target`` on loopback, with the service's config; yields the base URL."""
     port = free_port()
     gunicorn = shutil.which("gunicorn", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
@@ -105,7 +126,7 @@ def server(target: str) -> Iterator[str]:
         # Every worker loads lazily on its first request: warm them all up.
         for _ in range(50):
             urllib.request.urlopen(f"{base}/v1/words/warm", timeout=10).read()
-        yield base
+        yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -135,10 +156,11 @@ def wrk(base: str, script: str, seconds: int, connections: int, threads: int) ->
         os.unlink(handle.name)
     percentiles = dict(re.findall(r"^\s+(\d+)%\s+(\S+)$", out, re.M))
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    total = int(re.search(r"(\d+) requests in", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0)
-    return Result(rate, _ms(percentiles["50"]), _ms(percentiles["99"]), errors)
+    return Result(rate, _ms(percentiles["50"]), _ms(percentiles["99"]), errors, total)
 
 
 def python_load(base: str, requests: list[tuple[str, str, bytes | None]], seconds: int, connections: int) -> Result:
@@ -179,7 +201,7 @@ def python_load(base: str, requests: list[tuple[str, str, bytes | None]], second
     elapsed = time.monotonic() - started
     latencies.sort()
     pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
-    return Result(len(latencies) / elapsed, pick(0.50), pick(0.99), errors)
+    return Result(len(latencies) / elapsed, pick(0.50), pick(0.99), errors, len(latencies))
 
 
 def single_word_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
@@ -213,8 +235,9 @@ wrk.headers["Content-Type"] = "application/json"
 def median(results: list[Result]) -> Result:
     """Per-field median of several runs (errors are summed)."""
     mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    cpu = mid([r.cpu_us_per_request for r in results])
     return Result(mid([r.requests_per_s for r in results]), mid([r.p50_ms for r in results]),
-                  mid([r.p99_ms for r in results]), sum(r.errors for r in results))
+                  mid([r.p99_ms for r in results]), sum(r.errors for r in results), 1_000_000, cpu)
 
 
 # -- main -----------------------------------------------------------------------------------------
@@ -244,11 +267,15 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in args.apps}
     for round_ in range(1, args.rounds + 1):
         for name in args.apps:  # interleaved, so a burst of other load on the host hits every app
-            with server(APPS[name]) as base:
+            with server(APPS[name]) as (base, pid):
                 single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
-                measured = {"single": single_word_load(base, words, args),
-                            "batch-mixed": batch_load(base, mixed, args),
-                            "batch-playable": batch_load(base, playable, args)}
+                measured = {}
+                for kind, load in (("single", lambda: single_word_load(base, words, args)),
+                                   ("batch-mixed", lambda: batch_load(base, mixed, args)),
+                                   ("batch-playable", lambda: batch_load(base, playable, args))):
+                    before = process_tree_cpu(pid)
+                    measured[kind] = load()
+                    measured[kind].server_cpu_s = process_tree_cpu(pid) - before
             for kind, result in measured.items():
                 runs[name][kind].append(result)
             print(f"round {round_} {name:>10}: " + _line(measured), flush=True)
@@ -279,6 +306,16 @@ def main(argv: list[str] | None = None) -> int:
                             service["single"].requests_per_s >= 0.6 * results["bare-wsgi"]["single"].requests_per_s))
         for label, met in targets:
             print(f"target {label}: {'met' if met else 'MISSED'}")
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        print(f"server CPU per request, robust to other load: service single GET "
+              f"{service['single'].cpu_us_per_request:.0f} us", end="")
+        for peer in ("flask-peer", "bare-wsgi"):
+            if peer in results:
+                print(f", {peer} {results[peer]['single'].cpu_us_per_request:.0f} us", end="")
+        print(f"; on {cpus} otherwise idle CPUs (load generator aside) the service could serve at most "
+              f"{cpus / service['single'].cpu_us_per_request * 1e6:.0f} req/s and "
+              f"{cpus / service['batch-mixed'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (mixed) / "
+              f"{cpus / service['batch-playable'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (playable) words/s")
     failed = any(r.errors for measured in results.values() for r in measured.values())
     if failed:
         print("some requests failed (see errors above)")
@@ -286,11 +323,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _line(measured: dict[str, Result]) -> str:
-    single = measured["single"]
+    single, mixed, playable = measured["single"], measured["batch-mixed"], measured["batch-playable"]
     return (f"GET {single.requests_per_s:6.0f} req/s p50 {single.p50_ms:5.2f} ms p99 {single.p99_ms:6.2f} ms"
-            f" err {single.errors} | batches {measured['batch-mixed'].requests_per_s * BATCH_SIZE:7.0f} words/s mixed,"
-            f" {measured['batch-playable'].requests_per_s * BATCH_SIZE:7.0f} playable"
-            f" err {measured['batch-mixed'].errors + measured['batch-playable'].errors}")
+            f" ({single.cpu_us_per_request:4.0f} us CPU/req) err {single.errors}"
+            f" | batches {mixed.requests_per_s * BATCH_SIZE:7.0f} words/s mixed"
+            f" ({mixed.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word),"
+            f" {playable.requests_per_s * BATCH_SIZE:7.0f} playable ({playable.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word)"
+            f" err {mixed.errors + playable.errors}")
 
 
 def playable_sample(n: int = 1000, seed: int = 5) -> list[str]:
