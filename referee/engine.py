@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Iterable
 
-from service.deck import HAND_SIZE, STANDARD, Deck, custom_deck
+from service.deck import HAND_SIZE, STANDARD, STANDARD_POINTS, Deck, custom_deck
 
 PAWNS = 5
 DIE = 20
@@ -114,6 +114,10 @@ class Setup:
                              f"{HAND_SIZE} to {len(names)} players")
         if not isinstance(self.target, int) or self.target < 1:
             raise SetupError(f"target {self.target!r} must be a whole number of points, at least 1")
+        if dict(self.deck.points) != STANDARD_POINTS:
+            changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])
+            raise SetupError(f"the {self.deck.name} deck changes the points of {', '.join(changed)}: in a game "
+                             "points never change (RULES.md); a custom deck gives letter counts only")
         if self.dice not in ("physical", "virtual"):
             raise SetupError(f"dice {self.dice!r} must be 'physical' or 'virtual'")
 
@@ -331,8 +335,10 @@ class State:
         assert cur is not None
         if self.phase is Phase.SANITY:
             assert self.pending is not None
-            need = "any roll passes" if self.pending.score <= 1 else (
-                f"a {self.pending.score} or more, or a 20" if self.pending.score < DIE else "a 20")
+            score = self.pending.score
+            article = "an" if score in (8, 11, 18) else "a"
+            need = "any roll passes" if score <= 1 else (
+                f"{article} {score} or more, or a 20" if score < DIE else "a 20")
             return f"Waiting for {cur.name}'s sanity roll for {self.pending.word} ({need})."
         if self.phase is Phase.SPELL_BINDING:
             assert self.window is not None
@@ -475,9 +481,9 @@ class Game:
         self._expect(Phase.ACTION, Phase.LAST_WORDS, doing=f"play {event.word}")
         state = self.state
         player = self._check_player(event.player, f"play {event.word}")
-        word = event.word.upper()
-        if not word.isascii() or not word.isalpha():
+        if not is_letters(event.word):
             raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+        word = event.word.upper()
         oath = state.can_oath(player)
         self._check_word_fits(word, player.hand, oath)
         if not (event.legal or event.allowed or oath):
@@ -641,13 +647,13 @@ class Game:
         state = self.state
         player = self._check_player(event.player, "discard")
         options = state.setup.options
+        if event.letters is not None and not is_letters(event.letters):
+            raise BadLetters(f"{event.letters!r} must be letters A-Z")
         letters = event.letters.upper() if event.letters is not None else None
         if letters is None and (options.spell_binding or options.psychotherapy):
             raise BadLetters("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
                              "(for example: discard OCLNUSM)")
         if letters is not None:
-            if not letters.isascii() or not letters.isalpha():
-                raise BadLetters(f"{event.letters!r} must be letters A-Z")
             if len(letters) != player.hand:
                 raise BadLetters(f"{player.name} holds {player.hand} cards, but {letters} is {len(letters)} letters")
             over = state.setup.deck.over_limit(letters)
@@ -685,9 +691,9 @@ class Game:
             raise WordRefused(f"{namer.name} discarded; only the other players may name words")
         if namer.out:
             raise WordRefused(f"{namer.name} is out of the game and cannot name words")
-        word = event.word.upper()
-        if not word.isascii() or not word.isalpha():
+        if not is_letters(event.word):
             raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+        word = event.word.upper()
         missing = Counter(word) - Counter(window.letters)
         if missing:
             raise WordRefused(f"{word} cannot be made from {window.letters}: it needs "
@@ -739,6 +745,12 @@ class Game:
             else:
                 notes.append(f"{player.name} rolls {event.roll}, not higher than {value}: nothing happens.")
         self._end_turn(player, notes)
+
+
+def is_letters(text: object) -> bool:
+    """True for a non-empty string of the letters A-Z only (checked before any case change:
+    ``"ß".upper()`` is ``"SS"``)."""
+    return isinstance(text, str) and text.isascii() and text.isalpha()
 
 
 def check_roll(roll: object) -> int:

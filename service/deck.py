@@ -75,6 +75,12 @@ class Deck:
     def __repr__(self) -> str:
         return f"Deck({self.name!r}, {self.size} cards)"
 
+    def __copy__(self) -> Deck:
+        return self  # immutable: a copy is the same value
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        return self
+
     @property
     def size(self) -> int:
         """Number of cards in the deck."""

@@ -254,21 +254,12 @@ def test_dice_must_be_physical_or_virtual(dice: str) -> None:
         Setup(players=TWO, dice=dice)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Setup accepts a deck whose card points differ from the card "
-                   "table (custom_deck/load_deck take 'points'), and the game then scores with them; RULES.md 2 "
-                   "ruling says a custom deck is given as letter counts and points never change")
 def test_a_custom_deck_cannot_change_the_points() -> None:
+    # RULES.md section 2 ruling: a custom deck is given as letter counts; points never change.
     counts = {letter: STANDARD.count(letter) for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
     house = custom_deck("house", counts, {"A": 9})
-    try:
-        setup = Setup(players=TWO, deck=house)
-    except SetupError:
-        return  # refusing such a deck is one way to keep the ruling
-    game = Game(setup)
-    game.apply(RollOff(first="Ann"))
-    # the other way: the game scores with the card table whatever the deck says
-    refused(game, WordPlayed("Ann", "CAT", 11, True), RulesError)  # C0 A9 T2 by the house points
-    game.apply(WordPlayed("Ann", "CAT", 7, True))                  # C0 A5 T2 by the card table
+    with pytest.raises(SetupError, match="points never change"):
+        Setup(players=TWO, deck=house)
 
 
 def test_a_deck_too_small_to_deal_is_refused() -> None:
@@ -494,8 +485,6 @@ def test_a_word_must_be_letters_a_to_z(text: str) -> None:
     refused(game, WordPlayed("Ann", text, 0, True), WordRefused)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the A-Z check runs after str.upper(), which turns 'ß' into "
-                   "'SS' and 'ﬁ' into 'FI', so letters the deck does not hold are accepted and another word recorded")
 @pytest.mark.parametrize(("typed", "score_as"), [("maß", "MASS"), ("ﬁne", "FINE")])
 def test_letters_outside_a_to_z_are_refused_even_if_upper_makes_them_ascii(typed: str, score_as: str) -> None:
     # RULES.md 3A.1 ruling: a word may use no more copies of a letter than the deck holds; the deck
@@ -504,8 +493,6 @@ def test_letters_outside_a_to_z_are_refused_even_if_upper_makes_them_ascii(typed
     refused(game, WordPlayed("Ann", typed, STANDARD.score(score_as), True), WordRefused)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: discard letters are upper-cased before the A-Z check, so "
-                   "'ßOCLNU' (6 cards typed) passes as the 7-card hand SSOCLNU")
 def test_discard_letters_outside_a_to_z_are_refused() -> None:
     game = new_game(options=Options(psychotherapy=True))
     refused(game, Discarded("Ann", "ßOCLNU"), BadLetters)
@@ -1008,8 +995,6 @@ def test_spell_binding_bad_names_are_refused(event: Event, error: type[RulesErro
     refused(game, event, error, match=why)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a named word is upper-cased before the A-Z check, so 'coﬆ' "
-                   "(with the ligature U+FB06) is accepted as COST")
 def test_spell_binding_a_name_outside_a_to_z_is_refused() -> None:
     game = bind_game()
     refused(game, BindNamed("Bob", "coﬆ", STANDARD.score("COST"), True), WordRefused)
