@@ -26,6 +26,7 @@ MAX_RACK_LETTERS = 20
 _NODE = struct.Struct(NODE_FORMAT)
 _NODE_SIZE = _NODE.size
 _N_SENSES = len(SENSES)
+_SENSE_INDEX = {sense: i for i, sense in enumerate(SENSES)}
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -136,7 +137,7 @@ class Dictionary:
 
     def form(self, key: str, sense: str) -> str | None:
         """How SCOWL (or the overlay) writes ``key`` in ``sense``, e.g. dont -> don't."""
-        wanted = SENSES.index(sense)
+        wanted = _SENSE_INDEX[sense]
         for value in self._forms.get(key, ()):
             if value[0] == wanted:
                 return value[1:].decode("utf-8")

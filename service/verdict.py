@@ -120,9 +120,13 @@ def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_L
         return Verdict(word, True, (), score, tuple(zip(word, points)), _LEVEL_OF[smallest],
                        _CHANCES[score] if score < len(_CHANCES) else success_chance(score))
     reasons = _reasons(dictionary, text, key, word, senses, code, deck)
-    smallest = min((c for c in senses if c), default=0) if senses is not None else 0
-    return Verdict(word, not reasons, tuple(reasons), score, tuple(zip(word, points)),
-                   _LEVEL_OF[smallest] if smallest else None, success_chance(score))
+    smallest = 0
+    if senses is not None:
+        for c in senses:
+            if c and (not smallest or c < smallest):
+                smallest = c
+    return Verdict(word, not reasons, tuple(reasons), score, tuple(zip(word, points)), _LEVEL_OF[smallest],
+                   _CHANCES[score] if score < len(_CHANCES) else success_chance(score))
 
 
 def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: bytes | None, code: int,
@@ -158,16 +162,22 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
 
 def _dictionary_reason(dictionary: Dictionary, key: str, senses: bytes, code: int) -> Reason:
     """The word's most common sense names why it is not playable (exclusions win a tie)."""
-    word = key.upper()
-    chosen = LEVELS[code - 1]
-    best_sense, best_code = None, 256
-    for index in range(1, len(SENSES)):  # exclusions, in order of precedence
-        if senses[index] and senses[index] < best_code:
-            best_sense, best_code = SENSES[index], senses[index]
+    _, proper, abbreviation, acronym, contraction = senses
+    best_index, best_code = 0, 256
+    # Exclusions in their order of precedence: a strict < keeps the earlier one on a tie.
+    if proper and proper < best_code:
+        best_index, best_code = 1, proper
+    if abbreviation and abbreviation < best_code:
+        best_index, best_code = 2, abbreviation
+    if acronym and acronym < best_code:
+        best_index, best_code = 3, acronym
+    if contraction and contraction < best_code:
+        best_index, best_code = 4, contraction
     word_code = senses[0]
     if word_code and word_code < best_code:
-        return Reason("uncommon", f"{word} is only a size-{LEVELS[word_code - 1]} word; this game allows size {chosen} and below")
-    assert best_sense is not None
-    form = dictionary.form(key, best_sense)
+        return Reason("uncommon", f"{key.upper()} is only a size-{_LEVEL_OF[word_code]} word; "
+                                  f"this game allows size {_LEVEL_OF[code]} and below")
+    sense = SENSES[best_index]
+    form = dictionary.form(key, sense)
     shown = f"{form}, " if form and form != key else ""
-    return Reason(best_sense, f"{word} is {_EXCLUSION_NAMES[best_sense]} ({shown}SCOWL size {LEVELS[best_code - 1]})")
+    return Reason(sense, f"{key.upper()} is {_EXCLUSION_NAMES[sense]} ({shown}SCOWL size {_LEVEL_OF[best_code]})")
