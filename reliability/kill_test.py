@@ -1,8 +1,9 @@
 """Kill test: a long scripted game through the real ``uw-referee``, killed with SIGKILL at random moments.
 
 Every command runs in a fresh process on one database. Some are killed: half at a uniformly random
-moment of the command's life ("random"), half a few milliseconds after the process has opened the
-database ("aimed", so that kills land inside the SQLite work). After each kill:
+moment of the command's life ("random"), half once the process has opened the database, after a
+random part of the time commands keep it open ("aimed", so that kills land during the SQLite work).
+After each kill:
 
 * the database opens and ``PRAGMA integrity_check`` says ok;
 * every action whose command had exited 0 is still there, byte for byte;
@@ -24,6 +25,7 @@ import os
 import random
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import Snapshot, integrity, legal_words, run_referee, snapshot, start_referee  # noqa: E402
+from reliability.common import (  # noqa: E402
+    Outcome, Snapshot, integrity, legal_words, run_referee, snapshot, start_referee,
+)
 
 PLAYERS = ("Ann", "Bob", "Cy")
 MAIN = 1           # the long game; side games are created now and then in the same database
@@ -71,6 +75,8 @@ class Report:
     half_applied: int = 0
     continue_failures: int = 0
     export_checks: int = 0
+    median_command_s: float = 0.0      # a whole command, start to exit
+    median_db_open_s: float = 0.0      # from opening the database to exit: the span aimed kills spread over
     events_main_game: int = 0
     words_played: int = 0
     games: int = 0
@@ -171,6 +177,7 @@ class KillTest:
         self.next_word = 0
         self.side_games = 0
         self.durations: list[float] = []
+        self.db_spans: list[float] = []
         self.report = Report()
 
     def start(self) -> Snapshot:
@@ -211,13 +218,32 @@ class KillTest:
         """Mostly a pass (20); sometimes a 1 (a failure) while the player keeps at least 2 pawns."""
         return 1 if pawns(events, player) > 2 and self.rng.random() < 0.15 else 20
 
+    def db_span(self) -> float:
+        """How long a command usually works with the database open (the median of the last ones)."""
+        return statistics.median(self.db_spans[-30:]) if self.db_spans else 0.02
+
     def window(self) -> float:
         """How long a command usually lives (the median of the last ones)."""
         return statistics.median(self.durations[-50:]) if self.durations else 0.2
 
     def run(self, cmd: Command, before: Snapshot) -> Snapshot:
-        """Run ``cmd`` to the end: it must exit 0 and be recorded exactly."""
-        outcome = run_referee(self.db, *cmd.args)
+        """Run ``cmd`` to the end: it must exit 0 and be recorded exactly.
+
+        Every third run also times how long the process works with the database open (from the
+        moment it opens the file to its exit): the span the aimed kills spread over.
+        """
+        if len(self.durations) % 3 == 0:
+            process = start_referee(self.db, *cmd.args)
+            started = time.perf_counter()
+            seen = wait_for_open(process, self.db.name)
+            opened = time.perf_counter()
+            out, err = process.communicate()
+            ended = time.perf_counter()
+            if seen:
+                self.db_spans.append(ended - opened)
+            outcome = Outcome(cmd.args, process.returncode, out, err, ended - started)
+        else:
+            outcome = run_referee(self.db, *cmd.args)
         self.durations.append(outcome.seconds)
         if outcome.code != 0:
             self.report.continue_failures += 1
@@ -254,8 +280,8 @@ class KillTest:
         process = start_referee(self.db, *cmd.args)
         started = time.perf_counter()
         if aimed:
-            wait_for_open(process.pid, self.db.name)
-            time.sleep(self.rng.uniform(0, 0.004))
+            wait_for_open(process, self.db.name)
+            time.sleep(self.rng.uniform(0, 1.1 * self.db_span()))
         else:
             time.sleep(self.rng.uniform(0, 1.1 * self.window()))
         if process.poll() is None:
@@ -292,18 +318,23 @@ class KillTest:
         self.report.export_checks += 1
 
 
-def wait_for_open(pid: int, name: str, limit: float = 5.0) -> None:
-    """Poll /proc/PID/fd until the process has the database open (or has ended)."""
+def wait_for_open(process: subprocess.Popen[str], name: str, limit: float = 10.0) -> bool:
+    """Poll /proc/PID/fd until the process has the database open; False when it ended first."""
     deadline = time.monotonic() + limit
-    fd_dir = f"/proc/{pid}/fd"
-    while time.monotonic() < deadline:
+    fd_dir = f"/proc/{process.pid}/fd"
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            for fd in os.listdir(fd_dir):
+            fds = os.listdir(fd_dir)
+        except OSError:  # the process is gone
+            return False
+        for fd in fds:
+            try:
                 if os.readlink(f"{fd_dir}/{fd}").endswith(name):
-                    return
-        except OSError:  # the process ended, or an fd closed while we looked
-            return
+                    return True
+            except OSError:  # that descriptor closed while we looked (imports open and close files)
+                continue
         time.sleep(0.0005)
+    return False
 
 
 def run_kill_test(db: Path, kills: int, seed: int = 1, log: bool = False, report: Report | None = None) -> Report:
@@ -334,6 +365,8 @@ def run_kill_test(db: Path, kills: int, seed: int = 1, log: bool = False, report
         raise
     finally:
         report.seconds = round(time.perf_counter() - started, 1)
+        report.median_command_s = round(statistics.median(test.durations), 3) if test.durations else 0.0
+        report.median_db_open_s = round(statistics.median(test.db_spans), 3) if test.db_spans else 0.0
         final = snapshot(db) if db.exists() else Snapshot()
         report.events_main_game = len(final.events(MAIN))
         report.words_played = sum(1 for _, e in final.events(MAIN) if e["type"] == "word_played")
