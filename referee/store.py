@@ -293,7 +293,7 @@ class Store:
         return gid, game, list(zip(stamps, game.events))
 
     def games(self) -> list[GameSummary]:
-        if not self.exists():
+        if not self.exists() and not self.path.is_dir():  # a directory gets the store's error, not "no games"
             return []
         with self._transaction(write=False) as conn:
             rows = conn.execute("SELECT id, created_at, updated_at FROM games ORDER BY updated_at DESC, id DESC").fetchall()

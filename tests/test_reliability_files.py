@@ -206,7 +206,7 @@ def test_database_of_a_newer_referee(tmp_path: Path) -> None:
 def test_database_path_is_a_directory(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     db.mkdir()
-    for args in (("status",), ("new", "Ann", "Bob", "--first", "Ann"), ("discard",)):  # 'games' lists none
+    for args in (("status",), ("games",), ("new", "Ann", "Bob", "--first", "Ann"), ("discard",)):
         outcome = run_referee(db, *args)
         assert outcome.code == 1 and "is a directory" in one_line(outcome.stderr), outcome.describe()
     assert list(db.iterdir()) == []
