@@ -50,7 +50,7 @@ def verdict_json(verdict: Verdict) -> str:
     batches. tests/test_app.py checks it against ``to_dict`` string for string.
     """
     letter_json = _LETTER_JSON
-    letters = ",".join([letter_json[pair] for pair in verdict.letters])
+    letters = ",".join([letter_json[pair] for pair in zip(verdict.word, verdict.points)])
     reasons = ",".join([f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
                         for r in verdict.reasons]) if verdict.reasons else ""
     level = verdict.level

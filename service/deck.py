@@ -23,6 +23,7 @@ STANDARD_TABLE: dict[str, tuple[int, int]] = {
 }
 STANDARD_POINTS: dict[str, int] = {letter: points for letter, (_, points) in STANDARD_TABLE.items()}
 HAND_SIZE = 7
+MAX_POINTS = 255  # per card; the printed cards have 0 to 5 angles
 
 
 class DeckError(ValueError):
@@ -51,8 +52,9 @@ class Deck:
         for letter, value in points.items():
             if letter not in STANDARD_POINTS:
                 raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise DeckError(f"deck {name!r}: points for {letter} must be a whole number >= 0, not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_POINTS:
+                raise DeckError(f"deck {name!r}: points for {letter} must be a whole number from 0 to {MAX_POINTS}, "
+                                f"not {value!r}")
         if sum(counts.values()) == 0:
             raise DeckError(f"deck {name!r} has no cards")
         held = frozenset(k for k, v in counts.items() if v > 0)
