@@ -171,12 +171,14 @@ def child_pids(pid: int) -> list[int]:
 class Server:
     """gunicorn with the service, as the Procfile starts it, on a free loopback port; log in a file."""
 
-    def __init__(self, workers: int = 2, threads: int = 4, env: dict[str, str] | None = None,
+    def __init__(self, workers: int | None = None, threads: int | None = None, env: dict[str, str] | None = None,
                  args: Sequence[str] = GUNICORN) -> None:
+        """``workers`` and ``threads`` override the config's counts (WEB_CONCURRENCY, GUNICORN_THREADS)."""
         self.port = free_port()
-        self.workers = workers
+        self.workers = workers or 1  # at least this many must be up before start() returns
         self.log_file = tempfile.NamedTemporaryFile(prefix="uw-gunicorn-", suffix=".log", delete=False)
-        self.env = {**clean_env(), "WEB_CONCURRENCY": str(workers), "GUNICORN_THREADS": str(threads), **(env or {})}
+        counts = {"WEB_CONCURRENCY": workers, "GUNICORN_THREADS": threads}
+        self.env = {**clean_env(), **{k: str(v) for k, v in counts.items() if v}, **(env or {})}
         self.args = [a.format(port=self.port) for a in args]
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -197,12 +199,22 @@ class Server:
             try:
                 with urllib.request.urlopen(f"{self.url}/healthz", timeout=1) as answer:
                     if answer.status == 200 and len(self.worker_pids()) >= self.workers:
+                        self._settle(deadline)
                         return
             except OSError:
                 pass
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"gunicorn did not answer /healthz within {wait} s:\n{self.log()[-3000:]}")
+
+    def _settle(self, deadline: float) -> None:
+        """Wait until every worker has booted: the same workers for half a second."""
+        seen, steady = self.worker_pids(), 0
+        while steady < 5 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = self.worker_pids()
+            steady = steady + 1 if now == seen else 0
+            seen = now
 
     @property
     def url(self) -> str:

@@ -1,20 +1,20 @@
 """Service soak: gunicorn with the word service on loopback under a bounded, mixed load.
 
-The server is started as the Procfile starts it (``service/gunicorn_conf.py``, gthread workers), with
-``--workers`` workers. ``--threads`` load threads each keep one HTTP/1.1 connection alive
-(http.client) and send, as fast as the answers come, a mix of legal and illegal words, racks,
-batches of up to 1,000 words, malformed words, racks, bodies and query strings, oversized bodies,
-unknown paths and methods, and request lines or headers over gunicorn's limits. A probe opens a new
-connection to ``/healthz`` every 0.25 s.
+The server is started as the Procfile starts it (``service/gunicorn_conf.py`` with its own worker
+and thread counts, unless ``--workers`` is given). ``--threads`` load threads each keep one HTTP/1.1
+connection alive (http.client) and send, as fast as the answers come, a mix of legal and illegal
+words, racks, batches of up to 1,000 words, malformed words, racks, bodies and query strings,
+oversized bodies, unknown paths and methods, and request lines or headers over gunicorn's limits. A
+probe in its own process opens a new connection to ``/healthz`` every 0.25 s.
 
 Checked: zero 5xx (from the answers and from the access log), zero dropped connections (a request
 that got no answer although the server had not said ``Connection: close``), every answer as expected
 (status, JSON body, ``X-Content-Type-Options: nosniff``), no error or traceback in the server log, no
-worker restarted, every /healthz answered within 100 ms (the probe runs in its own process), and worker memory flat:
-RSS of each worker (from /proc) at start, after the warm-up (a third of the run, at least 10 s),
-every 5 s and at the end; the growth after the warm-up must stay under 8 MiB.
+worker restarted, every /healthz answered within 100 ms, and worker memory flat: RSS of each worker
+(from /proc) at start, after the warm-up (a third of the run, at least 10 s), every 5 s and at the
+end; the growth after the warm-up must stay under 8 MiB.
 
-Run: ``.venv/bin/python reliability/soak.py`` (60 s, 2 workers, 4 load threads; ``--seconds``,
+Run: ``.venv/bin/python reliability/soak.py`` (60 s, 4 load threads; ``--seconds``,
 ``--threads``, ``--workers``, ``--config FILE`` for another gunicorn config, ``--oversized-close``
 to send oversized bodies with ``Connection: close``, ``--json FILE``). Exit status 0 when every
 check held.
@@ -121,6 +121,8 @@ def make_request(rng: random.Random, words: list[str], oversized_close: bool) ->
 class Report:
     seconds: float = 0.0
     workers: int = 0
+    config: str = "service/gunicorn_conf.py"
+    overrides: dict[str, str] = field(default_factory=dict)   # WEB_CONCURRENCY / GUNICORN_THREADS set for the run
     load_threads: int = 0
     requests: int = 0
     requests_per_s: float = 0.0
@@ -264,14 +266,14 @@ def percentile(values: list[float], q: float) -> float:
 ACCESS = re.compile(r'" (\d{3}) ')
 
 
-def run_soak(seconds: float = 60, threads: int = 4, workers: int = 2, seed: int = 1, server: Server | None = None,
+def run_soak(seconds: float = 60, threads: int = 4, workers: int | None = None, seed: int = 1, server: Server | None = None,
              config: str | None = None, oversized_close: bool = False, check_memory: bool = True) -> Report:
     """Start gunicorn (or use ``server``), load it for ``seconds``, check everything, stop it.
 
     The warm-up lasts a third of the run, at least 10 s; ``check_memory=False`` for runs too short
     to tell a leak from the warm-up (the figures are still reported).
     """
-    report = Report(workers=workers, load_threads=threads)
+    report = Report(load_threads=threads)
     words = legal_words(2000, seed)
     own = server is None
     if server is None:
@@ -282,6 +284,8 @@ def run_soak(seconds: float = 60, threads: int = 4, workers: int = 2, seed: int 
         server.start()
     try:
         report.workers = len(server.worker_pids())
+        report.config = config or report.config
+        report.overrides = {k: v for k, v in server.env.items() if k in ("WEB_CONCURRENCY", "GUNICORN_THREADS")}
         pids_at_start = server.worker_pids()
         memory = {"start": server.memory()}
         log_offset = len(server.log())
@@ -370,7 +374,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--threads", type=int, default=4, help="load threads, one kept-alive connection each")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (WEB_CONCURRENCY)")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (WEB_CONCURRENCY; default: the config's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--config", help="another gunicorn config file (default service/gunicorn_conf.py)")
     parser.add_argument("--oversized-close", action="store_true",
