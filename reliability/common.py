@@ -188,6 +188,7 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+        self.remove_log()
 
     def start(self, wait: float = 30) -> None:
         self.process = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=self.log_file, stderr=subprocess.STDOUT,
