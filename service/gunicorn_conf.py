@@ -42,3 +42,51 @@ reload = False            # never the debugger or the reloader in production
 # gunicorn >= 25 opens a control socket at one fixed path per user; several instances on one
 # host (tests, benchmarks, a dev server) would fight over it, and nothing here uses it.
 control_socket_disable = True
+
+
+# -- hooks --------------------------------------------------------------------------------------
+
+def on_starting(server: object) -> None:
+    """Open the dictionary once in the master, so a missing, truncated or foreign file stops the
+    start with one line naming it (not a traceback from every worker's failed boot)."""
+    import sys
+
+    from service.dictionary import Dictionary
+    from service.errors import DictionaryError
+
+    try:
+        Dictionary(os.environ.get("UW_DICTIONARY") or None)
+    except DictionaryError as exc:
+        print(f"Error: {exc}", file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
+def pre_request(worker: object, req: object) -> None:
+    """A body over the limit is answered 413 unread, and gunicorn then closes the connection: say so
+    with ``Connection: close`` instead of announcing a keep-alive that will not happen."""
+    from service.app import MAX_BODY_BYTES
+
+    headers = getattr(req, "headers", [])
+    length = next((value for name, value in headers if name == "CONTENT-LENGTH"), None)
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        req.must_close = True  # type: ignore[attr-defined]
+
+
+def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's own error answers (400, 414, 431 before the app sees the request) as
+    problem+json with nosniff, like every other error of the service."""
+    import json
+
+    from gunicorn.util import write_nonblock
+
+    body = json.dumps({"type": "about:blank", "title": reason, "status": status_int, "detail": mesg}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
+    write_nonblock(sock, head.encode("latin-1") + body)
+
+
+# gunicorn writes those answers with gunicorn.util.write_error (an internal: checked by
+# tests/test_reliability_service.py against the installed gunicorn).
+import gunicorn.util  # noqa: E402
+
+gunicorn.util.write_error = _problem_page

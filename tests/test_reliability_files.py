@@ -138,8 +138,6 @@ def test_gunicorn_refuses_to_serve(gunicorn_starts: dict[str, tuple[int | None, 
     assert str(broken[case][1]) in output   # the log names the file
 
 
-@pytest.mark.xfail(strict=True, reason="defect (reported): gunicorn prints tracebacks of each worker's failed boot "
-                                       "and of HaltServer; fix: check the dictionary in an on_starting hook")
 @pytest.mark.parametrize("case", GUNICORN_CASES)
 def test_gunicorn_start_error_is_one_line(gunicorn_starts: dict[str, tuple[int | None, str, bool]],
                                           broken: dict[str, tuple[Path, Path]], case: str) -> None:

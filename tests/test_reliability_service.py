@@ -122,9 +122,6 @@ def test_worker_memory_flat_under_repeated_load(server: Server) -> None:
     assert grown <= 1536, f"workers grew by {grown} KiB over 3,000 repeated requests"
 
 
-@pytest.mark.xfail(strict=True, reason="defect (reported): after a 413 gunicorn drops the kept-alive connection it "
-                                       "announced as keep-alive (it drains at most 64 KiB); fix: pre_request hook "
-                                       "setting req.must_close for bodies over MAX_BODY_BYTES")
 def test_connection_after_413_is_closed_cleanly_or_still_answers(server: Server) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
@@ -235,8 +232,6 @@ def test_every_answer_has_nosniff(server: Server, method: str, path: str, body: 
         assert b"Traceback" not in data and b"Werkzeug" not in data and b"<html" not in data.lower()
 
 
-@pytest.mark.xfail(strict=True, reason="defect (reported): gunicorn answers 400/414/431 itself with an HTML page "
-                                       "without X-Content-Type-Options; fix: replace gunicorn.util.write_error")
 @pytest.mark.parametrize("make", [lambda: request_line(2049), lambda: header_line(5000), lambda: b"BAD\r\n\r\n"],
                          ids=["414", "431", "400"])
 def test_gunicorn_own_error_answers_have_nosniff(server: Server, make) -> None:  # noqa: ANN001
