@@ -11,7 +11,7 @@ import os
 import struct
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import marisa_trie
 
@@ -101,17 +101,31 @@ class Dictionary:
             expected = self.metadata.get("files", {}).get(name, {}).get("bytes")
             if size != expected:
                 raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
-        try:
-            self._words = marisa_trie.Trie().mmap(str(self.path / WORDS_TRIE))
-            self._racks = marisa_trie.Trie().mmap(str(self.path / RACKS_TRIE))
-            self._forms = marisa_trie.BytesTrie().mmap(str(self.path / FORMS_TRIE))
-        except Exception as exc:  # marisa raises plain Exception subclasses for bad files
-            raise DictionaryError(f"dictionary file in {self.path} is not a valid marisa trie: {exc}") from None
+        self._words = self._trie(marisa_trie.Trie, WORDS_TRIE)
+        self._racks = self._trie(marisa_trie.Trie, RACKS_TRIE)
+        self._forms = self._trie(marisa_trie.BytesTrie, FORMS_TRIE)
         self._levels = self._map(WORDS_LEVELS)
         self._nodes = self._map(RACKS_NODES)
         self._rack_words = self._map(RACKS_WORDS)
+        # Cheap cross-checks that the files belong together (a full checksum would cost ~7 ms a start).
+        for name, size, expected in (
+            (WORDS_TRIE, len(self._words), self.metadata.get("keys")),
+            (WORDS_LEVELS, len(self._levels), len(self._words) * _N_SENSES),
+            (RACKS_TRIE, len(self._racks), self.metadata.get("rack_nodes")),
+            (RACKS_NODES, len(self._nodes), len(self._racks) * _NODE_SIZE),
+            (RACKS_WORDS, len(self._rack_words), 4 * (self.metadata.get("rack_words") or 0)),
+        ):
+            if size != expected:
+                raise DictionaryError(f"dictionary file {self.path / name} does not match {meta_path} "
+                                      f"({size} entries or bytes, expected {expected})")
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
+
+    def _trie(self, kind: type, name: str) -> Any:
+        try:
+            return kind().mmap(str(self.path / name))
+        except Exception as exc:  # marisa raises plain Exception subclasses for bad files
+            raise DictionaryError(f"dictionary file {self.path / name} is not a valid marisa trie: {exc}") from None
 
     def _map(self, name: str) -> mmap.mmap | bytes:
         file = self.path / name
