@@ -37,7 +37,7 @@ class Deck:
     pull in ``inspect`` (about 1 MB and several ms at start-up).
     """
 
-    __slots__ = ("name", "counts", "points", "_held", "_holds_every_letter")
+    __slots__ = ("name", "counts", "points", "_count_of", "_points_of", "_held", "_holds_every_letter")
     name: str
     counts: Mapping[str, int]
     points: Mapping[str, int]
@@ -58,8 +58,10 @@ class Deck:
         if sum(counts.values()) == 0:
             raise DeckError(f"deck {name!r} has no cards")
         held = frozenset(k for k, v in counts.items() if v > 0)
-        for attr, value in (("name", name), ("counts", MappingProxyType(dict(counts))),
-                            ("points", MappingProxyType(dict(points))), ("_held", held),
+        count_of, points_of = dict(counts), dict(points)  # plain dicts for the hot paths (a proxy's get is slower)
+        for attr, value in (("name", name), ("counts", MappingProxyType(count_of)),
+                            ("points", MappingProxyType(points_of)), ("_count_of", count_of),
+                            ("_points_of", points_of), ("_held", held),
                             ("_holds_every_letter", len(held) == len(LETTERS))):
             object.__setattr__(self, attr, value)
 
@@ -96,7 +98,7 @@ class Deck:
 
     def score(self, word: str) -> int:
         """Sum of the card points of the letters of ``word`` (any letters, gibberish too)."""
-        points = self.points
+        points = self._points_of
         return sum(points.get(c, 0) for c in word.upper())
 
     def over_limit(self, word: str) -> dict[str, tuple[int, int]]:
@@ -112,11 +114,13 @@ class Deck:
 
     def can_spell(self, word: str) -> bool:
         """True when the deck holds enough cards of every letter of ``word``."""
-        word = word.upper()
-        if len(set(word)) == len(word) and (self._holds_every_letter or all(c in self._held for c in word)):
+        if not word.isupper():
+            word = word.upper()
+        letters = set(word)
+        if len(letters) == len(word) and (self._holds_every_letter or letters <= self._held):
             return True  # no letter repeats, and the deck has at least one of each
-        counts = self.counts
-        for letter in set(word):
+        counts = self._count_of
+        for letter in letters:
             if word.count(letter) > counts.get(letter, 0):
                 return False
         return True

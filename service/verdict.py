@@ -78,6 +78,13 @@ class Verdict(NamedTuple):
         }
 
 
+_new_verdict = _new_reason = tuple.__new__  # Reason(code, message) without the generated __new__: the reasons path is hot
+
+
+def _reason(code: str, message: str) -> Reason:
+    return _new_reason(Reason, (code, message))  # type: ignore[return-value]
+
+
 def normalize_word(text: str) -> str:
     """The letters of ``text`` in lower case (accents folded; ' and . dropped), or InvalidWord."""
     if type(text) is str and text.isascii() and text.isalpha() and len(text) <= MAX_INPUT_CHARS:
@@ -116,24 +123,21 @@ def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_L
     code = level_code(level)
     key = normalize_word(text)
     word = key.upper()
-    points = [deck.points.get(c, 0) for c in word]
+    point_of = deck._points_of.get
+    points = [point_of(c, 0) for c in word]
     score = sum(points)
     n = len(key)
     senses = dictionary.senses(key)
     if (senses is not None and 0 < senses[0] <= code and MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS
             and text.isalpha() and deck.can_spell(word)):
         # The common case: a playable word (the smallest level of any sense is the word's, or below).
-        smallest = min(c for c in senses if c)
-        return Verdict(word, True, (), score, bytes(points), _LEVEL_OF[smallest],
-                       _CHANCES[score] if score < len(_CHANCES) else success_chance(score))
+        smallest = min(senses.replace(b"\x00", b""))
+        return _new_verdict(Verdict, (word, True, (), score, bytes(points), _LEVEL_OF[smallest],
+                                      _CHANCES[score] if score < len(_CHANCES) else success_chance(score)))
     reasons = _reasons(dictionary, text, key, word, senses, code, deck)
-    smallest = 0
-    if senses is not None:
-        for c in senses:
-            if c and (not smallest or c < smallest):
-                smallest = c
-    return Verdict(word, not reasons, tuple(reasons), score, bytes(points), _LEVEL_OF[smallest],
-                   _CHANCES[score] if score < len(_CHANCES) else success_chance(score))
+    smallest = min(senses.replace(b"\x00", b"") or b"\x00") if senses is not None else 0
+    return _new_verdict(Verdict, (word, not reasons, tuple(reasons), score, bytes(points), _LEVEL_OF[smallest],
+                                  _CHANCES[score] if score < len(_CHANCES) else success_chance(score)))
 
 
 def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: bytes | None, code: int,
@@ -143,13 +147,13 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
     n = len(key)
     written = text.strip()
     if n < MIN_WORD_LETTERS:
-        reasons.append(Reason("too_short", f"{word} has {n} letter{'s' if n != 1 else ''}; a word needs at least {MIN_WORD_LETTERS}"))
+        reasons.append(_reason("too_short", f"{word} has {n} letter{'s' if n != 1 else ''}; a word needs at least {MIN_WORD_LETTERS}"))
     elif n > MAX_WORD_LETTERS:
-        reasons.append(Reason("too_long", f"{word} has {n} letters; a hand holds only {MAX_WORD_LETTERS}"))
+        reasons.append(_reason("too_long", f"{word} has {n} letters; a hand holds only {MAX_WORD_LETTERS}"))
     if senses is None:
-        reasons.append(Reason("unknown", f"{word} is not in the dictionary at any level"))
+        reasons.append(_reason("unknown", f"{word} is not in the dictionary at any level"))
     elif not senses[0] or senses[0] > code:
-        reasons.append(_dictionary_reason(dictionary, key, senses, code))
+        reasons.append(_dictionary_reason(dictionary, key, word, senses, code))
     if "'" in written or "." in written:
         # Cards carry no apostrophes or periods: writing one names a contraction or an abbreviation.
         sense = "contraction" if "'" in written else "abbreviation"
@@ -157,17 +161,17 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
             mark = "an apostrophe" if sense == "contraction" else "periods"
             reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
             at = 1 if reasons and reasons[0].code in ("too_short", "too_long") else 0
-            reasons.insert(at, Reason(sense, f"{written.upper()} is {_EXCLUSION_NAMES[sense]}: "
+            reasons.insert(at, _reason(sense, f"{written.upper()} is {_EXCLUSION_NAMES[sense]}: "
                                              f"written with {mark}, it is not a word the cards spell"))
     over = None if deck.can_spell(word) else deck.over_limit(word)
     if over:
         parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
         held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
-        reasons.append(Reason("deck_limit", f"{word} needs {parts}; the {deck.name} deck holds {held}"))
+        reasons.append(_reason("deck_limit", f"{word} needs {parts}; the {deck.name} deck holds {held}"))
     return reasons
 
 
-def _dictionary_reason(dictionary: Dictionary, key: str, senses: bytes, code: int) -> Reason:
+def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: bytes, code: int) -> Reason:
     """The word's most common sense names why it is not playable (exclusions win a tie)."""
     _, proper, abbreviation, acronym, contraction = senses
     best_index, best_code = 0, 256
@@ -182,9 +186,9 @@ def _dictionary_reason(dictionary: Dictionary, key: str, senses: bytes, code: in
         best_index, best_code = 4, contraction
     word_code = senses[0]
     if word_code and word_code < best_code:
-        return Reason("uncommon", f"{key.upper()} is only a size-{_LEVEL_OF[word_code]} word; "
-                                  f"this game allows size {_LEVEL_OF[code]} and below")
+        return _reason("uncommon", f"{word} is only a size-{_LEVEL_OF[word_code]} word; "
+                                   f"this game allows size {_LEVEL_OF[code]} and below")
     sense = SENSES[best_index]
     form = dictionary.form(key, sense)
     shown = f"{form}, " if form and form != key else ""
-    return Reason(sense, f"{key.upper()} is {_EXCLUSION_NAMES[sense]} ({shown}SCOWL size {_LEVEL_OF[best_code]})")
+    return _reason(sense, f"{word} is {_EXCLUSION_NAMES[sense]} ({shown}SCOWL size {_LEVEL_OF[best_code]})")
