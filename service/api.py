@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, request
 
@@ -15,7 +15,7 @@ from dictionaries import LEVELS
 from service.app import CACHE_CONTROL, WordService, json_response, word_service
 from service.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
 from service.errors import InvalidLevel, InvalidWord, WordError
-from service.verdict import Verdict, judge
+from service.verdict import MAX_INPUT_CHARS, Verdict, judge
 
 #: Most words in one ``POST /v1/words``.
 MAX_BATCH_WORDS = 1000
@@ -130,6 +130,26 @@ def batch_body(service: WordService) -> tuple[list[str], int]:
 
 
 # -- /v1 ------------------------------------------------------------------------------------------
+
+_WORDS_PREFIX = "/v1/words/"
+
+
+def fast_word_answer(service: WordService) -> Callable[[str], tuple[bytes, str] | None]:
+    """The body and ETag of ``GET /v1/words/<word>`` at the default level, for a PATH_INFO whose word
+    is plain ASCII letters (None otherwise: Flask then handles the request, errors included)."""
+    dictionary, level, deck, prefix = service.dictionary, service.level, service.deck, _WORDS_PREFIX
+
+    def answer(path: str) -> tuple[bytes, str] | None:
+        if not path.startswith(prefix):
+            return None
+        word = path[len(prefix):]
+        if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
+            return None
+        body = verdict_json(judge(dictionary, word, level, deck)).encode()
+        return body, service.etag(path, b"")
+
+    return answer
+
 
 @api.get("/words/<word>")
 def get_word(word: str) -> Response:

@@ -73,14 +73,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # keep the documented field order
     app.extensions["word_service"] = _word_service(app.config)
 
-    from service.api import api, root
+    from service.api import api, fast_word_answer, root
     from service.openapi import build_document
 
     app.extensions["openapi"] = build_document(app.extensions["word_service"].level)
     app.register_blueprint(api)
     app.register_blueprint(root)
     app.register_error_handler(Exception, problem_from_exception)
-    app.wsgi_app = CommonHeaders(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_word_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
     return app
 
 
@@ -122,12 +122,34 @@ COMMON_HEADERS = (
 
 
 class CommonHeaders:
-    """WSGI middleware adding COMMON_HEADERS to every response, errors and 304s included."""
+    """WSGI middleware adding COMMON_HEADERS to every response, errors and 304s included.
 
-    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+    ``fast`` answers the hot request, a plain ``GET /v1/words/<letters>`` with no query string and
+    no ``If-None-Match``, without Flask's request and response objects: the same judge and the
+    same JSON writer as the view, and the same headers (tests/test_app.py compares the two
+    answers). Anything else goes through Flask.
+    """
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
+                 fast: Callable[[str], tuple[bytes, str] | None] | None = None) -> None:
         self.wsgi_app = wsgi_app
+        self.fast = fast
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if (self.fast is not None and environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING")
+                and "HTTP_IF_NONE_MATCH" not in environ):
+            try:
+                answer = self.fast(environ.get("PATH_INFO", ""))
+            except Exception:  # noqa: BLE001 - Flask's path answers it, as a logged problem document
+                answer = None
+            if answer is not None:
+                body, tag = answer
+                start_response("200 OK", [
+                    ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                    ("ETag", f'"{tag}"'), ("Cache-Control", CACHE_CONTROL), *COMMON_HEADERS,
+                ])
+                return [body]
+
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.extend(COMMON_HEADERS)
             return start_response(status, headers, exc_info)

@@ -1,6 +1,8 @@
 """The word service through Flask's test client: every endpoint, error, limit and header."""
 from __future__ import annotations
 
+import io
+
 import json
 import logging
 import shutil
@@ -474,3 +476,25 @@ def test_verdict_json_is_to_dict_for_any_word(dictionary: Dictionary, text: str,
     except ValueError:
         return  # malformed input has no verdict
     assert api_module.verdict_json(verdict) == _reference_json(verdict)
+
+
+@pytest.mark.parametrize("word", ["taps", "TAPS", "london", "jazz", "pontoons", "xyzzyq", "it", "a" * 64])
+def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str) -> None:
+    """The middleware's fast answer for a plain GET equals what the Flask view writes."""
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/v1/words/{word}", "QUERY_STRING": "", "SERVER_NAME": "t",
+               "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1",
+               "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO()}
+    answers = []
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # with the fast path, then Flask alone
+        seen: dict[str, object] = {}
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+            seen["status"], seen["headers"] = status, headers
+
+        body = b"".join(wsgi(dict(environ), start))
+        answers.append((seen["status"], body, sorted(seen["headers"])))
+    fast, flask_only = answers
+    common = sorted(__import__("service.app", fromlist=["COMMON_HEADERS"]).COMMON_HEADERS)
+    assert fast[0] == flask_only[0] == "200 OK"
+    assert fast[1] == flask_only[1]
+    assert fast[2] == sorted(flask_only[2] + common)
