@@ -91,7 +91,16 @@ def test_bad_inputs_change_nothing(db: Path, setup: list[list[str]], args: list[
 def test_unknown_player_at_set_up(db: Path) -> None:
     result = run(db, "new", "Cindi", "Paul", "--first", "Zed")
     assert result.exit_code == 2 and "'Zed' is not playing" in result.output
-    assert not db.exists() or digest(db) == digest(db)
+    assert not db.exists()
+
+
+def test_unknown_player_names_a_word(db: Path) -> None:
+    started(db, "--spell-binding")
+    assert run(db, "discard", "oclnusm").exit_code == 0
+    before = digest(db)
+    result = run(db, "bind", "column", "--by", "Zed")
+    assert result.exit_code == 1 and "'Zed' is not playing; the players are Cindi, Paul, Sue" in result.output
+    assert digest(db) == before
 
 
 def test_action_after_the_game_is_over(db: Path) -> None:
