@@ -134,7 +134,7 @@ class Report:
     server_closes: int = 0             # the server said Connection: close (gunicorn's 414/431) and closed
     unexpected: int = 0
     missing_nosniff: int = 0
-    gunicorn_error_pages: int = 0      # 414/431 answered by gunicorn itself (HTML, no nosniff)
+    gunicorn_error_pages: int = 0      # 400/414/431 answered by gunicorn itself (problem+json since the D5 fix)
     latency_p50_ms: float = 0.0
     latency_p99_ms: float = 0.0
     health_probes: int = 0
