@@ -97,7 +97,7 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, "--version", prog_name="uw-referee")
 @click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
               help="The games database (default: games.sqlite3 in your data directory).")
-@click.option("--game", "game_id", type=click.IntRange(min=1), metavar="ID",
+@click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID",
               help="Act on this game instead of the most recently active one.")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, game_id: int | None) -> None:

@@ -783,7 +783,8 @@ def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tup
 
 def action_starts(events: list[Event]) -> list[int]:
     """Indexes of the events that start an action as the table sees it (a play with its roll is one)."""
-    return [i for i, e in enumerate(events) if e.starts_action and not isinstance(e, Created)]
+    # The roll-off is part of the set-up: undoing it would leave a game no command can restart.
+    return [i for i, e in enumerate(events) if e.starts_action and not isinstance(e, (Created, RollOff))]
 
 
 def undo_point(events: list[Event], actions: int) -> int:
@@ -793,5 +794,5 @@ def undo_point(events: list[Event], actions: int) -> int:
     starts = action_starts(events)
     if actions > len(starts):
         raise NothingToUndo(f"only {len(starts)} action{'s' if len(starts) != 1 else ''} can be undone, "
-                            f"not {actions}: the game's creation stays")
+                            f"not {actions}: the set-up and the roll-off stay")
     return starts[-actions]

@@ -78,8 +78,8 @@ def query_level(service: WordService) -> int:
     raw = request.args.get("level")
     if raw is None:
         return service.level
-    if not (raw.isascii() and raw.isdigit()):
-        raise InvalidLevel(f"level {raw!r} is not a SCOWL size; choose one of {_level_names()}")
+    if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()):  # int() refuses over 4,300 digits
+        raise InvalidLevel(f"level {raw[:20]!r} is not a SCOWL size; choose one of {_level_names()}")
     level = int(raw)
     level_code(level)
     return level
@@ -90,8 +90,8 @@ def query_limit() -> int | None:
     raw = request.args.get("limit")
     if raw is None:
         return None
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_RACK_LIMIT:
-        raise InvalidRequest(f"limit {raw!r} must be a whole number from 1 to {MAX_RACK_LIMIT}")
+    if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_RACK_LIMIT:
+        raise InvalidRequest(f"limit {raw[:20]!r} must be a whole number from 1 to {MAX_RACK_LIMIT}")
     return int(raw)
 
 

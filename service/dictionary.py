@@ -41,7 +41,7 @@ def level_code(level: int | str | None) -> int:
         return _LEVEL_CODES[level]
     try:
         value = int(level) if not isinstance(level, bool) else None
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: int(float('inf'))
         value = None
     if value is None or value not in LEVELS or (isinstance(level, float) and level != value):
         raise InvalidLevel(f"level {level!r} is not a SCOWL size; choose one of {', '.join(map(str, LEVELS))}")

@@ -498,3 +498,15 @@ def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str) -> N
     assert fast[0] == flask_only[0] == "200 OK"
     assert fast[1] == flask_only[1]
     assert fast[2] == sorted(flask_only[2] + common)
+
+
+@pytest.mark.parametrize("url", ["/v1/words/taps?level=" + "6" * 5000, "/v1/racks/taps?limit=" + "9" * 5000])
+def test_huge_numbers_in_the_query_are_400(client: FlaskClient, url: str) -> None:
+    assert_problem(client.get(url), 400, None)
+
+
+@pytest.mark.parametrize("level", [b"1e400", b"-1e400", b"Infinity", b"NaN"])
+def test_infinite_levels_in_a_batch_are_400(client: FlaskClient, level: bytes) -> None:
+    response = client.post("/v1/words", data=b'{"words":["taps"],"level":' + level + b"}",
+                           content_type="application/json")
+    assert_problem(response, 400, None)

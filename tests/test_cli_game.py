@@ -67,7 +67,9 @@ BAD = [
     ([["play", "look"]], ["play", "taps", "--roll", "5"], 1, "Waiting for Cindi's sanity roll"),
     ([["play", "look", "--roll", "5"]], ["play", "look", "--roll", "5"], 1, "already played"),
     ([], ["roll", "7"], 1, "no roll is awaited"),
-    ([], ["undo", "2"], 1, "only 1 action"),
+    ([], ["undo", "1"], 1, "only 0 actions can be undone"),   # the roll-off is part of the set-up
+    ([["play", "look", "--roll", "5"]], ["undo", "2"], 1, "only 1 action"),
+    ([], ["--game", "99999999999999999999999", "status"], 2, "x<=9223372036854775807"),
     ([], ["bind", "--done"], 1, "cannot close Spell Binding now"),
     ([], ["discard", "abc"], 1, "holds 7 cards"),
     ([], ["--game", "9", "status"], 1, "no game 9"),

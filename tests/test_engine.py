@@ -1281,9 +1281,9 @@ def test_undo_several_actions_in_order() -> None:
     states.append(snapshot(game.state))
     for k in (1, 2, 3):
         assert Game.replay(game.events[:undo_point(game.events, k)]).state == states[-1 - k]
-    # undoing the roll-off too
-    roll_off = Game.replay(game.events[:undo_point(game.events, 4)])
-    assert roll_off.state.phase is Phase.ROLL_OFF and roll_off.state == Game(game.setup).state
+    # the roll-off is part of the set-up: undoing it would leave a game no command can restart
+    with pytest.raises(NothingToUndo, match="only 3 actions"):
+        undo_point(game.events, 4)
 
 
 def test_undo_in_the_middle_of_an_action() -> None:
@@ -1310,10 +1310,10 @@ def test_undo_past_the_start_is_refused() -> None:
         undo_point(game.events, 1)
     game.apply(RollOff(first="Ann"))
     play(game, "Ann", "LOOK", 7)
-    assert action_starts(game.events) == [1, 2]
-    assert undo_point(game.events, 2) == 1  # the creation stays
-    with pytest.raises(NothingToUndo, match="only 2 actions"):
-        undo_point(game.events, 3)
+    assert action_starts(game.events) == [2]
+    assert undo_point(game.events, 1) == 2  # the creation and the roll-off stay
+    with pytest.raises(NothingToUndo, match="only 1 action"):
+        undo_point(game.events, 2)
     with pytest.raises(NothingToUndo):
         undo_point(game.events, 0)
 
