@@ -610,12 +610,8 @@ class Game:
         state.window = None
         assert state.turn is not None
         if state.last_words is not None:
-            while state.last_words and state.players[state.last_words[0]].out:
-                state.last_words.pop(0)
-            if state.last_words and state.last_words[0] == state.turn:
-                state.last_words.pop(0)  # that final turn is done
-            while state.last_words and state.players[state.last_words[0]].out:
-                state.last_words.pop(0)
+            # The turn just ended is done (a final turn, or the reacher's own); players out get none.
+            state.last_words = [s for s in state.last_words if s != state.turn and not state.players[s].out]
             if not state.last_words:
                 self._finish_last_words(notes)
                 return
