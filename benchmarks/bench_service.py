@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.peers import legal_words  # noqa: E402
-from service.dictionary import open_dictionary  # noqa: E402
+from dictionaries.dictionary import open_dictionary  # noqa: E402
 
 APPS: dict[str, str] = {
     "service": "service.app:create_app()",

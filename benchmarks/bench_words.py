@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from service.deck import STANDARD  # noqa: E402
-from service.dictionary import Dictionary  # noqa: E402
-from service.verdict import judge  # noqa: E402
+from dictionaries.deck import STANDARD  # noqa: E402
+from dictionaries.dictionary import Dictionary  # noqa: E402
+from dictionaries.verdict import judge  # noqa: E402
 
 BIN = Path(sys.executable).parent
 
@@ -85,14 +85,14 @@ def main() -> None:
 
     # 2. Memory: the dictionary after 100,000 lookups, against a set of the same entries.
     bare = rss_kb("pass")
-    imports = rss_kb("from service.dictionary import Dictionary\nfrom service.verdict import judge")
+    imports = rss_kb("from dictionaries.dictionary import Dictionary\nfrom dictionaries.verdict import judge")
     # 100,000 verdicts on words drawn at random from every spelling, streamed from a file so that
     # the word list itself is not in the measured process.
     sample_file = Path(tempfile.mkstemp(suffix=".txt")[1])
     sample_file.write_text("\n".join(rng.choice(keys) for _ in range(100_000)) + "\n")
-    lookups = ("from service.dictionary import Dictionary\nfrom service.verdict import judge\nd = Dictionary()\n"
+    lookups = ("from dictionaries.dictionary import Dictionary\nfrom dictionaries.verdict import judge\nd = Dictionary()\n"
                f"with open({str(sample_file)!r}) as f:\n    for line in f:\n        judge(d, line.strip())")
-    as_set = ("from service.dictionary import Dictionary\nd = Dictionary()\n"
+    as_set = ("from dictionaries.dictionary import Dictionary\nd = Dictionary()\n"
               "s = set(d._words.iterkeys())\nassert len(s) > 400000\ndel d")
     with_dict = rss_kb(lookups)
     with_set = rss_kb(as_set)

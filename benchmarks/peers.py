@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterable
 from flask import Flask, abort, jsonify, request
 
 from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS
-from service.deck import STANDARD
-from service.dictionary import open_dictionary
+from dictionaries.deck import STANDARD
+from dictionaries.dictionary import open_dictionary
 
 POINTS = dict(STANDARD.points)
 MIN_LETTERS = 3
@@ -28,7 +28,7 @@ MIN_LETTERS = 3
 def legal_words(level: int = DEFAULT_LEVEL) -> frozenset[str]:
     """Upper-case words playable at ``level``: what a hand-made word list would hold.
 
-    Read once per process from the built dictionary (its key trie is private to service.dictionary,
+    Read once per process from the built dictionary (its key trie is private to dictionaries.dictionary,
     a peer may read it: it only needs the list).
     """
     dictionary = open_dictionary()

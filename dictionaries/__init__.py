@@ -1,11 +1,14 @@
 """The built word data and the format both the builder and the loader agree on.
 
 The built files live in ``dictionaries/data`` and ship as package data; ``UW_DICTIONARY`` can
-point to another directory holding the same files (see ``service.dictionary``).
+point to another directory holding the same files (see ``dictionaries.dictionary``).
 """
 from __future__ import annotations
 
 from pathlib import Path
+
+#: The project's version (pyproject.toml reads it from here).
+__version__ = "0.1.0"
 
 #: Bump when the layout of the built files changes; the loader refuses other versions.
 FORMAT_VERSION = 1

@@ -9,10 +9,10 @@ from typing import Any
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from service import __version__
-from service.deck import Deck, DeckError, load_deck
-from service.dictionary import Dictionary, open_dictionary
-from service.errors import DictionaryError, WordError
+from dictionaries import __version__
+from dictionaries.deck import Deck, DeckError, load_deck
+from dictionaries.dictionary import Dictionary, open_dictionary
+from dictionaries.errors import DictionaryError, WordError
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
@@ -133,7 +133,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, as_json:
     Example:
         uw-referee check taps apts london
     """
-    from service.verdict import judge
+    from dictionaries.verdict import judge
 
     deck = get_deck(deck_spec)
     verdicts = []
@@ -169,7 +169,7 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
     Example:
         uw-referee score champ xqzzt
     """
-    from service.verdict import letters_of, normalize_word
+    from dictionaries.verdict import letters_of, normalize_word
 
     deck = get_deck(deck_spec)
     rows = []

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Iterable
 
-from service.deck import HAND_SIZE, STANDARD, STANDARD_POINTS, Deck, custom_deck
+from dictionaries.deck import HAND_SIZE, STANDARD, STANDARD_POINTS, Deck, custom_deck
 
 PAWNS = 5
 DIE = 20

@@ -13,7 +13,7 @@ from referee.engine import (
     DIE, BindDone, BindNamed, Discarded, Event, Game, Options, Phase, PsychotherapyRolled, RollOff, RulesError,
     SanityRolled, Setup, WordPlayed, check_roll_off,
 )
-from service.errors import WordError
+from dictionaries.errors import WordError
 
 RULINGS = """\b
 Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);
@@ -57,7 +57,7 @@ def say(notes: list[str]) -> None:
 
 
 def judge_for(obj: Obj, game: Game, word: str) -> Any:
-    from service.verdict import judge
+    from dictionaries.verdict import judge
 
     try:
         return judge(obj.dictionary, word, game.setup.level, game.setup.deck)

@@ -118,7 +118,7 @@ RACKS = ("etaoinshrdlucmfwypvb", "aeioulnrstdgbcmphfwy", "eaiorstlnucdpmhgbfyw")
 
 def legal_words(count: int, seed: int = 0) -> list[str]:
     """``count`` different words that are legal at size 60 with the standard deck, shuffled by ``seed``."""
-    from service.dictionary import open_dictionary
+    from dictionaries.dictionary import open_dictionary
 
     dictionary = open_dictionary()
     found: set[str] = set()

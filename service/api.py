@@ -12,10 +12,10 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, request
 
 from dictionaries import LEVELS
-from service.app import CACHE_CONTROL, WordService, json_response, word_service
-from service.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
-from service.errors import InvalidLevel, InvalidWord, WordError
-from service.verdict import MAX_INPUT_CHARS, Verdict, judge
+from service.core import CACHE_CONTROL, WordService, json_response, word_service
+from dictionaries.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
+from dictionaries.errors import InvalidLevel, InvalidWord, WordError
+from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
 
 #: Most words in one ``POST /v1/words``.
 MAX_BATCH_WORDS = 1000

@@ -19,45 +19,24 @@ from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
 from dictionaries import DEFAULT_LEVEL
-from service import __version__
-from service.deck import Deck, load_deck
-from service.dictionary import Dictionary, level_code, open_dictionary
-from service.errors import WordError
+from dictionaries import __version__
+from dictionaries.deck import Deck, load_deck
+from dictionaries.dictionary import Dictionary, level_code, open_dictionary
+from dictionaries.errors import WordError
+from service.api import api, fast_word_answer, root
+from service.core import CACHE_CONTROL, WordService, json_response
+from service.openapi import build_document
 
 #: Largest request body accepted (a batch of 1,000 words fits easily).
 MAX_BODY_BYTES = 64 * 1024
-#: ``Cache-Control`` of successful GET answers: they change only with the dictionary.
-CACHE_CONTROL = "public, max-age=86400"
-
 #: Configuration keys with their defaults; each can be set by an environment variable of the same name.
 DEFAULTS: dict[str, Any] = {
     "UW_LEVEL": DEFAULT_LEVEL,   # default SCOWL size when a request names none
     "UW_DICTIONARY": None,       # directory of built dictionary files (None: the shipped data)
-    "UW_DECK": "standard",       # standard, double, or a deck JSON file (see service.deck.load_deck)
+    "UW_DECK": "standard",       # standard, double, or a deck JSON file (see dictionaries.deck.load_deck)
 }
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class WordService:
-    """What the views need: the open dictionary, the deck, the default level and the ETag seed."""
-
-    dictionary: Dictionary
-    deck: Deck
-    level: int
-    etag_seed: bytes
-
-    def etag(self, path: str, query: bytes) -> str:
-        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code.
-
-        ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
-        """
-        digest = hashlib.blake2b(self.etag_seed, digest_size=12)
-        digest.update(path.encode("latin-1", "replace"))
-        digest.update(b"?")
-        digest.update(query)
-        return digest.hexdigest()
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -72,9 +51,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.json.sort_keys = False  # keep the documented field order
     app.extensions["word_service"] = _word_service(app.config)
-
-    from service.api import api, fast_word_answer, root
-    from service.openapi import build_document
 
     app.extensions["openapi"] = build_document(app.extensions["word_service"].level)
     app.register_blueprint(api)
@@ -173,19 +149,6 @@ def _word_service(config: Mapping[str, Any]) -> WordService:
         [__version__, dictionary.checksum, level, deck.name, deck.table()], separators=(",", ":")
     ).encode()
     return WordService(dictionary, deck, level, seed)
-
-
-def word_service() -> WordService:
-    """The WordService of the current application."""
-    return current_app.extensions["word_service"]
-
-
-def json_response(payload: Any, status: int = 200, content_type: str = "application/json") -> Response:
-    """A compact JSON response (the hot path skips Flask's slower, key-sorting jsonify)."""
-    return Response(_dumps(payload), status=status, content_type=content_type)
-
-
-_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 #: Problem types of bad input (RFC 9457 ``type``); HTTP-level errors use ``about:blank``.

@@ -51,8 +51,8 @@ def on_starting(server: object) -> None:
     start with one line naming it (not a traceback from every worker's failed boot)."""
     import sys
 
-    from service.dictionary import Dictionary
-    from service.errors import DictionaryError
+    from dictionaries.dictionary import Dictionary
+    from dictionaries.errors import DictionaryError
 
     try:
         Dictionary(os.environ.get("UW_DICTIONARY") or None)

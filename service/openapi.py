@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from dictionaries import LEVELS, MAX_WORD_LETTERS
-from service import __version__
-from service.dictionary import MAX_RACK_LETTERS
-from service.verdict import MAX_INPUT_CHARS, REASON_CODES
+from dictionaries import __version__
+from dictionaries.dictionary import MAX_RACK_LETTERS
+from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
 
 #: A word as input: letters, with apostrophes or periods inside (accented letters are folded).
 WORD_PATTERN = r"^[A-Za-z.']*[A-Za-z][A-Za-z.']*$"

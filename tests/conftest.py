@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from dictionaries.build import build
-from service.dictionary import Dictionary, open_dictionary
+from dictionaries.dictionary import Dictionary, open_dictionary
 
 DATA = Path(__file__).parent / "data"
 

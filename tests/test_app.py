@@ -19,10 +19,10 @@ from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 from dictionaries import LEVELS
 from service import api as api_module
 from service.app import MAX_BODY_BYTES, create_app
-from service.deck import DOUBLE, STANDARD
-from service.dictionary import MAX_RACK_LETTERS, Dictionary
-from service.errors import DictionaryError
-from service.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
+from dictionaries.deck import DOUBLE, STANDARD
+from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
+from dictionaries.errors import DictionaryError
+from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
 
 JSON = "application/json"
 PROBLEM = "application/problem+json"

@@ -8,8 +8,8 @@ import pytest
 
 from dictionaries import DATA_FILES, METADATA
 from dictionaries.build import BuildError, build, classify, main
-from service.dictionary import Dictionary
-from service.verdict import judge
+from dictionaries.dictionary import Dictionary
+from dictionaries.verdict import judge
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service.deck import DOUBLE, STANDARD, DeckError, custom_deck, load_deck
+from dictionaries.deck import DOUBLE, STANDARD, DeckError, custom_deck, load_deck
 
 # letter: (count, points), typed from RULES.md section 1 independently of service/deck.py.
 RULES_TABLE = """

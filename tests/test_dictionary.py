@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from dictionaries import DATA_FILES, FORMAT_VERSION, METADATA
-from service.deck import DOUBLE, STANDARD, Deck
-from service.dictionary import Dictionary
-from service.errors import DictionaryError, InvalidLevel, InvalidRack
-from service.verdict import judge
+from dictionaries.deck import DOUBLE, STANDARD, Deck
+from dictionaries.dictionary import Dictionary
+from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
+from dictionaries.verdict import judge
 
 
 def brute_force(dictionary: Dictionary, rack: str, level: int, deck: Deck) -> list[tuple[int, int, str]]:

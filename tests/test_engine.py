@@ -45,7 +45,7 @@ from referee.engine import (
     event_from_dict,
     undo_point,
 )
-from service.deck import DOUBLE, STANDARD, Deck, custom_deck
+from dictionaries.deck import DOUBLE, STANDARD, Deck, custom_deck
 
 TWO = ("Ann", "Bob")
 THREE = ("Ann", "Bob", "Cy")

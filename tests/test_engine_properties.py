@@ -35,7 +35,7 @@ from referee.engine import (
     check_roll_off,
     undo_point,
 )
-from service.deck import HAND_SIZE, STANDARD
+from dictionaries.deck import HAND_SIZE, STANDARD
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 

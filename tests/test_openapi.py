@@ -20,7 +20,7 @@ from schemathesis.checks import negative_data_rejection
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
 from service.app import create_app
-from service.verdict import REASON_CODES
+from dictionaries.verdict import REASON_CODES
 
 from test_app import REASON_EXAMPLES
 

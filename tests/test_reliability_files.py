@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reliability.common import GUNICORN, REFEREE, ROOT, clean_env, free_port, run_referee  # noqa: E402
 from dictionaries import DATA_DIR, METADATA  # noqa: E402
-from service.errors import DictionaryError  # noqa: E402
+from dictionaries.errors import DictionaryError  # noqa: E402
 
 # -- a broken dictionary --------------------------------------------------------------------------
 

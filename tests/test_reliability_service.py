@@ -19,8 +19,8 @@ from reliability.common import ROOT, Server, clean_env, legal_words  # noqa: E40
 from reliability.soak import make_request, run_soak  # noqa: E402
 from service.api import MAX_BATCH_WORDS, MAX_RACK_LIMIT  # noqa: E402
 from service.app import MAX_BODY_BYTES  # noqa: E402
-from service.dictionary import MAX_RACK_LETTERS  # noqa: E402
-from service.verdict import MAX_INPUT_CHARS  # noqa: E402
+from dictionaries.dictionary import MAX_RACK_LETTERS  # noqa: E402
+from dictionaries.verdict import MAX_INPUT_CHARS  # noqa: E402
 
 JSON = {"Content-Type": "application/json"}
 

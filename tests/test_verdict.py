@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from service.deck import DOUBLE
-from service.dictionary import Dictionary, success_chance
-from service.errors import InvalidLevel, InvalidWord
-from service.verdict import REASON_CODES, judge
+from dictionaries.deck import DOUBLE
+from dictionaries.dictionary import Dictionary, success_chance
+from dictionaries.errors import InvalidLevel, InvalidWord
+from dictionaries.verdict import REASON_CODES, judge
 
 LEGAL = ["taps", "spat", "pats", "look", "champ", "top", "ten", "columns", "rum", "pontoon", "color", "colour",
          "cafe", "café", "TAPS", "Taps"]

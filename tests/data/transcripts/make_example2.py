@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.deck import STANDARD
-from service.dictionary import open_dictionary
-from service.verdict import judge
+from dictionaries.deck import STANDARD
+from dictionaries.dictionary import open_dictionary
+from dictionaries.verdict import judge
 
 RESERVED = {"TEN", "COLUMNS", "RUM", "LOOK", "CHAMP", "TOP"}
 

@@ -6,9 +6,9 @@ import unicodedata
 from typing import Any, NamedTuple
 
 from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
-from service.deck import STANDARD, Deck
-from service.dictionary import Dictionary, level_code, success_chance
-from service.errors import InvalidWord
+from dictionaries.deck import STANDARD, Deck
+from dictionaries.dictionary import Dictionary, level_code, success_chance
+from dictionaries.errors import InvalidWord
 
 MAX_INPUT_CHARS = 64
 MIN_WORD_LETTERS = 3

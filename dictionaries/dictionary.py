@@ -19,8 +19,8 @@ from dictionaries import (
     DATA_DIR, DATA_FILES, DEFAULT_LEVEL, FORMAT_VERSION, FORMS_TRIE, LEVELS, MAX_WORD_LETTERS, METADATA,
     NODE_FORMAT, RACKS_NODES, RACKS_TRIE, RACKS_WORDS, SENSES, WORDS_LEVELS, WORDS_TRIE,
 )
-from service.deck import STANDARD, Deck
-from service.errors import DictionaryError, InvalidLevel, InvalidRack
+from dictionaries.deck import STANDARD, Deck
+from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
 
 MAX_RACK_LETTERS = 20
 _NODE = struct.Struct(NODE_FORMAT)
