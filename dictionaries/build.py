@@ -20,8 +20,21 @@ from pathlib import Path
 import marisa_trie
 
 from dictionaries import (
-    DATA_DIR, DATA_FILES, FORMAT_VERSION, FORMS_TRIE, LEVELS, MAX_WORD_LETTERS, METADATA, NODE_FORMAT,
-    RACKS_NODES, RACKS_TRIE, RACKS_WORDS, SENSES, WORD_ID_FORMAT, WORDS_LEVELS, WORDS_TRIE,
+    DATA_DIR,
+    DATA_FILES,
+    FORMAT_VERSION,
+    FORMS_TRIE,
+    LEVELS,
+    MAX_WORD_LETTERS,
+    METADATA,
+    NODE_FORMAT,
+    RACKS_NODES,
+    RACKS_TRIE,
+    RACKS_WORDS,
+    SENSES,
+    WORD_ID_FORMAT,
+    WORDS_LEVELS,
+    WORDS_TRIE,
 )
 
 #: Spellings whose lists count (COLOR and COLOUR both play).

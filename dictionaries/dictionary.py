@@ -16,8 +16,21 @@ from typing import Any, NamedTuple
 import marisa_trie
 
 from dictionaries import (
-    DATA_DIR, DATA_FILES, DEFAULT_LEVEL, FORMAT_VERSION, FORMS_TRIE, LEVELS, MAX_WORD_LETTERS, METADATA,
-    NODE_FORMAT, RACKS_NODES, RACKS_TRIE, RACKS_WORDS, SENSES, WORDS_LEVELS, WORDS_TRIE,
+    DATA_DIR,
+    DATA_FILES,
+    DEFAULT_LEVEL,
+    FORMAT_VERSION,
+    FORMS_TRIE,
+    LEVELS,
+    MAX_WORD_LETTERS,
+    METADATA,
+    NODE_FORMAT,
+    RACKS_NODES,
+    RACKS_TRIE,
+    RACKS_WORDS,
+    SENSES,
+    WORDS_LEVELS,
+    WORDS_TRIE,
 )
 from dictionaries.deck import STANDARD, Deck
 from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack

@@ -1,95 +1,44 @@
-"""``uw-referee``: the Click commands. The logic lives in ``service`` (words) and ``referee`` (games)."""
+"""``uw-referee``: the root command and the word commands. The logic lives in ``dictionaries`` (words)
+and ``referee`` (games); the game commands are in ``referee.game_cli``, loaded on first use."""
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import dataclass, field
-from typing import Any
 
 import click
 
-from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries import __version__
-from dictionaries.deck import Deck, DeckError, load_deck
-from dictionaries.dictionary import Dictionary, open_dictionary
 from dictionaries.errors import DictionaryError, WordError
+from referee.cli_common import (
+    CONTEXT,
+    Obj,
+    deck_option,
+    emit_json,
+    get_deck,
+    json_option,
+    letters_text,
+    level_option,
+)
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
-
-
-@dataclass
-class Obj:
-    """What every command shares through ``ctx.obj``."""
-
-    db: str | None = None
-    game: int | None = None
-    _dictionary: Dictionary | None = field(default=None, repr=False)
-    _store: Any = field(default=None, repr=False)
-
-    @property
-    def store(self) -> Any:
-        if self._store is None:
-            from referee.store import Store
-
-            self._store = Store(self.db)
-        return self._store
-
-    @property
-    def dictionary(self) -> Dictionary:
-        if self._dictionary is None:
-            try:
-                self._dictionary = open_dictionary()
-            except DictionaryError as exc:
-                raise click.ClickException(str(exc)) from None
-        return self._dictionary
-
-
-def level_option(f: Any) -> Any:
-    return click.option("--level", type=click.Choice([str(n) for n in LEVELS]), default=str(DEFAULT_LEVEL),
-                        show_default=True, help=LEVEL_HELP)(f)
-
-
-def json_option(f: Any) -> Any:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
-
-
-def deck_option(f: Any) -> Any:
-    return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
-                        help="The deck whose counts limit the letters (a FILE is JSON letter counts).")(f)
-
-
-def get_deck(spec: str) -> Deck:
-    try:
-        return load_deck(spec)
-    except DeckError as exc:
-        raise click.BadParameter(str(exc), param_hint="--deck") from None
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def letters_text(letters: Any) -> str:
-    return " ".join(f"{letter}{points}" for letter, points in letters)
-
-
-#: Game commands live in referee.game_cli and are imported only when used, so that
-#: ``uw-referee check`` starts fast (the engine and SQLite are not loaded for word questions).
-GAME_COMMANDS = ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
+#: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
+#: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
+LAZY_COMMANDS: dict[str, str] = {
+    name: "referee.game_cli"
+    for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
+}
 
 
 class LazyGroup(click.Group):
     """A group whose game commands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *GAME_COMMANDS])
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in GAME_COMMANDS and cmd_name not in self.commands:
-            from referee import game_cli
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            import importlib
 
-            return getattr(game_cli, cmd_name)  # type: ignore[no-any-return]
+            command: click.Command = getattr(importlib.import_module(LAZY_COMMANDS[cmd_name]), cmd_name)
+            return command
         return super().get_command(ctx, cmd_name)
 
 

@@ -8,12 +8,25 @@ from typing import Any, Callable
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from referee.cli import CONTEXT, Obj, emit_json, get_deck
-from referee.engine import (
-    DIE, BindDone, BindNamed, Discarded, Event, Game, Options, Phase, PsychotherapyRolled, RollOff, RulesError,
-    SanityRolled, Setup, WordPlayed, check_roll_off,
-)
 from dictionaries.errors import WordError
+from referee.cli_common import CONTEXT, Obj, emit_json, get_deck
+from referee.engine import (
+    DIE,
+    BindDone,
+    BindNamed,
+    Discarded,
+    Event,
+    Game,
+    Options,
+    Phase,
+    PsychotherapyRolled,
+    RollOff,
+    RulesError,
+    SanityRolled,
+    Setup,
+    WordPlayed,
+    check_roll_off,
+)
 
 RULINGS = """\b
 Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);

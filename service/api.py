@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
-from typing import Any, Callable
+from typing import Callable
 
 from flask import Blueprint, Response, current_app, request
 
 from dictionaries import LEVELS
-from service.core import CACHE_CONTROL, WordService, json_response, word_service
 from dictionaries.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
 from dictionaries.errors import InvalidLevel, InvalidWord, WordError
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
+from service.core import CACHE_CONTROL, WordService, json_response, word_service
 
 #: Most words in one ``POST /v1/words``.
 MAX_BATCH_WORDS = 1000

@@ -7,21 +7,18 @@ traceback ever reaches a client.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
-from dictionaries import DEFAULT_LEVEL
-from dictionaries import __version__
+from dictionaries import DEFAULT_LEVEL, __version__
 from dictionaries.deck import Deck, load_deck
-from dictionaries.dictionary import Dictionary, level_code, open_dictionary
+from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
 from service.api import api, fast_word_answer, root
 from service.core import CACHE_CONTROL, WordService, json_response

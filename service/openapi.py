@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dictionaries import LEVELS, MAX_WORD_LETTERS
-from dictionaries import __version__
+from dictionaries import LEVELS, MAX_WORD_LETTERS, __version__
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
 

@@ -1,0 +1,72 @@
+"""What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from dictionaries import DEFAULT_LEVEL, LEVELS
+from dictionaries.deck import Deck, DeckError, load_deck
+from dictionaries.dictionary import Dictionary, open_dictionary
+from dictionaries.errors import DictionaryError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
+
+
+@dataclass
+class Obj:
+    """What every command shares through ``ctx.obj``."""
+
+    db: str | None = None
+    game: int | None = None
+    _dictionary: Dictionary | None = field(default=None, repr=False)
+    _store: Any = field(default=None, repr=False)
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
+            from referee.store import Store
+
+            self._store = Store(self.db)
+        return self._store
+
+    @property
+    def dictionary(self) -> Dictionary:
+        if self._dictionary is None:
+            try:
+                self._dictionary = open_dictionary()
+            except DictionaryError as exc:
+                raise click.ClickException(str(exc)) from None
+        return self._dictionary
+
+
+def level_option(f: Any) -> Any:
+    return click.option("--level", type=click.Choice([str(n) for n in LEVELS]), default=str(DEFAULT_LEVEL),
+                        show_default=True, help=LEVEL_HELP)(f)
+
+
+def json_option(f: Any) -> Any:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+
+
+def deck_option(f: Any) -> Any:
+    return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
+                        help="The deck whose counts limit the letters (a FILE is JSON letter counts).")(f)
+
+
+def get_deck(spec: str) -> Deck:
+    try:
+        return load_deck(spec)
+    except DeckError as exc:
+        raise click.BadParameter(str(exc), param_hint="--deck") from None
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def letters_text(letters: Any) -> str:
+    return " ".join(f"{letter}{points}" for letter, points in letters)
