@@ -24,14 +24,31 @@ class Obj:
     game: int | None = None
     _dictionary: Dictionary | None = field(default=None, repr=False)
     _store: Any = field(default=None, repr=False)
+    _referee: Any = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
+        """The games database, for writing (``referee.store.Store``)."""
         if self._store is None:
             from referee.store import Store
 
             self._store = Store(self.db)
         return self._store
+
+    def reader(self) -> Any:
+        """The games database opened read-only (read commands work on read-only media)."""
+        from referee.store import Store
+
+        return Store(self.db, read_only=True)
+
+    @property
+    def referee(self) -> Any:
+        """The game-flow library over the store (``referee.actions.Referee``)."""
+        if self._referee is None:
+            from referee.actions import Referee
+
+            self._referee = Referee(self.store, lambda: self.dictionary)
+        return self._referee
 
     @property
     def dictionary(self) -> Dictionary:
