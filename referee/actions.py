@@ -11,10 +11,24 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from dictionaries.dictionary import Dictionary
+from dictionaries.rules import DIE
 from dictionaries.verdict import Verdict, judge
 from referee.engine import (
-    DIE, BindDone, BindNamed, Discarded, Event, Game, Outcome, Phase, PsychotherapyRolled, RollOff, RulesError,
-    SanityRolled, Setup, State, WordPlayed, WordRefused,
+    BindDone,
+    BindNamed,
+    Discarded,
+    Event,
+    Game,
+    Outcome,
+    Phase,
+    PsychotherapyRolled,
+    RollOff,
+    RulesError,
+    SanityRolled,
+    Setup,
+    State,
+    WordPlayed,
+    WordRefused,
 )
 from referee.store import Store
 

@@ -7,11 +7,19 @@ from typing import Any, Callable
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from dictionaries.deck import HAND_SIZE
 from dictionaries.errors import WordError
+from dictionaries.rules import DIE, HAND_SIZE, PAWNS
 from referee.actions import Prepared, RequestError, Result, history_notes
 from referee.cli_common import CONTEXT, Obj, emit_json, get_deck
-from referee.engine import DIE, PAWNS, Game, Options, Phase, RollOff, RulesError, Setup, check_roll_off
+from referee.engine import (
+    Game,
+    Options,
+    Phase,
+    RollOff,
+    RulesError,
+    Setup,
+    check_roll_off,
+)
 
 RULINGS = """\b
 Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);

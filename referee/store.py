@@ -19,7 +19,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from referee.engine import Created, Event, Game, RulesError, Setup, State, event_from_dict, undo_point
+from referee.engine import (
+    Created,
+    Event,
+    Game,
+    RulesError,
+    Setup,
+    State,
+    event_from_dict,
+    undo_point,
+)
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 2
