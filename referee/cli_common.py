@@ -85,5 +85,3 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def letters_text(letters: Any) -> str:
-    return " ".join(f"{letter}{points}" for letter, points in letters)

@@ -2,6 +2,7 @@
 its errors become Click errors with the right exit status (1 refused by the rules, 2 usage)."""
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import click
@@ -9,7 +10,7 @@ import click
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
-from referee.actions import Prepared, RequestError, Result, history_notes
+from referee.actions import RequestError, Result, history_notes
 from referee.cli_common import CONTEXT, Obj, emit_json, get_deck
 from referee.engine import (
     Game,
@@ -20,6 +21,15 @@ from referee.engine import (
     Setup,
     check_roll_off,
 )
+from referee.render import (
+    describe_setup,
+    play_verdict_lines,
+    refused_line,
+    result_lines,
+    say_lines,
+    status_lines,
+)
+from referee.terminal import EXIT_REFUSED, Style, use_color, write
 
 RULINGS = """\b
 Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);
@@ -32,14 +42,13 @@ Psychotherapy needs a roll strictly higher than the hand's value (a 20 is not au
 class Refused(click.ClickException):
     """The rules refuse the action (exit status 1); nothing was changed."""
 
-    exit_code = 1
+    exit_code = EXIT_REFUSED
 
     def format_message(self) -> str:
         return self.message
 
     def show(self, file: Any = None) -> None:
-        end = "" if self.message.endswith(".") else "."
-        click.echo(click.style("Refused: ", fg="red", bold=True) + self.message + end + " Nothing was changed.", err=True)
+        click.echo(refused_line(self.message, style(sys.stderr)), err=True)
 
 
 def run_store(obj: Obj, call: Callable[[], Any]) -> Any:
@@ -59,35 +68,19 @@ def run_store(obj: Obj, call: Callable[[], Any]) -> Any:
         raise click.BadParameter(str(exc), param_hint="WORD") from None
 
 
+def style(stream: Any = None) -> Style:
+    """The styling of this run: colour only on a terminal without NO_COLOR."""
+    return Style(use_color(stream if stream is not None else sys.stdout))
+
+
 def say(notes: list[str]) -> None:
     """Print what happened and what the table does next; the last note (what the game waits for) stands out."""
-    for note in notes[:-1]:
-        click.echo(note)
-    if notes:
-        click.echo(click.style(notes[-1], bold=True))
+    write(say_lines(notes, style()))
 
 
 def say_result(result: Result) -> None:
     """Print what an action did, then what the game waits for (or, at the end, who won) in bold."""
-    notes = list(result.notes)
-    say(notes if result.state.is_over() else [*notes, result.waiting.text])
-
-
-def say_verdict(prepared: Prepared, allow: bool) -> None:
-    """What the dictionary says about a word being played."""
-    verdict = prepared.verdict
-    if verdict.legal and allow:
-        click.echo(f"{verdict.word} is legal anyway; --allow changes nothing.")
-    for reason in verdict.reasons:
-        click.echo(f"The dictionary says: {reason.message}.")
-
-
-def describe_setup(game_id: int, game: Game) -> str:
-    setup = game.setup
-    options = [name.replace("_", " ") for name, on in vars(setup.options).items() if on]
-    return (f"Game {game_id}: {', '.join(setup.players)}. Target {setup.target}, dictionary size {setup.level}, "
-            f"{setup.deck.name} deck ({setup.deck.size} cards), {setup.dice} dice. "
-            f"Optional rules: {', '.join(options) if options else 'none'}.")
+    write(result_lines(result, style()))
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -149,7 +142,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
             raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
                                    "already rolled, or --dice virtual); no game was created") from None
     result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
-    click.echo(click.style(describe_setup(result.game_id, result.game), bold=True))
+    click.echo(style().bold(describe_setup(result.game_id, result.game)))
     click.echo(f"Deal {HAND_SIZE} cards to each player and give each {PAWNS} pawns; "
                f"{result.state.draw_pile} cards stay in the draw pile.")
     say_result(result)
@@ -206,7 +199,7 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     """
     referee = obj.referee
     prepared = run_store(obj, lambda: referee.prepare(obj.game, word, roll=roll))
-    say_verdict(prepared, allow)
+    write(play_verdict_lines(prepared.verdict, allow))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
         check = run_store(obj, lambda: referee.check_play(prepared, allow=allow))
@@ -288,18 +281,10 @@ def status(obj: Obj, as_json: bool) -> None:
         uw-referee status --json
     """
     gid, game = run_store(obj, lambda: obj.reader().load(obj.game))
-    state = game.state
     if as_json:
-        emit_json({"game": gid, **state.to_dict()})
+        emit_json({"game": gid, **game.state.to_dict()})
         return
-    click.echo(click.style(describe_setup(gid, game), bold=True))
-    for p in state.players:
-        mark = "->" if p is state.current and not state.is_over() else "  "
-        tail = " (out)" if p.out else (" (winner)" if p.name == state.winner else "")
-        click.echo(f"{mark} {p.name:<12} {p.score:>4} points  {p.pawns} pawn{'s' if p.pawns != 1 else ''}{tail}")
-    click.echo(f"Draw pile {state.draw_pile}, discard pile {state.discard_pile}. "
-               f"Words used: {', '.join(state.used_words) or 'none'}.")
-    click.echo(click.style(state.waiting_for(), bold=True))
+    write(status_lines(gid, game, style()))
 
 
 @click.command(context_settings=CONTEXT)
@@ -337,7 +322,7 @@ def undo(obj: Obj, actions: int) -> None:
     result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
     removed = len(result.removed)
     click.echo(f"Undone: {actions} action{'s' if actions != 1 else ''} ({removed} event{'s' if removed != 1 else ''}).")
-    click.echo(click.style(result.waiting.text, bold=True))
+    click.echo(style().bold(result.waiting.text))
 
 
 @click.command(context_settings=CONTEXT)
@@ -403,9 +388,9 @@ def table(obj: Obj) -> None:
         uw-referee new Cindi Paul Sue --first Sue && uw-referee table
     """
     gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    click.echo(click.style(describe_setup(gid, game), bold=True))
+    click.echo(style().bold(describe_setup(gid, game)))
     click.echo(TABLE_HELP)
-    click.echo(click.style(game.state.waiting_for(), bold=True))
+    click.echo(style().bold(game.state.waiting_for()))
     while not game.state.is_over():
         state = game.state
         name = state.current.name if state.current else ""
@@ -432,7 +417,7 @@ def table(obj: Obj) -> None:
         except click.exceptions.Exit:
             pass
     if game.state.is_over():
-        click.echo(click.style(game.state.waiting_for(), bold=True))
+        click.echo(style().bold(game.state.waiting_for()))
     else:
         click.echo(f"The game is saved. Continue with 'uw-referee --game {gid} table'.")
 
@@ -454,7 +439,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     if command == "undo":
         result = run_store(obj, lambda: referee.undo(gid, 1))
         click.echo("Undone.")
-        click.echo(click.style(result.waiting.text, bold=True))
+        click.echo(style().bold(result.waiting.text))
         return result.game
     if state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
         if state.phase is Phase.PSYCHOTHERAPY and command in ("pass", "skip", "no"):
