@@ -1,7 +1,6 @@
 """What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +10,7 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_dictionary
 from dictionaries.errors import DictionaryError
+from referee.terminal import json_text
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
@@ -82,6 +82,6 @@ def get_deck(spec: str) -> Deck:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data))
 
 
