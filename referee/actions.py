@@ -7,9 +7,6 @@ not fit the game's set-up (a roll typed in a game with virtual dice) is a ``Requ
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
 from dictionaries.dictionary import Dictionary
 from dictionaries.rules import DIE
 from dictionaries.verdict import Verdict, judge
@@ -31,13 +28,18 @@ from referee.engine import (
     WordRefused,
 )
 from referee.store import Store
+from referee.values import value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
 
 
 class RequestError(ValueError):
     """A request that does not fit this game's set-up or this moment (a usage error, not a rules refusal)."""
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Waiting:
     """What the game waits for, as a value; ``text`` says it in words."""
 
@@ -67,7 +69,7 @@ def waiting(state: State) -> Waiting:
     return Waiting(phase, current, state.waiting_for())
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Result:
     """What an action did: the game as it is now, what happened in words, and what comes next."""
 
@@ -75,7 +77,7 @@ class Result:
     game: Game
     notes: tuple[str, ...]
     verdict: Verdict | None = None
-    removed: tuple[Event, ...] = field(default=())
+    removed: tuple[Event, ...] = ()
 
     @property
     def state(self) -> State:
@@ -90,7 +92,7 @@ class Result:
         return self.game.state.outcome
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Prepared:
     """A word judged for a game, before any lock is taken: the game, its set-up and the verdict."""
 
@@ -99,7 +101,7 @@ class Prepared:
     verdict: Verdict
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class PlayCheck:
     """A word tried on the game as it is, before its roll is asked for."""
 

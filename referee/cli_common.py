@@ -1,7 +1,6 @@
 """What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -11,20 +10,21 @@ from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_dictionary
 from dictionaries.errors import DictionaryError
 from referee.terminal import json_text
+from referee.values import value
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
 
 
-@dataclass
+@value()
 class Obj:
     """What every command shares through ``ctx.obj``."""
 
     db: str | None = None
     game: int | None = None
-    _dictionary: Dictionary | None = field(default=None, repr=False)
-    _store: Any = field(default=None, repr=False)
-    _referee: Any = field(default=None, repr=False)
+    _dictionary: Dictionary | None = None
+    _store: Any = None
+    _referee: Any = None
 
     @property
     def store(self) -> Any:

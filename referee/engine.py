@@ -8,13 +8,15 @@ refused event leaves the game as it was.
 from __future__ import annotations
 
 import enum
-import random
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any, ClassVar, Iterable
 
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
+from referee.values import as_dict, field, fields_of, value
+
+TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Iterable
 
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
 MAX_NAME = 24
@@ -74,7 +76,7 @@ class Phase(str, enum.Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Options:
     oath: bool = False
     spell_binding: bool = False
@@ -82,7 +84,7 @@ class Options:
     last_words: bool = False
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Setup:
     """Everything fixed when the game is created."""
 
@@ -122,7 +124,7 @@ class Setup:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "players": list(self.players), "target": self.target, "options": asdict(self.options),
+            "players": list(self.players), "target": self.target, "options": as_dict(self.options),
             "level": self.level, "dice": self.dice, "seed": self.seed,
             "deck": {"name": self.deck.name, "counts": dict(self.deck.counts), "points": dict(self.deck.points)},
         }
@@ -137,7 +139,7 @@ class Setup:
 
 # -- events ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Event:
     """A fact recorded in the game. ``kind`` names it in the store."""
 
@@ -146,11 +148,11 @@ class Event:
     starts_action: ClassVar[bool] = True
 
     def to_dict(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {name: getattr(self, name) for name in fields_of(self)}
         return {"type": self.kind, **{k: (list(v) if isinstance(v, tuple) else v) for k, v in data.items()}}
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Created(Event):
     kind: ClassVar[str] = "created"
     setup: Setup
@@ -159,7 +161,7 @@ class Created(Event):
         return {"type": self.kind, "setup": self.setup.to_dict()}
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class RollOff(Event):
     """The roll-off: each round maps the players who rolled to their roll. Or ``first`` chosen by the table."""
 
@@ -171,7 +173,7 @@ class RollOff(Event):
         return {"type": self.kind, "rounds": [[list(r) for r in rnd] for rnd in self.rounds], "first": self.first}
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class WordPlayed(Event):
     """A word put down, with the verdict facts of that moment."""
 
@@ -184,7 +186,7 @@ class WordPlayed(Event):
     allowed: bool = False            # the table overrode the dictionary's verdict
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class SanityRolled(Event):
     kind: ClassVar[str] = "sanity_rolled"
     starts_action: ClassVar[bool] = False
@@ -192,14 +194,14 @@ class SanityRolled(Event):
     roll: int
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Discarded(Event):
     kind: ClassVar[str] = "discarded"
     player: str
     letters: str | None = None
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class BindNamed(Event):
     """Spell Binding: another player names a word formable from the discarded letters."""
 
@@ -211,14 +213,14 @@ class BindNamed(Event):
     reasons: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class BindDone(Event):
     """Spell Binding: the table has named all the words it will."""
 
     kind: ClassVar[str] = "bind_done"
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class PsychotherapyRolled(Event):
     """Psychotherapy: the discarder's roll against the hand's value, or ``None`` to pass."""
 
@@ -258,7 +260,7 @@ class Termination(str, enum.Enum):
     LAST_STANDING = "last_standing"  # every other player lost all their pawns
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Outcome:
     """How a game ended: why, and who won (like python-chess's ``Outcome``)."""
 
@@ -272,7 +274,7 @@ class Outcome:
 
 # -- state ----------------------------------------------------------------------------------------
 
-@dataclass
+@value()
 class Player:
     name: str
     score: int = 0
@@ -285,7 +287,7 @@ class Player:
         return {"name": self.name, "score": self.score, "pawns": self.pawns, "out": self.out}
 
 
-@dataclass
+@value()
 class Pending:
     """A word on the table awaiting its sanity roll."""
 
@@ -295,14 +297,14 @@ class Pending:
     forced: bool = False  # forced by Spell Binding: the hand was already discarded
 
 
-@dataclass
+@value()
 class DiscardWindow:
     player: int
     letters: str | None
     named: list[tuple[str, str, int]] = field(default_factory=list)  # (by, word, score), legal only
 
 
-@dataclass
+@value()
 class State:
     """Everything the table needs to know, derived from the events."""
 
@@ -376,7 +378,7 @@ class State:
         return f"{cur.name}'s turn{final}: play a word or discard the hand.{oath}"
 
     def to_dict(self) -> dict[str, Any]:
-        options = asdict(self.setup.options)
+        options = as_dict(self.setup.options)
         return {
             "phase": self.phase.value,
             "turn": None if self.current is None or self.is_over() else self.current.name,
@@ -394,14 +396,18 @@ class State:
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
 
+    def view(self) -> dict[str, Any]:
+        """What a status display needs, as JSON values: ``to_dict()`` and the deck's size."""
+        return {"state": self.to_dict(), "deck_size": self.setup.deck.size}
+
     def to_snapshot(self) -> dict[str, Any]:
         """Everything of the state as JSON values, so a store can keep it instead of replaying."""
         return {
             "setup": self.setup.to_dict(), "phase": self.phase.value,
-            "players": [asdict(p) for p in self.players], "turn": self.turn,
+            "players": [as_dict(p) for p in self.players], "turn": self.turn,
             "used_words": list(self.used_words), "draw_pile": self.draw_pile, "discard_pile": self.discard_pile,
-            "winner": self.winner, "pending": asdict(self.pending) if self.pending else None,
-            "window": asdict(self.window) if self.window else None, "last_words": self.last_words,
+            "winner": self.winner, "pending": as_dict(self.pending) if self.pending else None,
+            "window": as_dict(self.window) if self.window else None, "last_words": self.last_words,
             "reached": self.reached, "outcome": self.outcome.to_dict() if self.outcome else None,
             "events": self.events,
         }
@@ -478,6 +484,8 @@ class Game:
 
     def virtual_roll(self, salt: int = 0) -> int:
         """A virtual d20, reproducible from the game's seed and the number of events so far."""
+        import random  # only games with virtual dice roll
+
         return random.Random(f"{self.setup.seed}:{self.count}:{salt}").randint(1, DIE)
 
     def roll_off_virtual(self) -> RollOff:

@@ -22,7 +22,7 @@ from referee.engine import (
     check_roll_off,
 )
 from referee.render import (
-    describe_setup,
+    describe_game,
     play_verdict_lines,
     refused_line,
     result_lines,
@@ -142,7 +142,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
             raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
                                    "already rolled, or --dice virtual); no game was created") from None
     result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
-    click.echo(style().bold(describe_setup(result.game_id, result.game)))
+    click.echo(style().bold(describe_game(result.game_id, result.game)))
     click.echo(f"Deal {HAND_SIZE} cards to each player and give each {PAWNS} pawns; "
                f"{result.state.draw_pile} cards stay in the draw pile.")
     say_result(result)
@@ -280,11 +280,11 @@ def status(obj: Obj, as_json: bool) -> None:
     Example:
         uw-referee status --json
     """
-    gid, game = run_store(obj, lambda: obj.reader().load(obj.game))
+    gid, view = run_store(obj, lambda: obj.reader().view(obj.game))
     if as_json:
-        emit_json({"game": gid, **game.state.to_dict()})
+        emit_json({"game": gid, **view["state"]})
         return
-    write(status_lines(gid, game, style()))
+    write(status_lines(gid, view, style()))
 
 
 @click.command(context_settings=CONTEXT)
@@ -299,7 +299,7 @@ def log(obj: Obj, as_json: bool) -> None:
     """
     gid, game, history = run_store(obj, lambda: obj.reader().history(obj.game))
     notes = history_notes([event for _, event in history])
-    notes[0] = [describe_setup(gid, game)]
+    notes[0] = [describe_game(gid, game)]
     rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": notes[seq]}
             for seq, (at, event) in enumerate(history)]
     if as_json:
@@ -388,7 +388,7 @@ def table(obj: Obj) -> None:
         uw-referee new Cindi Paul Sue --first Sue && uw-referee table
     """
     gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    click.echo(style().bold(describe_setup(gid, game)))
+    click.echo(style().bold(describe_game(gid, game)))
     click.echo(TABLE_HELP)
     click.echo(style().bold(game.state.waiting_for()))
     while not game.state.is_over():

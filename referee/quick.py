@@ -94,13 +94,13 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
     from referee.store import Store, StoreError
 
     try:
-        gid, game = Store(db, read_only=True).load(game_id)
+        gid, view = Store(db, read_only=True).view(game_id)
     except StoreError as exc:
         return _error(str(exc))
     if as_json:
-        write([json_text({"game": gid, **game.state.to_dict()})])
+        write([json_text({"game": gid, **view["state"]})])
     else:
-        write(status_lines(gid, game, _style()))
+        write(status_lines(gid, view, _style()))
     return EXIT_OK
 
 

@@ -5,11 +5,12 @@ quick path, the ``table`` loop) says the same thing the same way.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
-
 from referee.terminal import Style
 
-if TYPE_CHECKING:  # the types only: rendering never needs the modules loaded
+TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
+if TYPE_CHECKING:
+    from typing import Any, Iterable
+
     from dictionaries.verdict import Verdict
     from referee.actions import Result
     from referee.engine import Game
@@ -54,26 +55,34 @@ def result_lines(result: Result, style: Style) -> list[str]:
     return say_lines(notes if result.state.is_over() else [*notes, result.waiting.text], style)
 
 
-def describe_setup(game_id: int, game: Game) -> str:
-    """One line: the players, target, dictionary size, deck, dice and optional rules."""
-    setup = game.setup
-    options = [name.replace("_", " ") for name, on in vars(setup.options).items() if on]
-    return (f"Game {game_id}: {', '.join(setup.players)}. Target {setup.target}, dictionary size {setup.level}, "
-            f"{setup.deck.name} deck ({setup.deck.size} cards), {setup.dice} dice. "
+def describe_setup(game_id: int, view: dict[str, Any]) -> str:
+    """One line: the players, target, dictionary size, deck, dice and optional rules (from ``State.view()``)."""
+    state = view["state"]
+    options = [name.replace("_", " ") for name, on in state["options"].items() if on]
+    players = ", ".join(p["name"] for p in state["players"])
+    return (f"Game {game_id}: {players}. Target {state['target']}, dictionary size {state['level']}, "
+            f"{state['deck']} deck ({view['deck_size']} cards), {state['dice']} dice. "
             f"Optional rules: {', '.join(options) if options else 'none'}.")
 
 
-def status_lines(game_id: int, game: Game, style: Style) -> list[str]:
+def describe_game(game_id: int, game: Game) -> str:
+    """``describe_setup`` of a game in hand."""
+    return describe_setup(game_id, game.state.view())
+
+
+def status_lines(game_id: int, view: dict[str, Any], style: Style) -> list[str]:
     """``status``: the set-up, each player, the piles and used words, and what the game waits for."""
-    state = game.state
-    lines = [style.bold(describe_setup(game_id, game))]
-    for p in state.players:
-        mark = "->" if p is state.current and not state.is_over() else "  "
-        tail = " (out)" if p.out else (" (winner)" if p.name == state.winner else "")
-        lines.append(f"{mark} {p.name:<12} {p.score:>4} points  {p.pawns} pawn{'s' if p.pawns != 1 else ''}{tail}")
-    lines.append(f"Draw pile {state.draw_pile}, discard pile {state.discard_pile}. "
-                 f"Words used: {', '.join(state.used_words) or 'none'}.")
-    lines.append(style.bold(state.waiting_for()))
+    state = view["state"]
+    over = state["phase"] == "over"
+    lines = [style.bold(describe_setup(game_id, view))]
+    for p in state["players"]:
+        mark = "->" if p["name"] == state["turn"] and not over else "  "
+        tail = " (out)" if p["out"] else (" (winner)" if p["name"] == state["winner"] else "")
+        pawns = p["pawns"]
+        lines.append(f"{mark} {p['name']:<12} {p['score']:>4} points  {pawns} pawn{'s' if pawns != 1 else ''}{tail}")
+    lines.append(f"Draw pile {state['draw_pile']}, discard pile {state['discard_pile']}. "
+                 f"Words used: {', '.join(state['used_words']) or 'none'}.")
+    lines.append(style.bold(state["waiting_for"]))
     return lines
 
 

@@ -8,27 +8,24 @@ damaged, is never written to.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
 import sqlite3
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Callable, Iterator
 
-from referee.engine import (
-    Created,
-    Event,
-    Game,
-    RulesError,
-    Setup,
-    State,
-    event_from_dict,
-    undo_point,
-)
+from referee.values import value
+
+try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
+
+TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
+
+    from referee.engine import Event, Game, Setup, State
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 2
@@ -60,6 +57,7 @@ MIGRATIONS: list[str] = [
         game_id INTEGER PRIMARY KEY REFERENCES games(id),
         seq INTEGER NOT NULL,
         state TEXT NOT NULL,
+        view TEXT NOT NULL,
         digest TEXT NOT NULL
     );
     ALTER TABLE games ADD COLUMN summary TEXT;
@@ -75,7 +73,7 @@ class NoGame(StoreError):
     """No game to act on."""
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class GameSummary:
     """One game as ``games`` lists it."""
 
@@ -89,14 +87,14 @@ class GameSummary:
     scores: tuple[int, ...]
 
 
-def default_db_path() -> Path:
-    """``UW_REFEREE_DB``, else the user's data directory."""
+def default_db_path() -> str:
+    """``UW_REFEREE_DB``, else games.sqlite3 in the user's data directory."""
     env = os.environ.get("UW_REFEREE_DB")
     if env:
-        return Path(env)
+        return env
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("uw-referee", appauthor=False)) / "games.sqlite3"
+    return os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -112,9 +110,9 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def snapshot_digest(seq: int, last_event: str, state: str) -> str:
+def snapshot_digest(seq: int, last_event: str, state: str, view: str) -> str:
     """Ties a snapshot to the event it follows: a changed event or snapshot no longer matches."""
-    return hashlib.blake2b(f"{seq}\n{last_event}\n{state}".encode(), digest_size=16).hexdigest()
+    return blake2b(f"{seq}\n{last_event}\n{state}\n{view}".encode(), digest_size=16).hexdigest()
 
 
 def summary_of(state: State) -> dict[str, Any]:
@@ -137,7 +135,7 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = BUSY_TIMEOUT_S,
                  read_only: bool = False) -> None:
-        self.path = Path(path) if path is not None else default_db_path()
+        self.path = os.fspath(path) if path is not None else default_db_path()
         self.timeout = timeout
         self.read_only = read_only
         self._conn: sqlite3.Connection | None = None
@@ -147,18 +145,18 @@ class Store:
     # -- connection -------------------------------------------------------------------------------
 
     def exists(self) -> bool:
-        return self.path.is_file() and self.path.stat().st_size > 0
+        return os.path.isfile(self.path) and os.path.getsize(self.path) > 0
 
     def _connect(self, create: bool) -> sqlite3.Connection:
         if self._conn is not None:
             return self._conn
-        if self.path.is_dir():
+        if os.path.isdir(self.path):
             raise StoreError(f"{self.path} is a directory, not a database file")
         if not self.exists():
             if not create or self.read_only:
                 raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"cannot create {self.path}: {exc.strerror or exc}") from None
         try:
@@ -191,7 +189,9 @@ class Store:
         """A connection; read-only ones fall back to SQLite's ``immutable`` mode on read-only media."""
         if not self.read_only:
             return sqlite3.connect(str(self.path), timeout=self.timeout, isolation_level=None)
-        uri = Path(os.path.abspath(self.path)).as_uri()
+        from urllib.parse import quote  # read-only opening needs a file: URI
+
+        uri = "file:" + quote(os.path.abspath(self.path))
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=self.timeout, isolation_level=None)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -221,8 +221,10 @@ class Store:
         return f"{self.path}: {text}"
 
     def _disk_full(self) -> bool:
+        import shutil
+
         try:
-            return shutil.disk_usage(self.path.parent).free < 1024 * 1024
+            return shutil.disk_usage(os.path.dirname(os.path.abspath(self.path))).free < 1024 * 1024
         except OSError:
             return False
 
@@ -255,8 +257,8 @@ class Store:
 
     # -- verification -----------------------------------------------------------------------------
 
-    def _stamp_path(self) -> Path:
-        return self.path.with_name(self.path.name + STAMP_SUFFIX)
+    def _stamp_path(self) -> str:
+        return self.path + STAMP_SUFFIX
 
     def _file_state(self) -> list[Any]:
         """What changes whenever anyone writes the file: size, time and identity of it and its WAL.
@@ -264,9 +266,9 @@ class Store:
         An empty WAL counts as none: opening a WAL database creates one.
         """
         marks: list[Any] = []
-        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
+        for path in (self.path, self.path + "-wal"):
             try:
-                st = path.stat()
+                st = os.stat(path)
             except FileNotFoundError:
                 marks.append(None)
                 continue
@@ -284,7 +286,8 @@ class Store:
         if self._verified:
             return
         try:
-            stamp = json.loads(self._stamp_path().read_text())
+            with open(self._stamp_path(), encoding="utf-8") as file:
+                stamp = json.load(file)
         except (OSError, ValueError):
             stamp = None
         if stamp is not None and stamp == self._file_state():
@@ -322,13 +325,14 @@ class Store:
     def _write_stamp(self) -> None:
         """Record the file as this write left it (after the connection is closed, so SQLite is done with it)."""
         stamp = self._stamp_path()
-        temp = stamp.with_name(f"{stamp.name}.{os.getpid()}")
+        temp = f"{stamp}.{os.getpid()}"
         try:
-            temp.write_text(_dumps(self._file_state()))
+            with open(temp, "w", encoding="utf-8") as file:
+                file.write(_dumps(self._file_state()))
             os.replace(temp, stamp)
         except OSError:
             try:
-                temp.unlink()
+                os.unlink(temp)
             except OSError:
                 pass  # no stamp: the next write checks the whole file, which is only slower
 
@@ -382,6 +386,8 @@ class Store:
         return game_id
 
     def _events(self, conn: sqlite3.Connection, game_id: int) -> tuple[list[Event], list[str]]:
+        from referee.engine import event_from_dict
+
         rows = conn.execute("SELECT data, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         try:
             return [event_from_dict(json.loads(data)) for data, _ in rows], [at for _, at in rows]
@@ -392,6 +398,8 @@ class Store:
         return StoreError(f"game {game_id} in {self.path} cannot be replayed ({exc}); it was left untouched")
 
     def _replay(self, conn: sqlite3.Connection, game_id: int, events: list[Event] | None = None) -> Game:
+        from referee.engine import Game
+
         if events is None:
             events, _ = self._events(conn, game_id)
         try:
@@ -403,22 +411,31 @@ class Store:
         """The game's kept state if it matches the game's last event, else None (then it is replayed)."""
         if self._version < 2:
             return None
-        row = conn.execute("SELECT seq, state, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+        found = self._kept(conn, game_id, "state")
+        return found[1] if found else None
+
+    def _kept(self, conn: sqlite3.Connection, game_id: int, column: str) -> tuple[int, dict[str, Any]] | None:
+        """The kept ``state`` or ``view`` of the game, with the event count, if it matches the last event."""
+        if self._version < 2:
+            return None
+        row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        seq, text, digest = row
+        seq, state, view, digest = row
         last = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                             (game_id,)).fetchone()
-        if last is None or last[0] + 1 != seq or snapshot_digest(seq, last[1], text) != digest:
+        if last is None or last[0] + 1 != seq or snapshot_digest(seq, last[1], state, view) != digest:
             return None
         try:
-            data = json.loads(text)
+            data = json.loads(state if column == "state" else view)
         except ValueError:
             return None
-        return data if isinstance(data, dict) else None
+        return (seq, data) if isinstance(data, dict) else None
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
         """The game, resumed from its snapshot when it matches, else replayed from its events."""
+        from referee.engine import Game, State
+
         data = self._snapshot(conn, game_id)
         if data is not None:
             try:
@@ -434,8 +451,21 @@ class Store:
             game = self._game(conn, gid)
         return gid, game
 
+    def view(self, game_id: int | None = None) -> tuple[int, dict[str, Any]]:
+        """What ``status`` shows of the game (``State.view()``), from what is kept, without the engine.
+
+        A game without a matching snapshot (written by version 1, or damaged) is replayed instead.
+        """
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            kept = self._kept(conn, gid, "view")
+            view = kept[1] if kept else self._game(conn, gid).state.view()
+        return gid, view
+
     def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
         """The game's set-up alone (its level, deck and dice), read from its first event."""
+        from referee.engine import Created, event_from_dict
+
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             row = conn.execute("SELECT data FROM events WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
@@ -457,7 +487,7 @@ class Store:
 
     def games(self) -> list[GameSummary]:
         """Every game, most recently active first, from the summaries kept beside them."""
-        if not self.exists() and not self.path.is_dir():  # a directory gets the store's error, not "no games"
+        if not self.exists() and not os.path.isdir(self.path):  # a directory gets the store's error, not "no games"
             return []
         with self._transaction(write=False) as conn:
             column = "summary" if self._version >= 2 else "NULL"
@@ -492,14 +522,17 @@ class Store:
     def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, last_data: str,
                     stamp: str) -> None:
         text = _dumps(state.to_snapshot())
+        view = _dumps(state.view())
         seq = last_seq + 1
-        conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest) VALUES (?, ?, ?, ?)",
-                     (game_id, seq, text, snapshot_digest(seq, last_data, text)))
+        conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
+                     (game_id, seq, text, view, snapshot_digest(seq, last_data, text, view)))
         conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?",
                      (stamp, _dumps(summary_of(state)), game_id))
 
     def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
         """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
+        from referee.engine import Game
+
         game = Game(setup)
         result = build(game) if build is not None else None
         with self._transaction(create=True) as conn:
@@ -531,6 +564,8 @@ class Store:
         ``change`` returns the new list of events and a result; the new list is replayed in full
         (a RulesError rolls back). Returns the game, the events it had before, and the result.
         """
+        from referee.engine import Game
+
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
             events, _ = self._events(conn, gid)
@@ -546,6 +581,8 @@ class Store:
 
     def undo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
         """Remove the last ``actions`` actions; returns the game as it is now and the events removed."""
+        from referee.engine import undo_point
+
         def cut(events: list[Event]) -> tuple[list[Event], list[Event]]:
             keep = undo_point(events, actions)
             return events[:keep], events[keep:]
@@ -554,4 +591,4 @@ class Store:
         return gid, game, removed
 
 
-__all__ = ["Store", "StoreError", "NoGame", "GameSummary", "default_db_path", "RulesError", "Created"]
+__all__ = ["Store", "StoreError", "NoGame", "GameSummary", "default_db_path"]
