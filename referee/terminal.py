@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 #: Exit status: done, refused by the rules (or the store cannot be used), usage error.
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
