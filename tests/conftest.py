@@ -28,3 +28,17 @@ def toy_dictionary_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def toy_dictionary(toy_dictionary_dir: Path) -> Dictionary:
     return Dictionary(toy_dictionary_dir)
+
+
+#: Tests that take seconds each (real processes, real servers, a browser, random games by the hundred).
+#: They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
+SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
+                "test_board_browser.py", "test_examples.py", "test_service_cli.py")
+SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
+              "test_real_subprocess", "test_the_quick_path_does_not_load_click")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SLOW_MODULES or item.originalname in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
