@@ -34,7 +34,13 @@ limit_request_line = 2048
 limit_request_fields = 50
 limit_request_field_size = 4096
 
-accesslog = "-"           # stdout
+# One line per request on stdout, unless UW_ACCESS_LOG=off. On by default: a service on the open
+# internet needs a record of who asked what; it costs about a fifth of a cheap request's CPU, so a
+# deployment whose proxy already logs every request (deploy/nginx.conf) may turn it off.
+_ACCESS_LOG = os.environ.get("UW_ACCESS_LOG", "on").strip().lower()
+if _ACCESS_LOG not in ("on", "off"):
+    raise SystemExit(f"Error: UW_ACCESS_LOG={_ACCESS_LOG!r} must be on or off")
+accesslog = "-" if _ACCESS_LOG == "on" else None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
@@ -42,43 +48,52 @@ reload = False            # never the debugger or the reloader in production
 # gunicorn >= 25 opens a control socket at one fixed path per user; several instances on one
 # host (tests, benchmarks, a dev server) would fight over it, and nothing here uses it.
 control_socket_disable = True
+# Each worker's heartbeat file is touched on every request: keep it in memory where the OS has a
+# RAM file system (gunicorn's documentation advises /dev/shm against disk stalls).
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
 # -- hooks --------------------------------------------------------------------------------------
 
 def on_starting(server: object) -> None:
-    """Open the dictionary once in the master, so a missing, truncated or foreign file stops the
-    start with one line naming it (not a traceback from every worker's failed boot)."""
+    """Open the dictionary once in the master, so a missing, truncated, damaged or foreign file
+    stops the start with one line naming it (not a traceback from every worker's failed boot)."""
     import sys
 
     from dictionaries.dictionary import Dictionary
     from dictionaries.errors import DictionaryError
 
     try:
-        Dictionary(os.environ.get("UW_DICTIONARY") or None)
+        Dictionary()  # the default path (UW_DICTIONARY), every checksum verified
     except DictionaryError as exc:
         print(f"Error: {exc}", file=sys.stderr, flush=True)
         sys.exit(1)
 
 
 def pre_request(worker: object, req: object) -> None:
-    """A body over the limit is answered 413 unread, and gunicorn then closes the connection: say so
-    with ``Connection: close`` instead of announcing a keep-alive that will not happen."""
-    from service.app import MAX_BODY_BYTES
+    """Close the connection after the answer when the body may be left unread: one over the limit
+    (answered 413 unread) or a chunked one (a malformed chunk leaves the stream unusable). The
+    answer then says ``Connection: close`` instead of announcing a keep-alive that will not happen."""
+    from service.core import MAX_BODY_BYTES
 
-    headers = getattr(req, "headers", [])
-    length = next((value for name, value in headers if name == "CONTENT-LENGTH"), None)
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        req.must_close = True  # type: ignore[attr-defined]
+    for name, value in getattr(req, "headers", []):
+        if (name == "CONTENT-LENGTH" and (not value.isdigit() or int(value) > MAX_BODY_BYTES)) or (
+                name == "TRANSFER-ENCODING"):
+            req.must_close = True  # type: ignore[attr-defined]
 
 
 def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's own error answers (400, 414, 431 before the app sees the request) as
     problem+json with nosniff, like every other error of the service."""
     import json
+    from http import HTTPStatus
 
     from gunicorn.util import write_nonblock
 
+    try:
+        reason = HTTPStatus(status_int).phrase  # gunicorn titles its 501 "Bad Request"
+    except ValueError:
+        pass
     body = json.dumps({"type": "about:blank", "title": reason, "status": status_int, "detail": mesg}).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
