@@ -17,7 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from dictionaries import LEVELS, __version__
 from dictionaries.deck import Deck, json_depth_within
-from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary, level_code
+from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import InvalidDeck, InvalidLevel, InvalidRack, InvalidWord, WordError
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
 from service.core import (
@@ -169,7 +169,7 @@ def query_args(operation: str) -> dict[str, str]:
     args = request.args
     unknown = sorted(set(args) - set(allowed))
     if unknown:
-        takes = f"it takes only {_names(allowed)}" if allowed else "it takes no query parameters"
+        takes = f"send only {_names(allowed)}" if allowed else "send none: this path takes no query parameters"
         raise InvalidRequest(f"unknown query parameter{'s' if len(unknown) > 1 else ''} "
                              f"{', '.join(repr(u[:40]) for u in unknown[:10])}; {takes}")
     repeated = sorted(name for name in args if len(args.getlist(name)) > 1)
@@ -185,9 +185,14 @@ def query_level(service: WordService, args: Mapping[str, str]) -> int:
         return service.level
     if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()):  # int() refuses over 4,300 digits
         raise InvalidLevel(f"level {raw[:20]!r} is not a SCOWL size; send one of {_level_names()}")
-    level = int(raw)
-    level_code(level)
-    return level
+    return _scowl_size(int(raw))
+
+
+def _scowl_size(level: int | float) -> int:
+    """``level`` as a SCOWL size, or InvalidLevel saying which to send."""
+    if level not in LEVELS:
+        raise InvalidLevel(f"level {level!r} is not a SCOWL size; send one of {_level_names()}")
+    return int(level)
 
 
 def query_limit(args: Mapping[str, str]) -> int | None:
@@ -281,8 +286,9 @@ def batch_body(service: WordService) -> tuple[list[str], int, str]:
     level = body.get("level", service.level)
     if isinstance(level, bool) or not isinstance(level, (int, float)):
         raise InvalidLevel(f"level must be an integer, got {_json_type(level)}; send one of {_level_names()}")
-    level_code(level)
-    return words, int(level), deck_name(service, body["deck"]) if "deck" in body else service.deck.name
+    if isinstance(level, float) and not level.is_integer():
+        raise InvalidLevel(f"level must be an integer, got {level!r}; send one of {_level_names()}")
+    return words, _scowl_size(level), deck_name(service, body["deck"]) if "deck" in body else service.deck.name
 
 
 # -- /v1 ------------------------------------------------------------------------------------------
