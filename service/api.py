@@ -7,13 +7,17 @@ A request is checked strictly: an unknown query parameter or body field is a 400
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import sys
+import time
 from functools import lru_cache
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
 from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, RequestTimeout
 
 from dictionaries import LEVELS, __version__
 from dictionaries.deck import Deck, json_depth_within
@@ -22,6 +26,7 @@ from dictionaries.errors import InvalidDeck, InvalidLevel, InvalidRack, InvalidW
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
 from service.core import (
     BATCH_FIELDS,
+    BODY_SECONDS,
     CACHE_CONTROL,
     MAX_BATCH_WORDS,
     MAX_BODY_BYTES,
@@ -229,33 +234,69 @@ def cacheable(response: Response, service: WordService) -> Response:
 
 
 def request_body() -> bytes:
-    """The request body, at most MAX_BODY_BYTES (413 beyond, chunked bodies included); a body
-    that cannot be read (bad chunking, a connection cut short) is a 400."""
+    """The request body, at most MAX_BODY_BYTES (413 beyond, chunked bodies included), within
+    BODY_SECONDS (408 beyond: a trickling client does not hold the connection); a body that
+    cannot be read (bad chunking, a connection cut short) is a 400."""
     too_large = RequestEntityTooLarge(f"The body is over {MAX_BODY_BYTES // 1024} KiB; "
                                       f"send at most {MAX_BATCH_WORDS} words in one request.")
+    environ = request.environ
     length = request.content_length
     if length is not None and length > MAX_BODY_BYTES:
         raise too_large
-    if length is None and not request.environ.get("wsgi.input_terminated"):
+    if length is None and not environ.get("wsgi.input_terminated"):
         return b""  # WSGI: no Content-Length and no chunked framing means no body
-    stream = request.environ["wsgi.input"]
+    stream, sock = environ["wsgi.input"], environ.get("gunicorn.socket")
+    deadline = time.monotonic() + BODY_SECONDS
     chunks: list[bytes] = []
     size = 0
     try:
-        while size <= MAX_BODY_BYTES:
-            chunk = stream.read(MAX_BODY_BYTES + 1 - size if length is None else length - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            if length is not None and size >= length:
-                break
+        with _body_deadline():
+            while size <= MAX_BODY_BYTES:
+                if sock is not None:  # each read waits at most until the deadline
+                    sock.settimeout(max(deadline - time.monotonic(), 0.001))
+                chunk = stream.read(min(16384, MAX_BODY_BYTES + 1 - size if length is None else length - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if length is not None and size >= length:
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+    except TimeoutError:
+        _stop_reading(sock)
+        raise RequestTimeout(f"The body did not arrive within {BODY_SECONDS:g} seconds; send it at once.") from None
     except Exception as exc:  # noqa: BLE001 - the server's body reader raises its own parse errors
+        _stop_reading(sock)
         raise InvalidRequest(f"the request body could not be read ({type(exc).__name__}); "
                              "send it with a Content-Length, or as valid chunked encoding") from None
+    finally:
+        if sock is not None:
+            sock.settimeout(None)
     if size > MAX_BODY_BYTES:
         raise too_large
     return b"".join(chunks)
+
+
+def _body_deadline() -> Any:
+    """BODY_SECONDS for the whole body under gevent's workers (a trickle of a byte a second
+    defeats per-read socket timeouts, since the server's reader loops over many reads); other
+    servers get the per-read socket timeouts alone."""
+    if "gevent" in sys.modules:
+        from gevent import Timeout
+
+        return Timeout(BODY_SECONDS, TimeoutError)
+    return contextlib.nullcontext()
+
+
+def _stop_reading(sock: Any) -> None:
+    """After a body that was cut off, the rest of the stream is unusable: the server reads end
+    of input next and closes the connection once the answer is written."""
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
 
 
 _BATCH_EXAMPLE = '{"words": ["taps", "jazz"], "level": 60, "deck": "standard"}'

@@ -34,7 +34,7 @@ def main(host: str, port: int, workers: int | None) -> None:
     """Serve the word API with gunicorn and the project's configuration.
 
     The environment variables of the README apply (UW_LEVEL, UW_DECK, UW_DICTIONARY,
-    UW_ACCESS_LOG, WEB_CONCURRENCY, GUNICORN_THREADS). A damaged dictionary stops the start
+    UW_ACCESS_LOG, WEB_CONCURRENCY). A damaged dictionary stops the start
     with one line.
 
     Example: uw-service --host 127.0.0.1 --port 8000

@@ -26,6 +26,8 @@ CACHE_CONTROL = "public, max-age=86400"
 MAX_BODY_BYTES = 64 * 1024
 #: Deepest nesting of arrays and objects in a request body (a batch needs 2), checked before parsing.
 MAX_JSON_DEPTH = 8
+#: Seconds a request body may take to arrive (a 64 KiB body on a slow mobile link takes ~1 s).
+BODY_SECONDS = 10.0
 #: Most words in one ``POST /v1/words``.
 MAX_BATCH_WORDS = 1000
 #: Largest ``limit`` of a rack search.

@@ -1,11 +1,21 @@
 """gunicorn settings for the word service (``gunicorn --config service/gunicorn_conf.py``).
 
-gthread workers keep client connections alive (sync workers close every one); each worker
-process opens the memory-mapped dictionary once, so the pages are shared. The work is pure CPU
-under the GIL, so processes, not threads, give parallelism: one worker per CPU plus one spare
-(a long rack search never holds every CPU's worth of workers), one thread each (more threads
-only queue behind the GIL and raise the tail latency). ``WEB_CONCURRENCY`` and
-``GUNICORN_THREADS`` override both counts.
+On the open internet a client may send its request slowly, on purpose or not. gunicorn's sync
+and thread workers hold a worker (or thread) per connection until the request has arrived, so a
+few hundred trickling clients take every worker; gunicorn's documentation advises a buffering
+proxy or an async worker. The service runs gevent workers: each serves up to
+``worker_connections`` connections at once on one thread, a waiting connection costs a few kB
+and no CPU, and slow clients are cut off after a stated time:
+
+- the head of each request (request line and headers) must arrive within ``keepalive`` = 5 s
+  (gunicorn times the head read of the async workers with this setting; it is also how long an
+  idle kept-alive connection stays open);
+- a body must arrive within ``service.core.BODY_SECONDS`` = 10 s (the service times its reads; a
+  late body is a 408 and the connection is closed).
+
+Each worker process opens the memory-mapped dictionary once, so the pages are shared. The work
+is pure CPU under the GIL, so processes give parallelism: one worker per CPU plus one spare (a
+long rack search never holds every CPU's worth of workers). ``WEB_CONCURRENCY`` overrides it.
 """
 from __future__ import annotations
 
@@ -21,10 +31,10 @@ def _cpu_count() -> int:
 
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"  # the command line's --bind wins
-worker_class = "gthread"
+worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count() + 1
-threads = int(os.environ.get("GUNICORN_THREADS", 0)) or 1
-keepalive = 5             # seconds an idle kept-alive connection stays open
+worker_connections = 1000  # connections one worker serves at once (slow ones included)
+keepalive = 5             # seconds for a request's head to arrive, and for an idle connection to stay
 timeout = 30              # a worker silent this long is killed and restarted
 graceful_timeout = 20
 max_requests = 0          # no periodic recycling: nothing leaks, and restarts cost latency

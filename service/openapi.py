@@ -8,6 +8,7 @@ from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
 from service.core import (
     BATCH_FIELDS,
+    BODY_SECONDS,
     CACHE_CONTROL,
     MAX_BATCH_WORDS,
     MAX_BODY_BYTES,
@@ -192,6 +193,7 @@ def build_document(service: WordService) -> dict[str, Any]:
                 "200": _json(_ref("BatchResponse"), "One verdict per word, in the order given"),
                 "400": _problem(f"Not the documented JSON (wrong type, missing or unknown field, nested too deep), "
                                 f"more than {MAX_BATCH_WORDS:,} words, a malformed word, no such level or deck"),
+                "408": _problem(f"The body did not arrive within {BODY_SECONDS:g} seconds (the connection is closed)"),
                 "413": _problem(f"Body over {MAX_BODY_BYTES // 1024} KiB (chunked bodies too)"),
                 "503": _UNAVAILABLE,
             },

@@ -251,7 +251,7 @@ def test_no_debug_mode_under_gunicorn(server: Server) -> None:
     settings = dict(line.split("=", 1) for line in printed.stdout.splitlines() if "=" in line)
     settings = {k.strip(): v.strip() for k, v in settings.items()}
     assert settings["reload"] == "False" and settings["loglevel"] == "info", printed.stdout[-500:]
-    assert settings["worker_class"] == "gthread"
+    assert settings["worker_class"] == "gevent"
     log = server.log()
     assert "Debug mode: on" not in log and "Debugger is active" not in log
     response, data = ask(server, "GET", "/console")  # the Werkzeug debugger's console is not there
@@ -319,3 +319,27 @@ def test_depth_limit_boundary(server: Server) -> None:
     deeper = b'{"words": ' + b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH + b"}"
     response, data = ask(server, "POST", "/v1/words", deeper, JSON)
     assert response.status == 400 and f"more than {MAX_JSON_DEPTH} deep".encode() in data
+
+
+def test_schemathesis_on_the_live_server() -> None:
+    """A short run of reliability/fuzz_schema.py (RELIABILITY.md has the 10,000-case run)."""
+    from reliability.fuzz_schema import run
+
+    result = run(examples=25, seed=7, workers=2)
+    assert result["cases"] >= 300, result
+    assert result["failed"] == 0 and result["schemathesis_exit"] == 0, result["output_tail"]
+    assert result["server_tracebacks"] == 0 and result["server_errors"] == 0
+
+
+def test_slow_clients_do_not_deny_service() -> None:
+    """A short run of reliability/slow_clients.py (RELIABILITY.md has 200 + 200 for 60 s): with 30
+    connections trickling heads and 30 trickling bodies, every normal request is answered, the p99
+    stays under 100 ms, and the slow connections are closed within the stated limits. Under the
+    former gthread configuration (3 workers, 1 thread each) the normal requests timed out."""
+    from reliability.slow_clients import passed, run
+
+    report = run(seconds=14, heads=30, bodies=30, probes=2)
+    assert report.worker_class == "gevent"
+    assert report.probe_failures == 0, report.probe_errors
+    assert report.head_closes > 0 and report.body_closes > 0, report
+    assert passed(report), report

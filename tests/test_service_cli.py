@@ -65,5 +65,5 @@ def test_serves_from_any_directory_and_writes_nothing_in_home(tmp_path: Path) ->
         process.send_signal(signal.SIGTERM)
         output = process.communicate(timeout=30)[0]
     assert process.returncode == 0, output
-    assert "Using worker: gthread" in output, output  # the project's configuration, not gunicorn's sync default
+    assert "Using worker: gevent" in output, output  # the project's configuration, not gunicorn's sync default
     assert os.listdir(home) == [] and os.listdir(cwd) == []
