@@ -131,14 +131,31 @@ def word_answer(service: WordService, path: str, query: bytes, if_none_match: st
 _WORDS_PREFIX = "/v1/words/"
 
 
-def fast_word_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, list[tuple[str, str]], bytes] | None]:
-    """The answer to a ``GET /v1/words/<word>`` with no query string whose word is plain ASCII
-    letters, straight from the WSGI environ (None for anything else: Flask then answers)."""
+_HEALTH_OK = (b'{"status":"ok"}', [("Content-Type", "application/json"), ("Content-Length", "15"),
+                                     ("Cache-Control", "no-store")])
+
+
+def health_answer(service: WordService) -> tuple[str, list[tuple[str, str]], bytes]:
+    """Status line, headers and body of ``GET /healthz`` (the fast path and the view both answer
+    with this): ok while the files match their checksums, DictionaryDamaged (a 503) otherwise."""
+    service.check_intact()
+    body, headers = _HEALTH_OK
+    return "200 OK", list(headers), body
+
+
+def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, list[tuple[str, str]], bytes] | None]:
+    """The answer to the two hot requests, straight from the WSGI environ: ``GET /healthz`` and a
+    ``GET /v1/words/<word>`` whose word is plain ASCII letters, without a query string (None for
+    anything else, and the caller lets Flask answer: errors included)."""
     level, deck, prefix = service.level, service.deck.name, _WORDS_PREFIX
 
     def answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        if environ.get("QUERY_STRING"):
+            return None
         path = environ.get("PATH_INFO", "")
-        if environ.get("QUERY_STRING") or not path.startswith(prefix):
+        if path == "/healthz":
+            return health_answer(service)
+        if not path.startswith(prefix):
             return None
         word = path[len(prefix):]
         if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
@@ -427,10 +444,8 @@ def healthz() -> Response:
     problem once they changed (the error handler answers DictionaryDamaged)."""
     service = word_service()
     query_args("healthz")
-    service.check_intact()
-    response = json_response({"status": "ok"})
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    status, headers, body = health_answer(service)
+    return Response(body, status=status, headers=headers)
 
 
 @root.get("/openapi.json")

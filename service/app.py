@@ -20,7 +20,7 @@ from dictionaries import DEFAULT_LEVEL, __version__
 from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
-from service.api import api, fast_word_answer, root, verdict_writer
+from service.api import api, fast_answer, root, verdict_writer
 from service.core import MAX_BODY_BYTES, DictionaryDamaged, WordService, json_response
 from service.openapi import build_document
 
@@ -53,7 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(root)
     app.register_error_handler(Exception, problem_from_exception)
-    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_word_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
+    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
     return app
 
 
@@ -97,9 +97,10 @@ COMMON_HEADERS = (
 class CommonHeaders:
     """WSGI middleware adding COMMON_HEADERS to every response, errors and 304s included.
 
-    ``fast`` answers the hot request, a plain ``GET /v1/words/<letters>`` with no query string
-    (304s included), without Flask's request and response objects: it calls the view's own
-    answer function, ``service.api.word_answer`` (tests/test_app.py compares the two answers).
+    ``fast`` answers the hot requests, ``GET /healthz`` and a plain ``GET /v1/words/<letters>``
+    with no query string (304s included), without Flask's request and response objects: it calls
+    the views' own answer functions, ``service.api.word_answer`` and ``health_answer``
+    (tests/test_app.py compares the answers).
     Anything else, and anything the fast path fails on, goes through Flask.
     """
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import os
 
+import gunicorn.glogging
+import gunicorn.util
+
 
 def _cpu_count() -> int:
     """CPUs this process may run on (respects container CPU sets)."""
@@ -45,8 +48,10 @@ limit_request_fields = 50
 limit_request_field_size = 4096
 
 # One line per request on stdout, unless UW_ACCESS_LOG=off. On by default: a service on the open
-# internet needs a record of who asked what; it costs about a fifth of a cheap request's CPU, so a
-# deployment whose proxy already logs every request (deploy/nginx.conf) may turn it off.
+# internet needs a record of who asked what. /healthz is never logged: probes every few seconds
+# would fill the log with lines that say nothing, and writing a line costs more than the answer
+# (measured: /healthz throughput roughly doubles without it; BENCHMARKS.md). A deployment whose
+# proxy already logs every request (deploy/nginx.conf) may turn it off.
 _ACCESS_LOG = os.environ.get("UW_ACCESS_LOG", "on").strip().lower()
 if _ACCESS_LOG not in ("on", "off"):
     raise SystemExit(f"Error: UW_ACCESS_LOG={_ACCESS_LOG!r} must be on or off")
@@ -110,8 +115,25 @@ def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None
     write_nonblock(sock, head.encode("latin-1") + body)
 
 
+class _Logger(gunicorn.glogging.Logger):
+    """gunicorn's logger, without access lines for /healthz."""
+
+    def access(self, resp: object, req: object, environ: dict[str, object], request_time: object) -> None:
+        if environ.get("PATH_INFO") != "/healthz":
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = _Logger
+
 # gunicorn writes those answers with gunicorn.util.write_error (an internal: checked by
 # tests/test_reliability_service.py against the installed gunicorn).
-import gunicorn.util  # noqa: E402
 
 gunicorn.util.write_error = _problem_page
+
+
+def post_request(worker: object, req: object, environ: object, resp: object) -> None:
+    """Yield to the other connections after each answer: a kept-alive client whose next request
+    is already waiting would otherwise be served again and again before the others get a turn."""
+    import gevent
+
+    gevent.sleep(0)

@@ -515,6 +515,24 @@ def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str, if_n
     assert fast[2] == sorted(flask_only[2] + common)
 
 
+def test_fast_health_answer_is_the_views(app: Flask) -> None:
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz", "QUERY_STRING": "", "SERVER_NAME": "t",
+               "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1",
+               "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO()}
+    answers = []
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):
+        seen: dict[str, object] = {}
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+            seen["status"], seen["headers"] = status, headers
+
+        answers.append((seen, b"".join(wsgi(dict(environ), start))))
+    (fast, fast_body), (flask_only, flask_body) = answers
+    common = sorted(__import__("service.app", fromlist=["COMMON_HEADERS"]).COMMON_HEADERS)
+    assert fast["status"] == flask_only["status"] == "200 OK" and fast_body == flask_body == b'{"status":"ok"}'
+    assert sorted(fast["headers"]) == sorted(flask_only["headers"] + common)
+
+
 @pytest.mark.parametrize("url", ["/v1/words/taps?level=" + "6" * 5000, "/v1/racks/taps?limit=" + "9" * 5000])
 def test_huge_numbers_in_the_query_are_400(client: FlaskClient, url: str) -> None:
     assert_problem(client.get(url), 400, None)

@@ -332,14 +332,17 @@ def test_schemathesis_on_the_live_server() -> None:
 
 
 def test_slow_clients_do_not_deny_service() -> None:
-    """A short run of reliability/slow_clients.py (RELIABILITY.md has 200 + 200 for 60 s): with 30
-    connections trickling heads and 30 trickling bodies, every normal request is answered, the p99
-    stays under 100 ms, and the slow connections are closed within the stated limits. Under the
-    former gthread configuration (3 workers, 1 thread each) the normal requests timed out."""
-    from reliability.slow_clients import passed, run
+    """A short run of reliability/slow_clients.py (RELIABILITY.md has 200 + 200 for 60 s and the
+    latency figures; latency is not asserted here, on a shared machine): with 30 connections
+    trickling heads and 30 trickling bodies, every normal request is answered and the slow
+    connections are closed within the stated limits. Under the former gthread configuration
+    (3 workers, 1 thread each) the normal requests timed out."""
+    from reliability.slow_clients import run
 
     report = run(seconds=14, heads=30, bodies=30, probes=2)
     assert report.worker_class == "gevent"
-    assert report.probe_failures == 0, report.probe_errors
+    assert report.probes > 50 and report.probe_failures == 0, report.probe_errors
     assert report.head_closes > 0 and report.body_closes > 0, report
-    assert passed(report), report
+    assert report.head_lifetime_max_s <= report.head_limit_s + 2, report
+    assert report.body_lifetime_max_s <= report.body_limit_s + 2, report
+    assert report.server_tracebacks == 0
