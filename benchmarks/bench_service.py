@@ -1,7 +1,7 @@
 """Benchmark of the word service against two peers doing the same look-up and score.
 
 Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
-gthread workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
+gevent workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
 
 * ``service``: the word service (``service.app:create_app()``);
 * ``flask-peer``: a plain Flask app with a Python set (benchmarks/peers.py);
@@ -232,6 +232,34 @@ wrk.headers["Content-Type"] = "application/json"
     return python_load(base, [("POST", "/v1/words", body.encode())], args.seconds, args.batch_connections)
 
 
+def revalidate_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
+    """GETs that carry the ETag the server gave: every answer is a 304 (the service only)."""
+    tags = []
+    for word in words:
+        with urllib.request.urlopen(f"{base}/v1/words/{word}", timeout=10) as response:
+            tags.append(response.headers["ETag"])
+    if args.loader == "wrk":
+        table = ", ".join(f"{{{json.dumps(w)}, {json.dumps(t)}}}" for w, t in zip(words, tags))
+        script = f"""
+local pairs = {{{table}}}
+local i = 0
+request = function()
+  i = i % #pairs + 1
+  return wrk.format("GET", "/v1/words/" .. pairs[i][1], {{["If-None-Match"] = pairs[i][2]}})
+end
+"""
+        return wrk(base, script, args.seconds, args.connections, args.threads)
+    raise SystemExit("revalidation needs wrk (apt-get install wrk)")
+
+
+def health_load(base: str, args: argparse.Namespace) -> Result:
+    """``GET /healthz`` over 64 connections (issue 13: p99 under 50 ms at wrk -c64)."""
+    if args.loader == "wrk":
+        return wrk(base, 'request = function() return wrk.format("GET", "/healthz") end', args.seconds, 64,
+                   args.threads)
+    return python_load(base, [("GET", "/healthz", None)], args.seconds, 64)
+
+
 def median(results: list[Result]) -> Result:
     """Per-field median of several runs (errors are summed)."""
     mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
@@ -263,23 +291,28 @@ def main(argv: list[str] | None = None) -> int:
           f"({sum(w.upper() in legal_words() for w in words)} playable; mixed batches "
           f"{sum(w.upper() in legal_words() for w in mixed)} of {len(mixed)} playable); {os.cpu_count()} CPUs; "
           f"gunicorn config service/gunicorn_conf.py; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    kinds = ("single", "batch-mixed", "batch-playable")
+    kinds = ("single", "batch-mixed", "batch-playable", "revalidate", "healthz-c64")
     runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in args.apps}
     for round_ in range(1, args.rounds + 1):
         for name in args.apps:  # interleaved, so a burst of other load on the host hits every app
             with server(APPS[name]) as (base, pid):
                 single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
                 measured = {}
-                for kind, load in (("single", lambda: single_word_load(base, words, args)),
-                                   ("batch-mixed", lambda: batch_load(base, mixed, args)),
-                                   ("batch-playable", lambda: batch_load(base, playable, args))):
+                loads = [("single", lambda: single_word_load(base, words, args)),
+                         ("batch-mixed", lambda: batch_load(base, mixed, args)),
+                         ("batch-playable", lambda: batch_load(base, playable, args)),
+                         ("healthz-c64", lambda: health_load(base, args))]
+                if name == "service":
+                    loads.append(("revalidate", lambda: revalidate_load(base, words, args)))
+                for kind, load in loads:
                     before = process_tree_cpu(pid)
                     measured[kind] = load()
                     measured[kind].server_cpu_s = process_tree_cpu(pid) - before
             for kind, result in measured.items():
                 runs[name][kind].append(result)
             print(f"round {round_} {name:>10}: " + _line(measured), flush=True)
-    results = {name: {kind: median(values) for kind, values in by_kind.items()} for name, by_kind in runs.items()}
+    results = {name: {kind: median(values) for kind, values in by_kind.items() if values}
+               for name, by_kind in runs.items()}
     print(f"\nmedian of {args.rounds} round(s), load average after: {os.getloadavg()[0]:.2f}")
     for name, measured in results.items():
         print(f"{name:>10}: " + _line(measured))
@@ -304,6 +337,16 @@ def main(argv: list[str] | None = None) -> int:
         if "bare-wsgi" in results:
             targets.append(("single GET >= 0.6x bare-wsgi",
                             service["single"].requests_per_s >= 0.6 * results["bare-wsgi"]["single"].requests_per_s))
+        revalidate, health = service["revalidate"], service["healthz-c64"]
+        print(f"service 304 (If-None-Match): {revalidate.cpu_us_per_request:.0f} us CPU/req, "
+              f"{revalidate.cpu_us_per_request / service['single'].cpu_us_per_request:.2f}x a 200's "
+              f"{service['single'].cpu_us_per_request:.0f} us")
+        targets.append(("304 <= 0.7x the CPU of a 200",
+                        revalidate.cpu_us_per_request <= 0.7 * service["single"].cpu_us_per_request))
+        print("GET /healthz at 64 connections: " + ", ".join(
+            f"{name} p50 {r['healthz-c64'].p50_ms:.1f} ms p99 {r['healthz-c64'].p99_ms:.1f} ms "
+            f"({r['healthz-c64'].requests_per_s:.0f} req/s)" for name, r in results.items()))
+        targets.append(("/healthz p99 < 50 ms at 64 connections", health.p99_ms < 50))
         for label, met in targets:
             print(f"target {label}: {'met' if met else 'MISSED'}")
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -316,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{cpus / service['single'].cpu_us_per_request * 1e6:.0f} req/s and "
               f"{cpus / service['batch-mixed'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (mixed) / "
               f"{cpus / service['batch-playable'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (playable) words/s")
-    failed = any(r.errors for measured in results.values() for r in measured.values())
+    failed = any(r.errors for measured in results.values() for kind, r in measured.items() if kind != "revalidate")
     if failed:
         print("some requests failed (see errors above)")
     return 1 if failed else 0
