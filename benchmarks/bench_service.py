@@ -268,6 +268,95 @@ def median(results: list[Result]) -> Result:
                   mid([r.p99_ms for r in results]), sum(r.errors for r in results), 1_000_000, cpu)
 
 
+# -- past one machine: replicas behind nginx (deploy/nginx.conf) ---------------------------------
+
+def nginx_bench(args: argparse.Namespace) -> int:
+    """Two replicas behind nginx with deploy/nginx.conf: repeated words served from nginx's cache,
+    against nginx serving a static file of the same size, in the same run (issue 13: >= 0.5x)."""
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None or args.loader != "wrk":
+        raise SystemExit("--nginx needs nginx and wrk (apt-get install nginx-light wrk)")
+    words = [w for w in sample_words() if w.isalpha()]
+    ports = [free_port(), free_port()]
+    replicas = []
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "UW_ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    with tempfile.TemporaryDirectory() as prefix:
+        for port in ports:
+            replicas.append(subprocess.Popen([gunicorn, "--config", str(ROOT / "service/gunicorn_conf.py"), "--bind",
+                                              f"127.0.0.1:{port}", APPS["service"]], cwd=ROOT, env=env,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        listen = free_port()
+        conf = (ROOT / "deploy/nginx.conf").read_text()
+        conf = conf.replace("server 127.0.0.1:8001;", f"server 127.0.0.1:{ports[0]};")
+        conf = conf.replace("server 127.0.0.1:8002;", f"server 127.0.0.1:{ports[1]};")
+        conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{listen};\n        location = /static.json {{ alias {prefix}/static.json; }}")
+        conf = conf.replace("access_log access.log;", "access_log off;")  # the same for both loads
+        (Path(prefix) / "tmp").mkdir()
+        (Path(prefix) / "nginx.conf").write_text(conf)
+        base = f"http://127.0.0.1:{listen}"
+        # As root nginx's workers would run as nobody, who cannot enter this private temporary directory.
+        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+        proc = subprocess.Popen([nginx, "-p", prefix, "-c", f"{prefix}/nginx.conf", "-g", directives],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    for port in ports:
+                        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+                    urllib.request.urlopen(f"{base}/healthz", timeout=1).read()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        log = Path(prefix) / "error.log"
+                        raise RuntimeError(f"replicas or nginx did not start (nginx status {proc.poll()}): "
+                                           + (log.read_text() if log.exists() else "")) from None
+                    time.sleep(0.2)
+            statuses = []
+            for word in words * 2:  # fill the cache: a MISS, then HITs
+                with urllib.request.urlopen(f"{base}/v1/words/{word}", timeout=10) as response:
+                    body = response.read()
+                    statuses.append(response.headers["X-Cache-Status"])
+            (Path(prefix) / "static.json").write_bytes(body)  # a file of an answer's size
+            print(f"nginx {subprocess.run([nginx, '-v'], capture_output=True, text=True).stderr.strip()}, 2 replicas x 1 "
+                  f"gevent worker, {len(words)} words; second pass through the cache: "
+                  f"{statuses[len(words):].count('HIT')} of {len(words)} HIT; static file {len(body)} bytes; "
+                  f"wrk {args.connections} connections, {args.seconds} s; load average {os.getloadavg()[0]:.2f}", flush=True)
+            table = ", ".join(json.dumps(w) for w in words)
+            cached_script = f"""
+local words = {{{table}}}
+local i = 0
+request = function()
+  i = i % #words + 1
+  return wrk.format("GET", "/v1/words/" .. words[i])
+end
+"""
+            static_script = 'request = function() return wrk.format("GET", "/static.json") end'
+            cached, static, replica_cpu = [], [], []
+            for round_ in range(1, args.rounds + 1):
+                before = sum(process_tree_cpu(r.pid) for r in replicas)
+                cached.append(wrk(base, cached_script, args.seconds, args.connections, args.threads))
+                replica_cpu.append(sum(process_tree_cpu(r.pid) for r in replicas) - before)
+                static.append(wrk(base, static_script, args.seconds, args.connections, args.threads))
+                print(f"round {round_}: repeated words via nginx's cache {cached[-1].requests_per_s:7.0f} req/s "
+                      f"p99 {cached[-1].p99_ms:5.2f} ms err {cached[-1].errors} (replicas' CPU {replica_cpu[-1]:.2f} s) | "
+                      f"nginx static file {static[-1].requests_per_s:7.0f} req/s p99 {static[-1].p99_ms:5.2f} ms "
+                      f"err {static[-1].errors}", flush=True)
+            ratio = median(cached).requests_per_s / median(static).requests_per_s
+            print(f"median: cached words {median(cached).requests_per_s:.0f} req/s, static file "
+                  f"{median(static).requests_per_s:.0f} req/s: {ratio:.2f}x")
+            print(f"target repeated words >= 0.5x nginx's static-file rate: {'met' if ratio >= 0.5 else 'MISSED'}")
+            return 1 if any(r.errors for r in cached + static) else 0
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            for replica in replicas:
+                replica.send_signal(signal.SIGTERM)
+            for replica in replicas:
+                replica.wait(timeout=30)
+
+
 # -- main -----------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -279,7 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loader", choices=["wrk", "python"], default="wrk" if shutil.which("wrk") else "python")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (default 3)")
     parser.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
+    parser.add_argument("--nginx", action="store_true",
+                        help="instead: two replicas behind nginx (deploy/nginx.conf), cached words vs a static file")
     args = parser.parse_args(argv)
+    if args.nginx:
+        return nginx_bench(args)
 
     words = sample_words()
     # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
