@@ -18,6 +18,7 @@ run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:$(PORT)
 
 test: $(BIN)/.installed  ## the whole test suite, the real server over HTTP, and a non-editable install
 	$(BIN)/python -m pytest -q
+	bash examples/setup.sh  # Node for the JavaScript example client
 	bash tests/smoke_server.sh
 	bash tests/smoke_install.sh
 

@@ -1,7 +1,7 @@
 """Benchmark of the word service against two peers doing the same look-up and score.
 
 Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
-gthread workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
+gevent workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
 
 * ``service``: the word service (``service.app:create_app()``);
 * ``flask-peer``: a plain Flask app with a Python set (benchmarks/peers.py);
@@ -232,12 +232,129 @@ wrk.headers["Content-Type"] = "application/json"
     return python_load(base, [("POST", "/v1/words", body.encode())], args.seconds, args.batch_connections)
 
 
+def revalidate_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
+    """GETs that carry the ETag the server gave: every answer is a 304 (the service only)."""
+    tags = []
+    for word in words:
+        with urllib.request.urlopen(f"{base}/v1/words/{word}", timeout=10) as response:
+            tags.append(response.headers["ETag"])
+    if args.loader == "wrk":
+        table = ", ".join(f"{{{json.dumps(w)}, {json.dumps(t)}}}" for w, t in zip(words, tags))
+        script = f"""
+local pairs = {{{table}}}
+local i = 0
+request = function()
+  i = i % #pairs + 1
+  return wrk.format("GET", "/v1/words/" .. pairs[i][1], {{["If-None-Match"] = pairs[i][2]}})
+end
+"""
+        return wrk(base, script, args.seconds, args.connections, args.threads)
+    raise SystemExit("revalidation needs wrk (apt-get install wrk)")
+
+
+def health_load(base: str, args: argparse.Namespace) -> Result:
+    """``GET /healthz`` over 64 connections (issue 13: p99 under 50 ms at wrk -c64)."""
+    if args.loader == "wrk":
+        return wrk(base, 'request = function() return wrk.format("GET", "/healthz") end', args.seconds, 64,
+                   args.threads)
+    return python_load(base, [("GET", "/healthz", None)], args.seconds, 64)
+
+
 def median(results: list[Result]) -> Result:
     """Per-field median of several runs (errors are summed)."""
     mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
     cpu = mid([r.cpu_us_per_request for r in results])
     return Result(mid([r.requests_per_s for r in results]), mid([r.p50_ms for r in results]),
                   mid([r.p99_ms for r in results]), sum(r.errors for r in results), 1_000_000, cpu)
+
+
+# -- past one machine: replicas behind nginx (deploy/nginx.conf) ---------------------------------
+
+def nginx_bench(args: argparse.Namespace) -> int:
+    """Two replicas behind nginx with deploy/nginx.conf: repeated words served from nginx's cache,
+    against nginx serving a static file of the same size, in the same run (issue 13: >= 0.5x)."""
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None or args.loader != "wrk":
+        raise SystemExit("--nginx needs nginx and wrk (apt-get install nginx-light wrk)")
+    words = [w for w in sample_words() if w.isalpha()]
+    ports = [free_port(), free_port()]
+    replicas = []
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "UW_ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    with tempfile.TemporaryDirectory() as prefix:
+        for port in ports:
+            replicas.append(subprocess.Popen([gunicorn, "--config", str(ROOT / "service/gunicorn_conf.py"), "--bind",
+                                              f"127.0.0.1:{port}", APPS["service"]], cwd=ROOT, env=env,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        listen = free_port()
+        conf = (ROOT / "deploy/nginx.conf").read_text()
+        conf = conf.replace("server 127.0.0.1:8001;", f"server 127.0.0.1:{ports[0]};")
+        conf = conf.replace("server 127.0.0.1:8002;", f"server 127.0.0.1:{ports[1]};")
+        conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{listen};\n        location = /static.json {{ alias {prefix}/static.json; }}")
+        conf = conf.replace("access_log access.log;", "access_log off;")  # the same for both loads
+        (Path(prefix) / "tmp").mkdir()
+        (Path(prefix) / "nginx.conf").write_text(conf)
+        base = f"http://127.0.0.1:{listen}"
+        # As root nginx's workers would run as nobody, who cannot enter this private temporary directory.
+        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+        proc = subprocess.Popen([nginx, "-p", prefix, "-c", f"{prefix}/nginx.conf", "-g", directives],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    for port in ports:
+                        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+                    urllib.request.urlopen(f"{base}/healthz", timeout=1).read()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        log = Path(prefix) / "error.log"
+                        raise RuntimeError(f"replicas or nginx did not start (nginx status {proc.poll()}): "
+                                           + (log.read_text() if log.exists() else "")) from None
+                    time.sleep(0.2)
+            statuses = []
+            for word in words * 2:  # fill the cache: a MISS, then HITs
+                with urllib.request.urlopen(f"{base}/v1/words/{word}", timeout=10) as response:
+                    body = response.read()
+                    statuses.append(response.headers["X-Cache-Status"])
+            (Path(prefix) / "static.json").write_bytes(body)  # a file of an answer's size
+            print(f"nginx {subprocess.run([nginx, '-v'], capture_output=True, text=True).stderr.strip()}, 2 replicas x 1 "
+                  f"gevent worker, {len(words)} words; second pass through the cache: "
+                  f"{statuses[len(words):].count('HIT')} of {len(words)} HIT; static file {len(body)} bytes; "
+                  f"wrk {args.connections} connections, {args.seconds} s; load average {os.getloadavg()[0]:.2f}", flush=True)
+            table = ", ".join(json.dumps(w) for w in words)
+            cached_script = f"""
+local words = {{{table}}}
+local i = 0
+request = function()
+  i = i % #words + 1
+  return wrk.format("GET", "/v1/words/" .. words[i])
+end
+"""
+            static_script = 'request = function() return wrk.format("GET", "/static.json") end'
+            cached, static, replica_cpu = [], [], []
+            for round_ in range(1, args.rounds + 1):
+                before = sum(process_tree_cpu(r.pid) for r in replicas)
+                cached.append(wrk(base, cached_script, args.seconds, args.connections, args.threads))
+                replica_cpu.append(sum(process_tree_cpu(r.pid) for r in replicas) - before)
+                static.append(wrk(base, static_script, args.seconds, args.connections, args.threads))
+                print(f"round {round_}: repeated words via nginx's cache {cached[-1].requests_per_s:7.0f} req/s "
+                      f"p99 {cached[-1].p99_ms:5.2f} ms err {cached[-1].errors} (replicas' CPU {replica_cpu[-1]:.2f} s) | "
+                      f"nginx static file {static[-1].requests_per_s:7.0f} req/s p99 {static[-1].p99_ms:5.2f} ms "
+                      f"err {static[-1].errors}", flush=True)
+            ratio = median(cached).requests_per_s / median(static).requests_per_s
+            print(f"median: cached words {median(cached).requests_per_s:.0f} req/s, static file "
+                  f"{median(static).requests_per_s:.0f} req/s: {ratio:.2f}x")
+            print(f"target repeated words >= 0.5x nginx's static-file rate: {'met' if ratio >= 0.5 else 'MISSED'}")
+            return 1 if any(r.errors for r in cached + static) else 0
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+            for replica in replicas:
+                replica.send_signal(signal.SIGTERM)
+            for replica in replicas:
+                replica.wait(timeout=30)
 
 
 # -- main -----------------------------------------------------------------------------------------
@@ -251,7 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loader", choices=["wrk", "python"], default="wrk" if shutil.which("wrk") else "python")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (default 3)")
     parser.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
+    parser.add_argument("--nginx", action="store_true",
+                        help="instead: two replicas behind nginx (deploy/nginx.conf), cached words vs a static file")
     args = parser.parse_args(argv)
+    if args.nginx:
+        return nginx_bench(args)
 
     words = sample_words()
     # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
@@ -263,23 +384,28 @@ def main(argv: list[str] | None = None) -> int:
           f"({sum(w.upper() in legal_words() for w in words)} playable; mixed batches "
           f"{sum(w.upper() in legal_words() for w in mixed)} of {len(mixed)} playable); {os.cpu_count()} CPUs; "
           f"gunicorn config service/gunicorn_conf.py; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    kinds = ("single", "batch-mixed", "batch-playable")
+    kinds = ("single", "batch-mixed", "batch-playable", "revalidate", "healthz-c64")
     runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in args.apps}
     for round_ in range(1, args.rounds + 1):
         for name in args.apps:  # interleaved, so a burst of other load on the host hits every app
             with server(APPS[name]) as (base, pid):
                 single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
                 measured = {}
-                for kind, load in (("single", lambda: single_word_load(base, words, args)),
-                                   ("batch-mixed", lambda: batch_load(base, mixed, args)),
-                                   ("batch-playable", lambda: batch_load(base, playable, args))):
+                loads = [("single", lambda: single_word_load(base, words, args)),
+                         ("batch-mixed", lambda: batch_load(base, mixed, args)),
+                         ("batch-playable", lambda: batch_load(base, playable, args)),
+                         ("healthz-c64", lambda: health_load(base, args))]
+                if name == "service":
+                    loads.append(("revalidate", lambda: revalidate_load(base, words, args)))
+                for kind, load in loads:
                     before = process_tree_cpu(pid)
                     measured[kind] = load()
                     measured[kind].server_cpu_s = process_tree_cpu(pid) - before
             for kind, result in measured.items():
                 runs[name][kind].append(result)
             print(f"round {round_} {name:>10}: " + _line(measured), flush=True)
-    results = {name: {kind: median(values) for kind, values in by_kind.items()} for name, by_kind in runs.items()}
+    results = {name: {kind: median(values) for kind, values in by_kind.items() if values}
+               for name, by_kind in runs.items()}
     print(f"\nmedian of {args.rounds} round(s), load average after: {os.getloadavg()[0]:.2f}")
     for name, measured in results.items():
         print(f"{name:>10}: " + _line(measured))
@@ -304,6 +430,16 @@ def main(argv: list[str] | None = None) -> int:
         if "bare-wsgi" in results:
             targets.append(("single GET >= 0.6x bare-wsgi",
                             service["single"].requests_per_s >= 0.6 * results["bare-wsgi"]["single"].requests_per_s))
+        revalidate, health = service["revalidate"], service["healthz-c64"]
+        print(f"service 304 (If-None-Match): {revalidate.cpu_us_per_request:.0f} us CPU/req, "
+              f"{revalidate.cpu_us_per_request / service['single'].cpu_us_per_request:.2f}x a 200's "
+              f"{service['single'].cpu_us_per_request:.0f} us")
+        targets.append(("304 <= 0.7x the CPU of a 200",
+                        revalidate.cpu_us_per_request <= 0.7 * service["single"].cpu_us_per_request))
+        print("GET /healthz at 64 connections: " + ", ".join(
+            f"{name} p50 {r['healthz-c64'].p50_ms:.1f} ms p99 {r['healthz-c64'].p99_ms:.1f} ms "
+            f"({r['healthz-c64'].requests_per_s:.0f} req/s)" for name, r in results.items()))
+        targets.append(("/healthz p99 < 50 ms at 64 connections", health.p99_ms < 50))
         for label, met in targets:
             print(f"target {label}: {'met' if met else 'MISSED'}")
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -316,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{cpus / service['single'].cpu_us_per_request * 1e6:.0f} req/s and "
               f"{cpus / service['batch-mixed'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (mixed) / "
               f"{cpus / service['batch-playable'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (playable) words/s")
-    failed = any(r.errors for measured in results.values() for r in measured.values())
+    failed = any(r.errors for measured in results.values() for kind, r in measured.items() if kind != "revalidate")
     if failed:
         print("some requests failed (see errors above)")
     return 1 if failed else 0

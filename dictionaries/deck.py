@@ -24,6 +24,9 @@ STANDARD_TABLE: dict[str, tuple[int, int]] = {
     "Y": (2, 3), "Z": (1, 2),
 }
 STANDARD_POINTS: dict[str, int] = {letter: points for letter, (_, points) in STANDARD_TABLE.items()}
+MAX_COUNT = 1000  # cards of one letter (the double deck has 20 A); more is no game anyone plays
+MAX_DECK_FILE_BYTES = 64 * 1024  # a deck file is under 1 KiB; this refuses a wrong file unread
+MAX_DECK_FILE_DEPTH = 2  # {"counts": {...}, "points": {...}}
 
 
 class DeckError(ValueError):
@@ -47,14 +50,15 @@ class Deck:
         for letter, count in counts.items():
             if letter not in STANDARD_POINTS:
                 raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                raise DeckError(f"deck {name!r}: count for {letter} must be a whole number >= 0, not {count!r}")
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
+                raise DeckError(f"deck {name!r}: count for {letter} must be a whole number from 0 to {MAX_COUNT}, "
+                                f"not {str(count)[:20]}")
         for letter, value in points.items():
             if letter not in STANDARD_POINTS:
                 raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_POINTS:
                 raise DeckError(f"deck {name!r}: points for {letter} must be a whole number from 0 to {MAX_POINTS}, "
-                                f"not {value!r}")
+                                f"not {str(value)[:20]}")
         if sum(counts.values()) == 0:
             raise DeckError(f"deck {name!r} has no cards")
         held = frozenset(k for k, v in counts.items() if v > 0)
@@ -138,11 +142,53 @@ DOUBLE = Deck("double", {letter: 2 * count for letter, (count, _) in STANDARD_TA
 BUILT_IN: dict[str, Deck] = {"standard": STANDARD, "double": DOUBLE}
 
 
+def _upper_keys(name: str, what: str, mapping: Mapping[str, int]) -> dict[str, int]:
+    """``mapping`` with upper-case letters; DeckError when two keys differ only in case."""
+    upper: dict[str, int] = {}
+    for key, value in mapping.items():
+        if not isinstance(key, str):
+            raise DeckError(f"deck {name!r}: {key!r} is not a letter A-Z")
+        if key.upper() in upper:
+            raise DeckError(f"deck {name!r}: {what} name {key.upper()} twice (letters that differ only in case "
+                            "are the same card); give each letter once")
+        upper[key.upper()] = value
+    return upper
+
+
 def custom_deck(name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> Deck:
     """A deck from letter counts (and optionally points; missing points are the standard ones)."""
     merged = dict(STANDARD_POINTS)
-    merged.update({k.upper(): v for k, v in (points or {}).items()})
-    return Deck(name, {k.upper(): v for k, v in counts.items()}, merged)
+    merged.update(_upper_keys(name, "the points", points or {}))
+    return Deck(name, _upper_keys(name, "the counts", counts), merged)
+
+
+def json_depth_within(data: bytes, limit: int) -> bool:
+    """True when no array or object in the JSON text ``data`` nests deeper than ``limit``.
+
+    Checked before parsing, so a deeply nested document never reaches the recursive parser.
+    Brackets inside strings do not count. Text with few brackets (any real request or deck
+    file) is passed by one C-speed count; only the rest is scanned byte by byte.
+    """
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return True
+    depth, in_string, escaped = 0, False, False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte == 0x5B or byte == 0x7B:  # [ {
+            depth += 1
+            if depth > limit:
+                return False
+        elif byte == 0x5D or byte == 0x7D:  # ] }
+            depth -= 1
+    return True
 
 
 def load_deck(spec: str) -> Deck:
@@ -156,11 +202,26 @@ def load_deck(spec: str) -> Deck:
     if not path.is_file():
         raise DeckError(f"deck {spec!r} is neither 'standard', 'double' nor a readable JSON file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_DECK_FILE_BYTES + 1)
+    except OSError as exc:
+        raise DeckError(f"deck file {spec}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_DECK_FILE_BYTES:
+        raise DeckError(f"deck file {spec} is over {MAX_DECK_FILE_BYTES // 1024} KiB; a deck file is "
+                        '{"counts": {"A": 10, ...}, "points": {...}}, well under 1 KiB')
+    if not json_depth_within(raw, MAX_DECK_FILE_DEPTH):
+        raise DeckError(f"deck file {spec} nests objects or arrays more than {MAX_DECK_FILE_DEPTH} deep; "
+                        'a deck file is {"counts": {"A": 10, ...}, "points": {...}}')
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # bad UTF-8, bad JSON, or an integer over Python's 4,300 digits
         raise DeckError(f"deck file {spec}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise DeckError(f"deck file {spec}: expected a JSON object of letter counts")
+    unknown = sorted(map(repr, set(data) - {"counts", "points"})) if "counts" in data else []
+    if unknown:
+        raise DeckError(f"deck file {spec}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                        "a deck file holds only 'counts' and 'points'")
     counts = data.get("counts", data)
     points = data.get("points")
     if not isinstance(counts, dict) or (points is not None and not isinstance(points, dict)):

@@ -5,6 +5,7 @@ process. ``UW_DICTIONARY`` points to another directory of built files.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import os
@@ -84,13 +85,20 @@ def default_path() -> Path:
 
 
 class Dictionary:
-    """A built dictionary, memory-mapped from ``path``."""
+    """A built dictionary, memory-mapped from ``path``.
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    Opening it checks every file's size and, unless ``verify`` is False, its SHA-256 against
+    ``metadata.json`` (about 8 ms for the shipped 6.5 MB): a damaged file is refused before it
+    can give a wrong answer or an IndexError.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, verify: bool = True) -> None:
         self.path = Path(path) if path is not None else default_path()
         meta_path = self.path / METADATA
         try:
-            self.metadata: dict = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta_bytes = meta_path.read_bytes()
+            self._metadata_sha256 = hashlib.sha256(meta_bytes).hexdigest()
+            self.metadata: dict = json.loads(meta_bytes.decode("utf-8"))
         except FileNotFoundError:
             raise DictionaryError(f"dictionary file {meta_path} is missing") from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -100,22 +108,27 @@ class Dictionary:
             raise DictionaryError(
                 f"dictionary file {meta_path} has format version {found!r}; this program reads version {FORMAT_VERSION}"
             )
+        files = self.metadata.get("files")
+        if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in DATA_FILES):
+            raise DictionaryError(f"dictionary file {meta_path} does not describe every data file; rebuild the dictionary")
         for name in DATA_FILES:
             file = self.path / name
             try:
                 size = file.stat().st_size
             except OSError:
                 raise DictionaryError(f"dictionary file {file} is missing") from None
-            expected = self.metadata.get("files", {}).get(name, {}).get("bytes")
+            expected = files[name].get("bytes")
             if size != expected:
                 raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
+        if verify:
+            self.verify()
         self._words = self._trie(marisa_trie.Trie, WORDS_TRIE)
         self._racks = self._trie(marisa_trie.Trie, RACKS_TRIE)
         self._forms = self._trie(marisa_trie.BytesTrie, FORMS_TRIE)
         self._levels = self._map(WORDS_LEVELS)
         self._nodes = self._map(RACKS_NODES)
         self._rack_words = self._map(RACKS_WORDS)
-        # Cheap cross-checks that the files belong together (a full checksum would cost ~7 ms a start).
+        # Cross-checks that the files belong together (also when opened without ``verify``).
         for name, size, expected in (
             (WORDS_TRIE, len(self._words), self.metadata.get("keys")),
             (WORDS_LEVELS, len(self._levels), len(self._words) * _N_SENSES),
@@ -128,6 +141,47 @@ class Dictionary:
                                       f"({size} entries or bytes, expected {expected})")
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
+
+    # -- integrity --------------------------------------------------------------------------------
+
+    def verify(self) -> None:
+        """DictionaryError naming the first file whose SHA-256 is not the one in ``metadata.json``
+        (the metadata file itself must still be the one read at opening)."""
+        meta_path = self.path / METADATA
+        try:
+            meta_now = hashlib.sha256(meta_path.read_bytes()).hexdigest()
+        except OSError:
+            raise DictionaryError(f"dictionary file {meta_path} is missing or unreadable") from None
+        if meta_now != self._metadata_sha256:
+            raise DictionaryError(f"dictionary file {meta_path} changed since it was opened; restart to use the new files")
+        files = self.metadata.get("files")
+        if not isinstance(files, dict) or any(name not in files for name in DATA_FILES):
+            raise DictionaryError(f"dictionary file {meta_path} lists no checksum for some data files; rebuild it")
+        for name, entry in files.items():
+            file = self.path / name
+            expected = entry.get("sha256") if isinstance(entry, dict) else None
+            try:
+                with open(file, "rb") as handle:
+                    found = hashlib.file_digest(handle, "sha256").hexdigest()
+            except OSError:
+                raise DictionaryError(f"dictionary file {file} is missing or unreadable") from None
+            if found != expected:
+                raise DictionaryError(f"dictionary file {file} does not match its checksum in {meta_path}: "
+                                      "damaged or replaced; reinstall the package or rebuild the dictionary")
+
+    def file_signature(self) -> tuple[tuple[object, ...], ...]:
+        """Inode, size and modification and change times of every file: cheap to take, and it
+        changes whenever a file is written or replaced (the change time cannot be set back)."""
+        names = (METADATA, *self.metadata.get("files", {}))
+        signature: list[tuple[object, ...]] = []
+        for name in names:
+            try:
+                st = os.stat(self.path / name)
+            except OSError:
+                signature.append((name, None))
+            else:
+                signature.append((name, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        return tuple(signature)
 
     def _trie(self, kind: type, name: str) -> Any:
         try:
@@ -230,7 +284,11 @@ def normalize_rack(letters: str) -> str:
     return rack
 
 
+def open_dictionary(path: str | os.PathLike[str] | None = None) -> Dictionary:
+    """One Dictionary per directory per process (``default_path()`` when None), its checksums verified."""
+    return _open_dictionary(str(Path(path) if path is not None else default_path()))
+
+
 @lru_cache(maxsize=None)
-def open_dictionary(path: str | None = None) -> Dictionary:
-    """One Dictionary per path per process (the default path when None)."""
+def _open_dictionary(path: str) -> Dictionary:
     return Dictionary(path)

@@ -18,5 +18,9 @@ class InvalidRack(WordError):
     """A rack that is not 1 to 20 letters."""
 
 
+class InvalidDeck(WordError):
+    """A deck name that is not one of the decks on offer."""
+
+
 class DictionaryError(Exception):
     """The built dictionary files are missing, truncated or of another format (names the file)."""

@@ -2,25 +2,48 @@
 
 The views only parse requests and shape answers; every word question goes to ``judge`` and
 ``Dictionary.rack``. ``/healthz`` and ``/openapi.json`` live outside the versioned blueprint.
+A request is checked strictly: an unknown query parameter or body field is a 400 naming it
+(a typo must not silently change an answer), and every 400 says what to send instead.
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import sys
+import time
+from functools import lru_cache
 from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge, RequestTimeout
 
-from dictionaries import LEVELS
-from dictionaries.dictionary import MAX_RACK_LETTERS, level_code, normalize_rack
-from dictionaries.errors import InvalidLevel, InvalidWord, WordError
+from dictionaries import LEVELS, __version__
+from dictionaries.deck import Deck, json_depth_within
+from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
+from dictionaries.errors import InvalidDeck, InvalidLevel, InvalidRack, InvalidWord, WordError
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
-from service.core import CACHE_CONTROL, WordService, json_response, word_service
+from service.core import (
+    BATCH_FIELDS,
+    BODY_SECONDS,
+    CACHE_CONTROL,
+    MAX_BATCH_WORDS,
+    MAX_BODY_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_RACK_LIMIT,
+    QUERY_PARAMETERS,
+    RACK_RE,
+    WORD_RE,
+    WordService,
+    etag_matches,
+    json_response,
+    word_service,
+)
 
-#: Most words in one ``POST /v1/words``.
-MAX_BATCH_WORDS = 1000
-#: Largest ``limit`` of a rack search.
-MAX_RACK_LIMIT = 10000
+#: Verdicts (as JSON text) kept per worker: the dictionary never changes under a running server,
+#: so a word asked again is answered from memory (about 300 bytes each).
+VERDICT_CACHE_WORDS = 50_000
 
 api = Blueprint("v1", __name__, url_prefix="/v1")
 root = Blueprint("root", __name__)
@@ -43,11 +66,12 @@ class _LetterJson(dict):
 _LETTER_JSON = _LetterJson()
 
 
-def verdict_json(verdict: Verdict) -> str:
-    """Exactly the compact ``json.dumps(verdict.to_dict())``, written directly.
+def verdict_json(verdict: Verdict, deck: str) -> str:
+    """Exactly the compact ``json.dumps({**verdict.to_dict(), "deck": deck})``, written directly.
 
-    Serialising the nested dicts costs more than judging the word; this is the hot path of
-    batches. tests/test_app.py checks it against ``to_dict`` string for string.
+    The deck's name is the service's addition (the verdict does not carry it). Serialising the
+    nested dicts costs more than judging the word; this is the hot path of batches.
+    tests/test_app.py checks it against ``to_dict`` string for string.
     """
     letter_json = _LETTER_JSON
     letters = ",".join([letter_json[pair] for pair in zip(verdict.word, verdict.points)])
@@ -57,42 +81,159 @@ def verdict_json(verdict: Verdict) -> str:
     return (f'{{"word":{encode_basestring(verdict.word)},"legal":{"true" if verdict.legal else "false"},'
             f'"reasons":[{reasons}],"score":{int(verdict.score)},"letters":[{letters}],'
             f'"level":{"null" if level is None else int(level)},'
-            f'"success_chance":{float.__repr__(float(verdict.success_chance))}}}')
+            f'"success_chance":{float.__repr__(float(verdict.success_chance))},"deck":{encode_basestring(deck)}}}')
 
 
-def raw_json_response(body: str) -> Response:
-    """A 200 JSON response from already-serialised text."""
-    return Response(body, content_type="application/json")
+def check_word(text: str) -> None:
+    """InvalidWord unless ``text`` matches the documented word pattern (service.core.WORD_PATTERN)."""
+    if WORD_RE.fullmatch(text):
+        if len(text) > MAX_INPUT_CHARS:
+            raise InvalidWord(f"{text[:20]!r}... is {len(text)} characters; send at most {MAX_INPUT_CHARS}")
+        return
+    if not text:
+        raise InvalidWord(f"the word is empty; send 1 to {MAX_INPUT_CHARS} letters")
+    bad = sorted({c for c in text if not WORD_RE.fullmatch(c) and c not in ".'"})
+    if bad:
+        raise InvalidWord(f"{text[:MAX_INPUT_CHARS]!r} has characters that are not letters: "
+                          f"{' '.join(map(repr, bad[:10]))}; send only letters A-Z (accents are folded), "
+                          "with an apostrophe or period inside")
+    raise InvalidWord(f"{text!r} has no letters; send 1 to {MAX_INPUT_CHARS} letters")
 
 
-# -- helpers --------------------------------------------------------------------------------------
+def verdict_writer(dictionary: Dictionary, decks: Mapping[str, Deck]) -> Callable[[str, int, str], str]:
+    """``(word, level, deck name) -> verdict JSON``, checked, judged and kept in a bounded cache."""
+
+    @lru_cache(maxsize=VERDICT_CACHE_WORDS)
+    def verdict_text(word: str, level: int, deck: str) -> str:
+        check_word(word)
+        return verdict_json(judge(dictionary, word, level, decks[deck]), deck)
+
+    return verdict_text
+
+
+# -- the one answer to GET /v1/words/<word> -------------------------------------------------------
+
+def word_answer(service: WordService, path: str, query: bytes, if_none_match: str | None, word: str,
+                level: int, deck: str) -> tuple[str, list[tuple[str, str]], bytes]:
+    """Status line, headers and body of ``GET /v1/words/<word>``: the WSGI fast path and the
+    Flask view both answer with this. The ETag depends only on the request, so a matching
+    ``If-None-Match`` is a 304 before any judging."""
+    service.check_intact()
+    check_word(word)  # an error is never a 304
+    tag = f'"{service.etag(path, query)}"'
+    if if_none_match is not None and etag_matches(if_none_match, tag[1:-1]):
+        return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL)], b""
+    body = service.verdict(word, level, deck).encode()
+    return "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                      ("ETag", tag), ("Cache-Control", CACHE_CONTROL)], body
+
+
+_WORDS_PREFIX = "/v1/words/"
+
+
+_HEALTH_OK = (b'{"status":"ok"}', [("Content-Type", "application/json"), ("Content-Length", "15"),
+                                     ("Cache-Control", "no-store")])
+
+
+def health_answer(service: WordService) -> tuple[str, list[tuple[str, str]], bytes]:
+    """Status line, headers and body of ``GET /healthz`` (the fast path and the view both answer
+    with this): ok while the files match their checksums, DictionaryDamaged (a 503) otherwise."""
+    service.check_intact()
+    body, headers = _HEALTH_OK
+    return "200 OK", list(headers), body
+
+
+def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, list[tuple[str, str]], bytes] | None]:
+    """The answer to the two hot requests, straight from the WSGI environ: ``GET /healthz`` and a
+    ``GET /v1/words/<word>`` whose word is plain ASCII letters, without a query string (None for
+    anything else, and the caller lets Flask answer: errors included)."""
+    level, deck, prefix = service.level, service.deck.name, _WORDS_PREFIX
+
+    def answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        if environ.get("QUERY_STRING"):
+            return None
+        path = environ.get("PATH_INFO", "")
+        if path == "/healthz":
+            return health_answer(service)
+        if not path.startswith(prefix):
+            return None
+        word = path[len(prefix):]
+        if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
+            return None
+        return word_answer(service, path, b"", environ.get("HTTP_IF_NONE_MATCH"), word, level, deck)
+
+    return answer
+
+
+# -- requests -------------------------------------------------------------------------------------
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
+               float: "a number", type(None): "null"}
+
+
+def _json_type(value: object) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
 
 def _level_names() -> str:
     return ", ".join(map(str, LEVELS))
 
 
-def query_level(service: WordService) -> int:
-    """``?level=N`` as a checked SCOWL size, or the configured default when absent."""
+def _names(names: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(names)
+
+
+def query_args(operation: str) -> dict[str, str]:
+    """The query parameters of ``operation``, each given once; a 400 names any other."""
     if not request.environ.get("QUERY_STRING"):
-        return service.level  # the common case: no query string to parse
-    raw = request.args.get("level")
+        return {}
+    allowed = QUERY_PARAMETERS[operation]
+    args = request.args
+    unknown = sorted(set(args) - set(allowed))
+    if unknown:
+        takes = f"send only {_names(allowed)}" if allowed else "send none: this path takes no query parameters"
+        raise InvalidRequest(f"unknown query parameter{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(repr(u[:40]) for u in unknown[:10])}; {takes}")
+    repeated = sorted(name for name in args if len(args.getlist(name)) > 1)
+    if repeated:
+        raise InvalidRequest(f"query parameter {repeated[0]!r} is given more than once; give it once")
+    return {name: args[name] for name in args}
+
+
+def query_level(service: WordService, args: Mapping[str, str]) -> int:
+    """``level=N`` as a checked SCOWL size, or the configured default when absent."""
+    raw = args.get("level")
     if raw is None:
         return service.level
     if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()):  # int() refuses over 4,300 digits
-        raise InvalidLevel(f"level {raw[:20]!r} is not a SCOWL size; choose one of {_level_names()}")
-    level = int(raw)
-    level_code(level)
-    return level
+        raise InvalidLevel(f"level {raw[:20]!r} is not a SCOWL size; send one of {_level_names()}")
+    return _scowl_size(int(raw))
 
 
-def query_limit() -> int | None:
-    """``?limit=K`` (1 to MAX_RACK_LIMIT), or None when absent."""
-    raw = request.args.get("limit")
+def _scowl_size(level: int | float) -> int:
+    """``level`` as a SCOWL size, or InvalidLevel saying which to send."""
+    if level not in LEVELS:
+        raise InvalidLevel(f"level {level!r} is not a SCOWL size; send one of {_level_names()}")
+    return int(level)
+
+
+def query_limit(args: Mapping[str, str]) -> int | None:
+    """``limit=K`` (1 to MAX_RACK_LIMIT), or None when absent."""
+    raw = args.get("limit")
     if raw is None:
         return None
     if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_RACK_LIMIT:
-        raise InvalidRequest(f"limit {raw[:20]!r} must be a whole number from 1 to {MAX_RACK_LIMIT}")
+        raise InvalidRequest(f"limit {raw[:20]!r} is not a whole number from 1 to {MAX_RACK_LIMIT}; send one")
     return int(raw)
+
+
+def deck_name(service: WordService, raw: object) -> str:
+    """A deck name a request gives, checked against the decks on offer."""
+    if not isinstance(raw, str):
+        raise InvalidDeck(f"deck must be a string, got {_json_type(raw)}; send one of {_names(tuple(service.decks))}")
+    if raw not in service.decks:
+        raise InvalidDeck(f"deck {raw[:40]!r} is not a deck of this server; send one of {_names(tuple(service.decks))}")
+    return raw
 
 
 def cacheable(response: Response, service: WordService) -> Response:
@@ -100,7 +241,8 @@ def cacheable(response: Response, service: WordService) -> Response:
     environ = request.environ
     tag = service.etag(environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "").encode("latin-1"))
     response.headers.extend((("ETag", f'"{tag}"'), ("Cache-Control", CACHE_CONTROL)))
-    if "HTTP_IF_NONE_MATCH" in environ and request.if_none_match.contains_weak(tag):
+    if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+    if if_none_match is not None and etag_matches(if_none_match, tag):
         response.status_code = 304
         response.set_data(b"")
         response.headers.pop("Content-Type", None)
@@ -108,82 +250,159 @@ def cacheable(response: Response, service: WordService) -> Response:
     return response
 
 
-def batch_body(service: WordService) -> tuple[list[str], int]:
-    """The words and level of a batch body ``{"words": [...], "level": N}``, checked."""
+def request_body() -> bytes:
+    """The request body, at most MAX_BODY_BYTES (413 beyond, chunked bodies included), within
+    BODY_SECONDS (408 beyond: a trickling client does not hold the connection); a body that
+    cannot be read (bad chunking, a connection cut short) is a 400."""
+    too_large = RequestEntityTooLarge(f"The body is over {MAX_BODY_BYTES // 1024} KiB; "
+                                      f"send at most {MAX_BATCH_WORDS} words in one request.")
+    environ = request.environ
+    length = request.content_length
+    if length is not None and length > MAX_BODY_BYTES:
+        raise too_large
+    if length is None and not environ.get("wsgi.input_terminated"):
+        return b""  # WSGI: no Content-Length and no chunked framing means no body
+    stream, sock = environ["wsgi.input"], environ.get("gunicorn.socket")
+    deadline = time.monotonic() + BODY_SECONDS
+    chunks: list[bytes] = []
+    size = 0
     try:
-        data = json.loads(request.get_data(cache=False))
-    except (ValueError, UnicodeDecodeError):
-        raise InvalidRequest('the body must be JSON: {"words": ["...", ...], "level": 60}') from None
-    if not isinstance(data, dict) or not isinstance(data.get("words"), list):
-        raise InvalidRequest('the body must be a JSON object with a "words" array')
-    unknown = sorted(set(data) - {"words", "level"})
+        with _body_deadline():
+            while size <= MAX_BODY_BYTES:
+                if sock is not None:  # each read waits at most until the deadline
+                    sock.settimeout(max(deadline - time.monotonic(), 0.001))
+                chunk = stream.read(min(16384, MAX_BODY_BYTES + 1 - size if length is None else length - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if length is not None and size >= length:
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError
+    except TimeoutError:
+        _stop_reading(sock)
+        raise RequestTimeout(f"The body did not arrive within {BODY_SECONDS:g} seconds; send it at once.") from None
+    except Exception as exc:  # noqa: BLE001 - the server's body reader raises its own parse errors
+        _stop_reading(sock)
+        raise InvalidRequest(f"the request body could not be read ({type(exc).__name__}); "
+                             "send it with a Content-Length, or as valid chunked encoding") from None
+    finally:
+        if sock is not None:
+            sock.settimeout(None)
+    if size > MAX_BODY_BYTES:
+        raise too_large
+    return b"".join(chunks)
+
+
+def _body_deadline() -> Any:
+    """BODY_SECONDS for the whole body under gevent's workers (a trickle of a byte a second
+    defeats per-read socket timeouts, since the server's reader loops over many reads); other
+    servers get the per-read socket timeouts alone."""
+    if "gevent" in sys.modules:
+        from gevent import Timeout
+
+        return Timeout(BODY_SECONDS, TimeoutError)
+    return contextlib.nullcontext()
+
+
+def _stop_reading(sock: Any) -> None:
+    """After a body that was cut off, the rest of the stream is unusable: the server reads end
+    of input next and closes the connection once the answer is written."""
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass
+
+
+_BATCH_EXAMPLE = '{"words": ["taps", "jazz"], "level": 60, "deck": "standard"}'
+
+
+def batch_body(service: WordService) -> tuple[list[str], int, str]:
+    """The words, level and deck of a batch body, checked."""
+    data = request_body()
+    if not json_depth_within(data, MAX_JSON_DEPTH):
+        raise InvalidRequest(f"the body nests arrays or objects more than {MAX_JSON_DEPTH} deep; send {_BATCH_EXAMPLE}")
+    try:
+        body = json.loads(data)
+    except ValueError:  # bad JSON, bad UTF-8, or an integer over 4,300 digits
+        raise InvalidRequest(f"the body is not JSON; send {_BATCH_EXAMPLE}") from None
+    if not isinstance(body, dict):
+        raise InvalidRequest(f"the body must be a JSON object, got {_json_type(body)}; send {_BATCH_EXAMPLE}")
+    unknown = sorted(set(body) - set(BATCH_FIELDS))
     if unknown:
-        raise InvalidRequest(f"unknown field{'s' if len(unknown) > 1 else ''} in the body: {', '.join(map(repr, unknown))}")
-    words = data["words"]
+        raise InvalidRequest(f"unknown field{'s' if len(unknown) > 1 else ''} in the body: "
+                             f"{', '.join(repr(u[:40]) for u in unknown[:10])}; send only {_names(BATCH_FIELDS)}")
+    if "words" not in body:
+        raise InvalidRequest(f'the body has no "words" field; send {_BATCH_EXAMPLE}')
+    words = body["words"]
+    if not isinstance(words, list):
+        raise InvalidRequest(f"words must be an array of strings, got {_json_type(words)}; send {_BATCH_EXAMPLE}")
     if len(words) > MAX_BATCH_WORDS:
-        raise InvalidRequest(f"{len(words)} words in one request; at most {MAX_BATCH_WORDS}")
-    level = data.get("level", service.level)
+        raise InvalidRequest(f"{len(words)} words in one request; send at most {MAX_BATCH_WORDS}")
+    level = body.get("level", service.level)
     if isinstance(level, bool) or not isinstance(level, (int, float)):
-        raise InvalidLevel(f"level {level!r} is not a SCOWL size; choose one of {_level_names()}")
-    level_code(level)
-    return words, int(level)
+        raise InvalidLevel(f"level must be an integer, got {_json_type(level)}; send one of {_level_names()}")
+    if isinstance(level, float) and not level.is_integer():
+        raise InvalidLevel(f"level must be an integer, got {level!r}; send one of {_level_names()}")
+    return words, _scowl_size(level), deck_name(service, body["deck"]) if "deck" in body else service.deck.name
 
 
 # -- /v1 ------------------------------------------------------------------------------------------
 
-_WORDS_PREFIX = "/v1/words/"
-
-
-def fast_word_answer(service: WordService) -> Callable[[str], tuple[bytes, str] | None]:
-    """The body and ETag of ``GET /v1/words/<word>`` at the default level, for a PATH_INFO whose word
-    is plain ASCII letters (None otherwise: Flask then handles the request, errors included)."""
-    dictionary, level, deck, prefix = service.dictionary, service.level, service.deck, _WORDS_PREFIX
-
-    def answer(path: str) -> tuple[bytes, str] | None:
-        if not path.startswith(prefix):
-            return None
-        word = path[len(prefix):]
-        if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
-            return None
-        body = verdict_json(judge(dictionary, word, level, deck)).encode()
-        return body, service.etag(path, b"")
-
-    return answer
+@api.before_request
+def intact() -> None:
+    """No answer from a dictionary whose files changed under the server (a 503)."""
+    word_service().check_intact()
 
 
 @api.get("/words/<word>")
 def get_word(word: str) -> Response:
     """The verdict on one word."""
     service = word_service()
-    verdict = judge(service.dictionary, word, query_level(service), service.deck)
-    return cacheable(raw_json_response(verdict_json(verdict)), service)
+    args = query_args("getWord")
+    level, deck = query_level(service, args), deck_name(service, args.get("deck", service.deck.name))
+    environ = request.environ
+    status, headers, body = word_answer(service, environ.get("PATH_INFO", ""),
+                                        environ.get("QUERY_STRING", "").encode("latin-1"),
+                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck)
+    return Response(body, status=status, headers=headers)
 
 
 @api.post("/words")
 def post_words() -> Response:
     """Verdicts on up to 1,000 words, in the order given."""
     service = word_service()
-    words, level = batch_body(service)
-    dictionary, deck = service.dictionary, service.deck
+    query_args("postWords")
+    words, level, deck = batch_body(service)
+    verdict = service.verdict
     results: list[str] = []
     append = results.append
     for index, word in enumerate(words):
         if type(word) is not str:
-            raise InvalidWord(f"words[{index}] is {type(word).__name__}, not a string")
+            raise InvalidWord(f"words[{index}] must be a string, got {_json_type(word)}")
         try:
-            append(verdict_json(judge(dictionary, word, level, deck)))
+            append(verdict(word, level, deck))
         except InvalidWord as exc:
             raise InvalidWord(f"words[{index}]: {exc}") from None
-    return raw_json_response(f'{{"results":[{",".join(results)}]}}')
+    return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json")
 
 
 @api.get("/racks/<letters>")
 def get_rack(letters: str) -> Response:
     """Every legal word a rack of up to 20 letters can make, best first."""
     service = word_service()
-    level, limit = query_level(service), query_limit()
-    found = service.dictionary.rack(letters, level, service.deck, limit)
-    payload = {"letters": normalize_rack(letters).upper(), "level": level, "words": [w.to_dict() for w in found]}
+    args = query_args("getRack")
+    level, limit = query_level(service, args), query_limit(args)
+    deck = deck_name(service, args.get("deck", service.deck.name))
+    if not RACK_RE.fullmatch(letters):
+        bad = sorted({c for c in letters if not ("a" <= c <= "z" or "A" <= c <= "Z")})
+        raise InvalidRack(f"rack {letters[:40]!r} has characters that are not letters A-Z: {' '.join(map(repr, bad[:10]))}; "
+                          "send only letters" if bad else
+                          f"rack {letters[:40]!r} has {len(letters)} letters; send 1 to {MAX_RACK_LETTERS}")
+    found = service.dictionary.rack(letters, level, service.decks[deck], limit)
+    payload = {"letters": letters.upper(), "level": level, "deck": deck, "words": [w.to_dict() for w in found]}
     return cacheable(json_response(payload), service)
 
 
@@ -191,14 +410,15 @@ def get_rack(letters: str) -> Response:
 def get_deck() -> Response:
     """The card table: every letter with its count and points."""
     service = word_service()
-    deck = service.deck
+    deck = service.decks[deck_name(service, query_args("getDeck").get("deck", service.deck.name))]
     return cacheable(json_response({"name": deck.name, "size": deck.size, "cards": deck.table()}), service)
 
 
 @api.get("/dictionary")
 def get_dictionary() -> Response:
-    """Where the word list comes from, its levels, counts and checksum."""
+    """Where the word list comes from, its levels, counts and checksum, and the service's version."""
     service = word_service()
+    query_args("getDictionary")
     meta = service.dictionary.metadata
     return cacheable(json_response({
         "source": meta.get("source", ""),
@@ -210,6 +430,9 @@ def get_dictionary() -> Response:
         "checksum": service.dictionary.checksum,
         "max_rack_letters": MAX_RACK_LETTERS,
         "max_batch_words": MAX_BATCH_WORDS,
+        "decks": list(service.decks),
+        "default_deck": service.deck.name,
+        "service_version": __version__,
     }), service)
 
 
@@ -217,14 +440,16 @@ def get_dictionary() -> Response:
 
 @root.get("/healthz")
 def healthz() -> Response:
-    """``{"status": "ok"}`` once the dictionary is open and answers a look-up."""
-    word_service().dictionary.word_code("a")  # touches the memory-mapped files
-    response = json_response({"status": "ok"})
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    """``{"status": "ok"}`` while the dictionary's files still match their checksums; a 503
+    problem once they changed (the error handler answers DictionaryDamaged)."""
+    service = word_service()
+    query_args("healthz")
+    status, headers, body = health_answer(service)
+    return Response(body, status=status, headers=headers)
 
 
 @root.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of this service."""
+    query_args("openapi")
     return cacheable(json_response(current_app.extensions["openapi"]), word_service())

@@ -17,21 +17,21 @@ from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
 from dictionaries import DEFAULT_LEVEL, __version__
-from dictionaries.deck import Deck, load_deck
+from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
-from service.api import api, fast_word_answer, root
-from service.core import CACHE_CONTROL, WordService, json_response
+from service.api import api, fast_answer, root, verdict_writer
+from service.core import MAX_BODY_BYTES, DictionaryDamaged, WordService, json_response
 from service.openapi import build_document
 
-#: Largest request body accepted (a batch of 1,000 words fits easily).
-MAX_BODY_BYTES = 64 * 1024
 #: Configuration keys with their defaults; each can be set by an environment variable of the same name.
 DEFAULTS: dict[str, Any] = {
     "UW_LEVEL": DEFAULT_LEVEL,   # default SCOWL size when a request names none
-    "UW_DICTIONARY": None,       # directory of built dictionary files (None: the shipped data)
     "UW_DECK": "standard",       # standard, double, or a deck JSON file (see dictionaries.deck.load_deck)
 }
+#: Set only by the mapping given to create_app (tests): a directory of built dictionary files.
+#: None opens dictionaries.dictionary.default_path(), the one reader of ``UW_DICTIONARY``.
+DICTIONARY_KEY = "UW_DICTIONARY"
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The Flask application: defaults, then ``UW_*`` environment variables, then ``config``."""
     app = WordServiceFlask(__name__)
     app.config.update(DEFAULTS)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
+    app.config.update({DICTIONARY_KEY: None, "MAX_CONTENT_LENGTH": MAX_BODY_BYTES})
     for key in DEFAULTS:
         if os.environ.get(key):
             app.config[key] = os.environ[key]
@@ -49,11 +49,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # keep the documented field order
     app.extensions["word_service"] = _word_service(app.config)
 
-    app.extensions["openapi"] = build_document(app.extensions["word_service"].level)
+    app.extensions["openapi"] = build_document(app.extensions["word_service"])
     app.register_blueprint(api)
     app.register_blueprint(root)
     app.register_error_handler(Exception, problem_from_exception)
-    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_word_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
+    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
     return app
 
 
@@ -97,30 +97,28 @@ COMMON_HEADERS = (
 class CommonHeaders:
     """WSGI middleware adding COMMON_HEADERS to every response, errors and 304s included.
 
-    ``fast`` answers the hot request, a plain ``GET /v1/words/<letters>`` with no query string and
-    no ``If-None-Match``, without Flask's request and response objects: the same judge and the
-    same JSON writer as the view, and the same headers (tests/test_app.py compares the two
-    answers). Anything else goes through Flask.
+    ``fast`` answers the hot requests, ``GET /healthz`` and a plain ``GET /v1/words/<letters>``
+    with no query string (304s included), without Flask's request and response objects: it calls
+    the views' own answer functions, ``service.api.word_answer`` and ``health_answer``
+    (tests/test_app.py compares the answers).
+    Anything else, and anything the fast path fails on, goes through Flask.
     """
 
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]],
-                 fast: Callable[[str], tuple[bytes, str] | None] | None = None) -> None:
+                 fast: Callable[[dict[str, Any]], tuple[str, list[tuple[str, str]], bytes] | None] | None = None) -> None:
         self.wsgi_app = wsgi_app
         self.fast = fast
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if (self.fast is not None and environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING")
-                and "HTTP_IF_NONE_MATCH" not in environ):
+        if self.fast is not None and environ.get("REQUEST_METHOD") == "GET":
             try:
-                answer = self.fast(environ.get("PATH_INFO", ""))
+                answer = self.fast(environ)
             except Exception:  # noqa: BLE001 - Flask's path answers it, as a logged problem document
                 answer = None
             if answer is not None:
-                body, tag = answer
-                start_response("200 OK", [
-                    ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                    ("ETag", f'"{tag}"'), ("Cache-Control", CACHE_CONTROL), *COMMON_HEADERS,
-                ])
+                status, headers, body = answer
+                headers.extend(COMMON_HEADERS)
+                start_response(status, headers)
                 return [body]
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -137,15 +135,20 @@ def _word_service(config: Mapping[str, Any]) -> WordService:
         level_code(level)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"UW_LEVEL={config['UW_LEVEL']!r} is not a SCOWL size: {exc}") from None
-    path = config["UW_DICTIONARY"]
-    # lru_cache keys open_dictionary() and open_dictionary(None) apart: call it as everyone else does.
-    dictionary = open_dictionary(str(path)) if path else open_dictionary()
+    dictionary = open_dictionary(config.get(DICTIONARY_KEY) or None)
+    dictionary.verify()  # a server verifies every checksum at its start, even if this process did before
     deck_spec = config["UW_DECK"]
     deck = deck_spec if isinstance(deck_spec, Deck) else load_deck(str(deck_spec))
+    if deck.name in BUILT_IN and deck != BUILT_IN[deck.name]:
+        raise ValueError(f"UW_DECK={deck_spec!r}: a deck file may not be named like the built-in {deck.name} deck; rename it")
+    decks = {**BUILT_IN, deck.name: deck}
     seed = json.dumps(
-        [__version__, dictionary.checksum, level, deck.name, deck.table()], separators=(",", ":")
+        [__version__, dictionary.checksum, level, [[d.name, d.table()] for d in decks.values()], deck.name],
+        separators=(",", ":"),
     ).encode()
-    return WordService(dictionary, deck, level, seed)
+    service = WordService(dictionary, deck, decks, level, seed, verdict_writer(dictionary, decks))
+    service.verified()
+    return service
 
 
 #: Problem types of bad input (RFC 9457 ``type``); HTTP-level errors use ``about:blank``.
@@ -153,12 +156,14 @@ PROBLEM_TYPES: dict[str, str] = {
     "InvalidWord": "urn:unspeakable-words:problem:invalid-word",
     "InvalidLevel": "urn:unspeakable-words:problem:invalid-level",
     "InvalidRack": "urn:unspeakable-words:problem:invalid-rack",
+    "InvalidDeck": "urn:unspeakable-words:problem:invalid-deck",
     "InvalidRequest": "urn:unspeakable-words:problem:invalid-request",
 }
 _TITLES = {
     "InvalidWord": "Invalid word",
     "InvalidLevel": "Invalid level",
     "InvalidRack": "Invalid rack",
+    "InvalidDeck": "Invalid deck",
     "InvalidRequest": "Invalid request",
 }
 
@@ -174,10 +179,16 @@ def problem(status: int, title: str, detail: str, type_: str = "about:blank",
 
 
 def problem_from_exception(exc: Exception) -> Response:
-    """The one error handler: bad input is a 400, HTTP errors keep their status, anything else a 500."""
+    """The one error handler: bad input is a 400, a damaged dictionary a 503, HTTP errors keep
+    their status, anything else a 500."""
     if isinstance(exc, WordError):
         kind = type(exc).__name__ if type(exc).__name__ in PROBLEM_TYPES else "InvalidRequest"
         return problem(400, _TITLES[kind], str(exc), PROBLEM_TYPES[kind])
+    if isinstance(exc, DictionaryDamaged):
+        log.error("refusing to answer from a damaged dictionary: %s", exc)
+        return problem(503, "Service Unavailable",
+                       "The word list on the server no longer matches its checksums; its operator must restore it.",
+                       headers={"Cache-Control": "no-store"})
     if isinstance(exc, HTTPException) and exc.code is not None:
         headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
         detail = exc.description or exc.name

@@ -1,15 +1,28 @@
 """gunicorn settings for the word service (``gunicorn --config service/gunicorn_conf.py``).
 
-gthread workers keep client connections alive (sync workers close every one); each worker
-process opens the memory-mapped dictionary once, so the pages are shared. The work is pure CPU
-under the GIL, so processes, not threads, give parallelism: one worker per CPU plus one spare
-(a long rack search never holds every CPU's worth of workers), one thread each (more threads
-only queue behind the GIL and raise the tail latency). ``WEB_CONCURRENCY`` and
-``GUNICORN_THREADS`` override both counts.
+On the open internet a client may send its request slowly, on purpose or not. gunicorn's sync
+and thread workers hold a worker (or thread) per connection until the request has arrived, so a
+few hundred trickling clients take every worker; gunicorn's documentation advises a buffering
+proxy or an async worker. The service runs gevent workers: each serves up to
+``worker_connections`` connections at once on one thread, a waiting connection costs a few kB
+and no CPU, and slow clients are cut off after a stated time:
+
+- the head of each request (request line and headers) must arrive within ``keepalive`` = 5 s
+  (gunicorn times the head read of the async workers with this setting; it is also how long an
+  idle kept-alive connection stays open);
+- a body must arrive within ``service.core.BODY_SECONDS`` = 10 s (the service times its reads; a
+  late body is a 408 and the connection is closed).
+
+Each worker process opens the memory-mapped dictionary once, so the pages are shared. The work
+is pure CPU under the GIL, so processes give parallelism: one worker per CPU plus one spare (a
+long rack search never holds every CPU's worth of workers). ``WEB_CONCURRENCY`` overrides it.
 """
 from __future__ import annotations
 
 import os
+
+import gunicorn.glogging
+import gunicorn.util
 
 
 def _cpu_count() -> int:
@@ -21,10 +34,10 @@ def _cpu_count() -> int:
 
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"  # the command line's --bind wins
-worker_class = "gthread"
+worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count() + 1
-threads = int(os.environ.get("GUNICORN_THREADS", 0)) or 1
-keepalive = 5             # seconds an idle kept-alive connection stays open
+worker_connections = 1000  # connections one worker serves at once (slow ones included)
+keepalive = 5             # seconds for a request's head to arrive, and for an idle connection to stay
 timeout = 30              # a worker silent this long is killed and restarted
 graceful_timeout = 20
 max_requests = 0          # no periodic recycling: nothing leaks, and restarts cost latency
@@ -34,7 +47,15 @@ limit_request_line = 2048
 limit_request_fields = 50
 limit_request_field_size = 4096
 
-accesslog = "-"           # stdout
+# One line per request on stdout, unless UW_ACCESS_LOG=off. On by default: a service on the open
+# internet needs a record of who asked what. /healthz is never logged: probes every few seconds
+# would fill the log with lines that say nothing, and writing a line costs more than the answer
+# (measured: /healthz throughput roughly doubles without it; BENCHMARKS.md). A deployment whose
+# proxy already logs every request (deploy/nginx.conf) may turn it off.
+_ACCESS_LOG = os.environ.get("UW_ACCESS_LOG", "on").strip().lower()
+if _ACCESS_LOG not in ("on", "off"):
+    raise SystemExit(f"Error: UW_ACCESS_LOG={_ACCESS_LOG!r} must be on or off")
+accesslog = "-" if _ACCESS_LOG == "on" else None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
@@ -42,51 +63,77 @@ reload = False            # never the debugger or the reloader in production
 # gunicorn >= 25 opens a control socket at one fixed path per user; several instances on one
 # host (tests, benchmarks, a dev server) would fight over it, and nothing here uses it.
 control_socket_disable = True
+# Each worker's heartbeat file is touched on every request: keep it in memory where the OS has a
+# RAM file system (gunicorn's documentation advises /dev/shm against disk stalls).
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
 
 
 # -- hooks --------------------------------------------------------------------------------------
 
 def on_starting(server: object) -> None:
-    """Open the dictionary once in the master, so a missing, truncated or foreign file stops the
-    start with one line naming it (not a traceback from every worker's failed boot)."""
+    """Open the dictionary once in the master, so a missing, truncated, damaged or foreign file
+    stops the start with one line naming it (not a traceback from every worker's failed boot)."""
     import sys
 
     from dictionaries.dictionary import Dictionary
     from dictionaries.errors import DictionaryError
 
     try:
-        Dictionary(os.environ.get("UW_DICTIONARY") or None)
+        Dictionary()  # the default path (UW_DICTIONARY), every checksum verified
     except DictionaryError as exc:
         print(f"Error: {exc}", file=sys.stderr, flush=True)
         sys.exit(1)
 
 
 def pre_request(worker: object, req: object) -> None:
-    """A body over the limit is answered 413 unread, and gunicorn then closes the connection: say so
-    with ``Connection: close`` instead of announcing a keep-alive that will not happen."""
-    from service.app import MAX_BODY_BYTES
+    """Close the connection after the answer when the body may be left unread: one over the limit
+    (answered 413 unread) or a chunked one (a malformed chunk leaves the stream unusable). The
+    answer then says ``Connection: close`` instead of announcing a keep-alive that will not happen."""
+    from service.core import MAX_BODY_BYTES
 
-    headers = getattr(req, "headers", [])
-    length = next((value for name, value in headers if name == "CONTENT-LENGTH"), None)
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-        req.must_close = True  # type: ignore[attr-defined]
+    for name, value in getattr(req, "headers", []):
+        if (name == "CONTENT-LENGTH" and (not value.isdigit() or int(value) > MAX_BODY_BYTES)) or (
+                name == "TRANSFER-ENCODING"):
+            req.must_close = True  # type: ignore[attr-defined]
 
 
 def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's own error answers (400, 414, 431 before the app sees the request) as
     problem+json with nosniff, like every other error of the service."""
     import json
+    from http import HTTPStatus
 
     from gunicorn.util import write_nonblock
 
+    try:
+        reason = HTTPStatus(status_int).phrase  # gunicorn titles its 501 "Bad Request"
+    except ValueError:
+        pass
     body = json.dumps({"type": "about:blank", "title": reason, "status": status_int, "detail": mesg}).encode()
     head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
             f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
     write_nonblock(sock, head.encode("latin-1") + body)
 
 
+class _Logger(gunicorn.glogging.Logger):
+    """gunicorn's logger, without access lines for /healthz."""
+
+    def access(self, resp: object, req: object, environ: dict[str, object], request_time: object) -> None:
+        if environ.get("PATH_INFO") != "/healthz":
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = _Logger
+
 # gunicorn writes those answers with gunicorn.util.write_error (an internal: checked by
 # tests/test_reliability_service.py against the installed gunicorn).
-import gunicorn.util  # noqa: E402
 
 gunicorn.util.write_error = _problem_page
+
+
+def post_request(worker: object, req: object, environ: object, resp: object) -> None:
+    """Yield to the other connections after each answer: a kept-alive client whose next request
+    is already waiting would otherwise be served again and again before the others get a turn."""
+    import gevent
+
+    gevent.sleep(0)

@@ -6,10 +6,19 @@ from typing import Any
 from dictionaries import LEVELS, MAX_WORD_LETTERS, __version__
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
-
-#: A word as input: letters, with apostrophes or periods inside (accented letters are folded).
-WORD_PATTERN = r"^[A-Za-z.']*[A-Za-z][A-Za-z.']*$"
-RACK_PATTERN = rf"^[A-Za-z]{{1,{MAX_RACK_LETTERS}}}$"
+from service.core import (
+    BATCH_FIELDS,
+    BODY_SECONDS,
+    CACHE_CONTROL,
+    MAX_BATCH_WORDS,
+    MAX_BODY_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_RACK_LIMIT,
+    QUERY_PARAMETERS,
+    RACK_PATTERN,
+    WORD_PATTERN,
+    WordService,
+)
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -30,34 +39,50 @@ def _problem(description: str) -> dict[str, Any]:
 _CACHE_HEADERS = {
     "ETag": {"description": "Changes with the dictionary, the configuration and the request",
              "required": True, "schema": {"type": "string"}},
-    "Cache-Control": {"description": "public, max-age=86400", "required": True, "schema": {"type": "string"}},
+    "Cache-Control": {"description": CACHE_CONTROL, "required": True, "schema": {"type": "string"}},
 }
 _NOT_MODIFIED = {"description": "Not modified: the If-None-Match ETag still matches", "headers": _CACHE_HEADERS}
 
 
-def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, *, params: list[dict[str, Any]] | None = None,
-         bad_input: str | None = None) -> dict[str, Any]:
-    """A cacheable GET operation."""
-    responses: dict[str, Any] = {"200": _json(schema, description, _CACHE_HEADERS), "304": _NOT_MODIFIED}
-    if bad_input:
-        responses["400"] = _problem(bad_input)
-    if any(p["in"] == "path" for p in params or ()):
+_UNAVAILABLE = _problem("The dictionary files changed under the running server and no longer match their checksums")
+
+
+def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, params: dict[str, dict[str, Any]], *,
+         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter") -> dict[str, Any]:  # type: ignore[assignment]
+    """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id]."""
+    responses: dict[str, Any] = {"200": _json(schema, description, _CACHE_HEADERS), "304": _NOT_MODIFIED,
+                                 "400": _problem(bad_input), "503": _UNAVAILABLE}
+    if path_params:
         responses["404"] = _problem("No such path (for example a '/' inside the word)")
     operation: dict[str, Any] = {"summary": summary, "operationId": op_id, "responses": responses}
-    if params:
-        operation["parameters"] = params
+    parameters = [*path_params, *(params[name] for name in QUERY_PARAMETERS[op_id])]
+    if parameters:
+        operation["parameters"] = parameters
     return {"get": operation}
 
 
-def build_document(default_level: int) -> dict[str, Any]:
-    """The document; ``default_level`` is the level used when a request names none."""
+def build_document(service: WordService) -> dict[str, Any]:
+    """The document of ``service``: its default level and deck and the decks it offers."""
+    default_level, decks = service.level, list(service.decks)
     level_schema = {"type": "integer", "enum": list(LEVELS), "description": "SCOWL size: larger sizes allow rarer words"}
-    level_param = {"name": "level", "in": "query", "required": False,
-                   "description": f"SCOWL size of the game's dictionary (default {default_level})",
-                   "schema": {**level_schema, "default": default_level}}
+    deck_schema = {"type": "string", "enum": decks,
+                   "description": "The deck whose card counts limit the letters: double for 7 or 8 players"}
+    params: dict[str, dict[str, Any]] = {
+        "level": {"name": "level", "in": "query", "required": False,
+                  "description": f"SCOWL size of the game's dictionary (default {default_level})",
+                  "schema": {**level_schema, "default": default_level}},
+        "deck": {"name": "deck", "in": "query", "required": False,
+                 "description": f"The deck (default {service.deck.name})",
+                 "schema": {**deck_schema, "default": service.deck.name}},
+        "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
+                  "schema": {"type": "integer", "minimum": 1, "maximum": MAX_RACK_LIMIT}},
+    }
+    batch_fields = {"words": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Word")},
+                    "level": _ref("Level"), "deck": _ref("DeckName")}
     word_schema = {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": WORD_PATTERN}
     schemas: dict[str, Any] = {
         "Level": level_schema,
+        "DeckName": deck_schema,
         "Word": word_schema,
         "Reason": {
             "type": "object", "additionalProperties": False, "required": ["code", "message"],
@@ -69,7 +94,7 @@ def build_document(default_level: int) -> dict[str, Any]:
         },
         "Verdict": {
             "type": "object", "additionalProperties": False,
-            "required": ["word", "legal", "reasons", "score", "letters", "level", "success_chance"],
+            "required": ["word", "legal", "reasons", "score", "letters", "level", "success_chance", "deck"],
             "properties": {
                 "word": {"type": "string", "pattern": "^[A-Z]+$", "description": "The letters, upper case"},
                 "legal": {"type": "boolean"},
@@ -79,15 +104,17 @@ def build_document(default_level: int) -> dict[str, Any]:
                 "level": {"type": ["integer", "null"], "enum": [*LEVELS, None],
                           "description": "Smallest SCOWL size listing the spelling in any sense; null if none"},
                 "success_chance": {"type": "number", "minimum": 0, "maximum": 1},
+                "deck": {"type": "string", "description": "The deck whose counts were applied"},
             },
         },
         "BatchRequest": {
             "type": "object", "additionalProperties": False, "required": ["words"],
-            "properties": {"words": {"type": "array", "maxItems": 1000, "items": _ref("Word")}, "level": _ref("Level")},
+            "description": f"At most {MAX_BODY_BYTES // 1024} KiB, arrays and objects nested at most {MAX_JSON_DEPTH} deep",
+            "properties": {name: batch_fields[name] for name in BATCH_FIELDS},
         },
         "BatchResponse": {
             "type": "object", "additionalProperties": False, "required": ["results"],
-            "properties": {"results": {"type": "array", "maxItems": 1000, "items": _ref("Verdict")}},
+            "properties": {"results": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Verdict")}},
         },
         "RackWord": {
             "type": "object", "additionalProperties": False, "required": ["word", "score", "success_chance"],
@@ -98,10 +125,11 @@ def build_document(default_level: int) -> dict[str, Any]:
             },
         },
         "Rack": {
-            "type": "object", "additionalProperties": False, "required": ["letters", "level", "words"],
+            "type": "object", "additionalProperties": False, "required": ["letters", "level", "deck", "words"],
             "properties": {
                 "letters": {"type": "string", "pattern": RACK_PATTERN},
                 "level": _ref("Level"),
+                "deck": _ref("DeckName"),
                 "words": {"type": "array", "items": _ref("RackWord"),
                           "description": "Highest score first, then longer, then alphabetical"},
             },
@@ -119,7 +147,7 @@ def build_document(default_level: int) -> dict[str, Any]:
         "DictionaryInfo": {
             "type": "object", "additionalProperties": False,
             "required": ["source", "version", "levels", "default_level", "senses", "counts", "checksum",
-                         "max_rack_letters", "max_batch_words"],
+                         "max_rack_letters", "max_batch_words", "decks", "default_deck", "service_version"],
             "properties": {
                 "source": {"type": "string"},
                 "version": {"type": "string"},
@@ -131,6 +159,9 @@ def build_document(default_level: int) -> dict[str, Any]:
                 "checksum": {"type": "string"},
                 "max_rack_letters": {"type": "integer"},
                 "max_batch_words": {"type": "integer"},
+                "decks": {"type": "array", "items": _ref("DeckName"), "description": "The decks a request may name"},
+                "default_deck": _ref("DeckName"),
+                "service_version": {"type": "string", "description": "The version of this service (CHANGELOG.md)"},
             },
         },
         "Health": {"type": "object", "additionalProperties": False, "required": ["status"],
@@ -142,39 +173,45 @@ def build_document(default_level: int) -> dict[str, Any]:
                            "status": {"type": "integer", "minimum": 400, "maximum": 599}, "detail": {"type": "string"}},
         },
     }
+    word_param = {"name": "word", "in": "path", "required": True,
+                  "description": f"Up to {MAX_INPUT_CHARS} characters: letters, with ' or . inside (don't, u.s.a.). "
+                                 "Like the referee, the service folds accented Latin letters (é is E).",
+                  "schema": _ref("Word")}
+    rack_param = {"name": "letters", "in": "path", "required": True,
+                  "description": f"1 to {MAX_RACK_LETTERS} letters A-Z", "schema": {"type": "string", "pattern": RACK_PATTERN}}
     paths: dict[str, Any] = {
         "/v1/words/{word}": _get(
             "Judge one word", "getWord", _ref("Verdict"),
-            "The verdict (a word that is not playable is still a 200, with legal false and the reasons)",
-            params=[{"name": "word", "in": "path", "required": True,
-                     "description": f"Up to {MAX_INPUT_CHARS} characters: letters, with ' or . inside (don't, u.s.a.). "
-                                    "Like the referee, the service also folds accented letters (é is E) and "
-                                    "ignores surrounding whitespace.",
-                     "schema": _ref("Word")}, level_param],
-            bad_input="Digits or symbols in the word, more than 64 characters, or no such level"),
+            "The verdict (a word that is not playable is still a 200, with legal false and the reasons)", params,
+            path_params=[word_param],
+            bad_input=f"Digits or symbols in the word, more than {MAX_INPUT_CHARS} characters, no such level or deck, "
+                      "or an unknown query parameter"),
         "/v1/words": {"post": {
-            "summary": "Judge up to 1,000 words", "operationId": "postWords",
+            "summary": f"Judge up to {MAX_BATCH_WORDS:,} words", "operationId": "postWords",
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("BatchRequest")}}},
             "responses": {
                 "200": _json(_ref("BatchResponse"), "One verdict per word, in the order given"),
-                "400": _problem("Not the documented JSON, more than 1,000 words, a malformed word, or no such level"),
-                "413": _problem("Body over 64 KiB"),
+                "400": _problem(f"Not the documented JSON (wrong type, missing or unknown field, nested too deep), "
+                                f"more than {MAX_BATCH_WORDS:,} words, a malformed word, no such level or deck"),
+                "408": _problem(f"The body did not arrive within {BODY_SECONDS:g} seconds (the connection is closed)"),
+                "413": _problem(f"Body over {MAX_BODY_BYTES // 1024} KiB (chunked bodies too)"),
+                "503": _UNAVAILABLE,
             },
         }},
         "/v1/racks/{letters}": _get(
-            "Words a rack can make", "getRack", _ref("Rack"), "Legal words from the letters, best first",
-            params=[{"name": "letters", "in": "path", "required": True,
-                     "description": f"1 to {MAX_RACK_LETTERS} letters A-Z (surrounding whitespace is ignored)", "schema": {"type": "string", "pattern": RACK_PATTERN}},
-                    level_param,
-                    {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
-                     "schema": {"type": "integer", "minimum": 1, "maximum": 10000}}],
-            bad_input="Not 1 to 20 letters, a bad limit, or no such level"),
-        "/v1/deck": _get("The card table", "getDeck", _ref("Deck"), "Every letter with its card count and points"),
+            "Words a rack can make", "getRack", _ref("Rack"), "Legal words from the letters, best first", params,
+            path_params=[rack_param],
+            bad_input=f"Not 1 to {MAX_RACK_LETTERS} letters, a bad limit, no such level or deck, "
+                      "or an unknown query parameter"),
+        "/v1/deck": _get("The card table", "getDeck", _ref("Deck"), "Every letter with its card count and points",
+                         params, bad_input="No such deck, or an unknown query parameter"),
         "/v1/dictionary": _get("The dictionary", "getDictionary", _ref("DictionaryInfo"),
-                               "Source, version, levels, counts and checksum"),
-        "/healthz": {"get": {"summary": "Liveness", "operationId": "healthz",
-                             "responses": {"200": _json(_ref("Health"), "The dictionary is loaded")}}},
-        "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document"),
+                               "Source, version, levels, counts, checksum, decks and the service's version", params),
+        "/healthz": {"get": {"summary": "Health", "operationId": "healthz", "responses": {
+            "200": _json(_ref("Health"), "The dictionary is open and its files still match their checksums"),
+            "400": _problem("An unknown query parameter"),
+            "503": _UNAVAILABLE}}},
+        "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document", params),
     }
     return {
         "openapi": "3.1.0",
@@ -185,6 +222,7 @@ def build_document(default_level: int) -> dict[str, Any]:
                            "Errors are application/problem+json (RFC 9457).",
             "license": {"name": "MIT; word data: SCOWL", "identifier": "MIT"},
         },
+        "servers": [{"url": "/", "description": "This server (the document is served at /openapi.json)"}],
         "paths": paths,
         "components": {"schemas": schemas},
     }

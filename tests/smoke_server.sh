@@ -109,6 +109,19 @@ conn.close()
 sys.exit(1 if failures else 0)
 EOF
 
+# The example clients of the README, against the same live server: they exit 1 if an answer changes shape.
+for client in "python examples/client.py" "node examples/client.js"; do
+    if ! command -v "${client%% *}" >/dev/null 2>&1; then
+        echo "smoke: FAIL ${client%% *} is missing (bash examples/setup.sh installs it)" >&2; status=1; continue
+    fi
+    if $client "http://127.0.0.1:$PORT" >"$LOG.client" 2>&1; then
+        echo "smoke: ok   $client"
+    else
+        echo "smoke: FAIL $client:" >&2; cat "$LOG.client" >&2; status=1
+    fi
+done
+rm -f "$LOG.client"
+
 if ! grep -q '"GET /v1/words/taps HTTP/1.1" 200' "$LOG"; then
     echo "smoke: FAIL no access log line on stdout" >&2; status=1
 fi

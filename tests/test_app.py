@@ -18,7 +18,8 @@ from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
 from dictionaries import LEVELS
 from service import api as api_module
-from service.app import MAX_BODY_BYTES, create_app
+from service.app import create_app
+from service.core import MAX_BODY_BYTES
 from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
@@ -60,6 +61,11 @@ def problem_type(name: str) -> str:
     return f"urn:unspeakable-words:problem:{name}"
 
 
+def verdict(dictionary: Dictionary, word: str, level: int = 60, deck: Any = STANDARD) -> dict[str, Any]:
+    """What the service answers for ``word``: the verdict, and the deck it used."""
+    return {**judge(dictionary, word, level, deck).to_dict(), "deck": deck.name}
+
+
 # -- GET /v1/words/{word} -------------------------------------------------------------------------
 
 def test_every_reason_code_has_an_example() -> None:
@@ -73,7 +79,7 @@ def test_word_not_legal_is_200_with_its_reason(client: FlaskClient, dictionary: 
     assert response.status_code == 200
     assert response.mimetype == JSON
     body = response.get_json()
-    assert body == judge(dictionary, word.lower()).to_dict()
+    assert body == verdict(dictionary, word.lower())
     assert body["legal"] is False
     assert code in [reason["code"] for reason in body["reasons"]]
 
@@ -84,9 +90,9 @@ def test_legal_word(client: FlaskClient) -> None:
         "word": "TAPS", "legal": True, "reasons": [], "score": 10,
         "letters": [{"letter": "T", "points": 2}, {"letter": "A", "points": 5},
                     {"letter": "P", "points": 3}, {"letter": "S", "points": 0}],
-        "level": body["level"], "success_chance": body["success_chance"],
+        "level": body["level"], "success_chance": body["success_chance"], "deck": "standard",
     }
-    assert list(body) == ["word", "legal", "reasons", "score", "letters", "level", "success_chance"]
+    assert list(body) == ["word", "legal", "reasons", "score", "letters", "level", "success_chance", "deck"]
 
 
 @pytest.mark.parametrize("written, code", [("don't", "contraction"), ("u.s.a.", "abbreviation")])
@@ -94,7 +100,7 @@ def test_apostrophes_and_periods_are_judged(client: FlaskClient, dictionary: Dic
     response = client.get(f"/v1/words/{written}")
     assert response.status_code == 200
     body = response.get_json()
-    assert body == judge(dictionary, written).to_dict()
+    assert body == verdict(dictionary, written)
     assert body["reasons"][0]["code"] == code
 
 
@@ -143,7 +149,7 @@ def test_batch_keeps_order_and_matches_judge(client: FlaskClient, dictionary: Di
     response = client.post("/v1/words", json={"words": words, "level": 70})
     assert response.status_code == 200
     assert response.mimetype == JSON
-    assert response.get_json() == {"results": [judge(dictionary, w, 70).to_dict() for w in words]}
+    assert response.get_json() == {"results": [verdict(dictionary, w, 70) for w in words]}
 
 
 def test_batch_default_level_and_empty(client: FlaskClient) -> None:
@@ -170,7 +176,9 @@ def test_batch_word_limit(client: FlaskClient) -> None:
     (b'{"word": ["taps"]}', "invalid-request"),
     (b'{"words": "taps"}', "invalid-request"),
     (b'{"words": null}', "invalid-request"),
-    (b'{"words": ["taps"], "deck": "double"}', "invalid-request"),
+    (b'{"words": ["taps"], "deck": "dubble"}', "invalid-deck"),
+    (b'{"words": ["taps"], "deck": 2}', "invalid-deck"),
+    (b'{"words": ["taps"], "lvl": 60}', "invalid-request"),
     (b'{"words": ["taps", 7]}', "invalid-word"),
     (b'{"words": ["taps", ["x"]]}', "invalid-word"),
     (b'{"words": ["taps", "t4ps"]}', "invalid-word"),
@@ -313,6 +321,7 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
         raise RuntimeError("secret internal detail")
 
     monkeypatch.setattr(api_module, "judge", broken)
+    client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")
     body = assert_problem(response, 500, "about:blank")
@@ -421,7 +430,7 @@ def test_env_then_mapping(monkeypatch: pytest.MonkeyPatch, dictionary: Dictionar
     assert from_env.get("/v1/words/flam").get_json()["legal"] is True
     info = from_env.get("/v1/dictionary").get_json()
     assert info["version"] == "test-copy" and info["checksum"] == "0" * 64 and info["default_level"] == 70
-    overridden = create_app({"UW_LEVEL": 60, "UW_DICTIONARY": None}).test_client()
+    overridden = create_app({"UW_LEVEL": 60, "UW_DICTIONARY": str(dictionary.path)}).test_client()
     assert overridden.get("/v1/words/flam").get_json()["legal"] is False
     assert overridden.get("/v1/dictionary").get_json()["checksum"] == dictionary.checksum
 
@@ -455,8 +464,8 @@ def test_dictionary_opened_once_per_process(app: Flask, dictionary: Dictionary) 
 
 # -- the hand-written verdict serialiser ----------------------------------------------------------
 
-def _reference_json(verdict: Any) -> str:
-    return json.dumps(verdict.to_dict(), separators=(",", ":"), ensure_ascii=False)
+def _reference_json(verdict: Any, deck: str) -> str:
+    return json.dumps({**verdict.to_dict(), "deck": deck}, separators=(",", ":"), ensure_ascii=False)
 
 
 @pytest.mark.parametrize("text", [*REASON_EXAMPLES.values(), "taps", "don't", "u.s.a.", "Caf\u00e9", "  jazz ",
@@ -464,7 +473,7 @@ def _reference_json(verdict: Any) -> str:
 @pytest.mark.parametrize("level", [10, 60, 95])
 def test_verdict_json_is_to_dict(dictionary: Dictionary, text: str, level: int) -> None:
     verdict = judge(dictionary, text, level)
-    assert api_module.verdict_json(verdict) == _reference_json(verdict)
+    assert api_module.verdict_json(verdict, "standard") == _reference_json(verdict, "standard")
 
 
 @settings(max_examples=300, deadline=None)
@@ -475,15 +484,20 @@ def test_verdict_json_is_to_dict_for_any_word(dictionary: Dictionary, text: str,
         verdict = judge(dictionary, text, level, deck)
     except ValueError:
         return  # malformed input has no verdict
-    assert api_module.verdict_json(verdict) == _reference_json(verdict)
+    assert api_module.verdict_json(verdict, deck.name) == _reference_json(verdict, deck.name)
 
 
+@pytest.mark.parametrize("if_none_match", [None, "matching", '"other"'])
 @pytest.mark.parametrize("word", ["taps", "TAPS", "london", "jazz", "pontoons", "xyzzyq", "it", "a" * 64])
-def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str) -> None:
-    """The middleware's fast answer for a plain GET equals what the Flask view writes."""
+def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str, if_none_match: str | None) -> None:
+    """The middleware's fast answer for a plain GET (or a revalidation) equals what the Flask view writes."""
     environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/v1/words/{word}", "QUERY_STRING": "", "SERVER_NAME": "t",
                "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1",
                "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO()}
+    if if_none_match == "matching":
+        if_none_match = app.test_client().get(f"/v1/words/{word}").headers["ETag"]
+    if if_none_match is not None:
+        environ["HTTP_IF_NONE_MATCH"] = if_none_match
     answers = []
     for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # with the fast path, then Flask alone
         seen: dict[str, object] = {}
@@ -495,9 +509,28 @@ def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str) -> N
         answers.append((seen["status"], body, sorted(seen["headers"])))
     fast, flask_only = answers
     common = sorted(__import__("service.app", fromlist=["COMMON_HEADERS"]).COMMON_HEADERS)
-    assert fast[0] == flask_only[0] == "200 OK"
+    assert fast[0] == flask_only[0] == ("304 NOT MODIFIED" if environ.get("HTTP_IF_NONE_MATCH", "").startswith('"')
+                                        and environ["HTTP_IF_NONE_MATCH"] != '"other"' else "200 OK")
     assert fast[1] == flask_only[1]
     assert fast[2] == sorted(flask_only[2] + common)
+
+
+def test_fast_health_answer_is_the_views(app: Flask) -> None:
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/healthz", "QUERY_STRING": "", "SERVER_NAME": "t",
+               "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1",
+               "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO()}
+    answers = []
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):
+        seen: dict[str, object] = {}
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+            seen["status"], seen["headers"] = status, headers
+
+        answers.append((seen, b"".join(wsgi(dict(environ), start))))
+    (fast, fast_body), (flask_only, flask_body) = answers
+    common = sorted(__import__("service.app", fromlist=["COMMON_HEADERS"]).COMMON_HEADERS)
+    assert fast["status"] == flask_only["status"] == "200 OK" and fast_body == flask_body == b'{"status":"ok"}'
+    assert sorted(fast["headers"]) == sorted(flask_only["headers"] + common)
 
 
 @pytest.mark.parametrize("url", ["/v1/words/taps?level=" + "6" * 5000, "/v1/racks/taps?limit=" + "9" * 5000])

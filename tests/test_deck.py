@@ -89,3 +89,73 @@ def test_table_lists_all_letters() -> None:
     table = STANDARD.table()
     assert [row["letter"] for row in table] == sorted(EXPECTED)
     assert sum(row["count"] for row in table) == 96
+
+
+# -- deck file limits (issue 13) ------------------------------------------------------------------
+
+def _deck_file(tmp_path: Path, content: str | bytes) -> str:
+    path = tmp_path / "club.json"
+    path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return str(path)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("[" * 100_000 + "]" * 100_000, "over 64 KiB"),
+    ("[" * 30_000 + "]" * 30_000, "nests objects or arrays more than 2 deep"),
+    ('{"counts": {"A": {"B": 1}}}', "nests objects or arrays more than 2 deep"),
+    ('{"A": 100000000000000000000000}', "count for A must be a whole number from 0 to 1000"),
+    ('{"A": 1e23}', "count for A must be a whole number from 0 to 1000"),
+    ('{"A": ' + "9" * 5000 + "}", "not valid JSON"),
+    ('{"A": 1001}', "count for A must be a whole number from 0 to 1000"),
+    ('{"A": 3, "a": 4}', "name A twice"),
+    ('{"counts": {"E": 3}, "points": {"e": 1, "E": 2}}', "the points name E twice"),
+    ('{"counts": {"A": 3}, "extra": 1}', "unknown key 'extra'"),
+    (b"\xff\xfe{}", "not valid JSON"),
+])
+def test_deck_file_limits_each_with_a_clear_message(tmp_path: Path, content: str | bytes, message: str) -> None:
+    with pytest.raises(DeckError, match=message) as raised:
+        load_deck(_deck_file(tmp_path, content))
+    assert "\n" not in str(raised.value) and len(str(raised.value)) < 300
+
+
+def test_a_file_over_the_limit_is_not_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 100 MB file is refused after reading 64 KiB + 1 bytes."""
+    from dictionaries import deck as deck_module
+
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(100 * 1024 * 1024)
+    asked: list[int] = []
+    real_open = open
+
+    def counting_open(file, mode="r", *args, **kwargs):  # noqa: ANN001, ANN202
+        handle = real_open(file, mode, *args, **kwargs)
+        if str(file) == str(path):
+            read = handle.read
+            handle.read = lambda size=-1: asked.append(size) or read(size)  # type: ignore[method-assign]
+        return handle
+
+    monkeypatch.setattr("builtins.open", counting_open)
+    with pytest.raises(DeckError, match="over 64 KiB"):
+        load_deck(str(path))
+    assert asked == [deck_module.MAX_DECK_FILE_BYTES + 1]
+
+
+def test_limits_at_their_boundary_are_accepted(tmp_path: Path) -> None:
+    deck = load_deck(_deck_file(tmp_path, '{"counts": {"A": 1000, "b": 0, "Z": 1}, "points": {"z": 255}}'))
+    assert deck.count("A") == 1000 and deck.letter_points("Z") == 255
+
+
+@pytest.mark.parametrize(("data", "limit", "within"), [
+    (b'{"words": ["a", "b"]}', 2, True),
+    (b'{"words": [["a"]]}', 2, False),
+    (b'{"words": ["[[[[[[[[[[", "{{{{{{{{"]}', 2, True),            # brackets inside strings do not count
+    (b'{"words": ["\\"[[[[[[[[[[", "]"]}', 2, True),              # nor after an escaped quote
+    (b'{"words": ["\\\\", [[[[1]]]]]}', 4, False),                # an escaped backslash ends the escape
+    (b"[" * 30000, 8, False),
+    (b"[]" * 30000, 1, True),
+])
+def test_json_depth_is_bounded_before_parsing(data: bytes, limit: int, within: bool) -> None:
+    from dictionaries.deck import json_depth_within
+
+    assert json_depth_within(data, limit) is within

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 from typing import Any
-from urllib.parse import unquote
 
 import jsonschema_rs
 import pytest
@@ -16,7 +15,6 @@ import schemathesis
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import negative_data_rejection
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
 from service.app import create_app
@@ -120,23 +118,10 @@ def test_every_reason_code_is_documented(document: dict[str, Any]) -> None:
 schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(TEST_CONFIG))
 
 
-def _lenient_input(case: Any) -> bool:
-    """Input the referee accepts though the document's ASCII patterns do not: accents, outer whitespace."""
-    # Path parameters arrive percent-encoded.
-    values: list[Any] = [unquote(v) if isinstance(v, str) else v for v in (case.path_parameters or {}).values()]
-    if isinstance(case.body, dict) and isinstance(case.body.get("words"), list):
-        values += case.body["words"]
-    return any(isinstance(v, str) and (not v.isascii() or v != v.strip()) for v in values)
-
-
 @schema.parametrize()
 @settings(max_examples=int(os.environ.get("SCHEMATHESIS_EXAMPLES", 30)), deadline=None,
           suppress_health_check=list(HealthCheck))
 def test_schemathesis(case: Any) -> None:
-    """Generated requests, valid and invalid: no 5xx, documented statuses, headers and bodies.
-
-    Invalid requests must be refused, except that a word or rack with accented letters or outer
-    whitespace is folded like the referee does (documented), so that one check is skipped for them.
-    """
-    excluded = [negative_data_rejection] if _lenient_input(case) else []
-    case.call_and_validate(excluded_checks=excluded)
+    """Generated requests, valid and invalid: no 5xx, documented statuses, headers and bodies;
+    every request the document forbids is refused (the schema and the code agree on words)."""
+    case.call_and_validate()

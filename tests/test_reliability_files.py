@@ -4,6 +4,7 @@ line and is never written to."""
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import GUNICORN, REFEREE, ROOT, clean_env, free_port, run_referee  # noqa: E402
+from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee  # noqa: E402
 from dictionaries import DATA_DIR, METADATA  # noqa: E402
 from dictionaries.errors import DictionaryError  # noqa: E402
 
@@ -50,8 +51,28 @@ def _wrong_version(d: Path) -> Path:
     return d / METADATA
 
 
+def _garbage(name: str) -> Callable[[Path], Path]:
+    """Replace ``name`` by random bytes of the same size (issue 13: 500s, an IndexError, silent empty racks)."""
+    def breaks(d: Path) -> Path:
+        file = d / name
+        file.write_bytes(os.urandom(file.stat().st_size))
+        return file
+    return breaks
+
+
+def _one_byte(d: Path) -> Path:
+    """One byte changed in the middle of words.levels: sizes and counts all still match."""
+    file = d / "words.levels"
+    data = bytearray(file.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    file.write_bytes(bytes(data))
+    return file
+
+
 BREAKAGES: dict[str, Callable[[Path], Path]] = {
     "missing": _missing, "missing-metadata": _missing_metadata, "truncated": _truncated, "wrong-version": _wrong_version,
+    "garbage-words.levels": _garbage("words.levels"), "garbage-racks.words": _garbage("racks.words"),
+    "garbage-racks.nodes": _garbage("racks.nodes"), "one-byte-words.levels": _one_byte,
 }
 
 
@@ -99,7 +120,7 @@ def test_create_app_raises_one_line_naming_the_file(broken: dict[str, tuple[Path
     assert raised.value.__context__ is None or raised.value.__suppress_context__
 
 
-GUNICORN_CASES = ("missing", "truncated", "wrong-version")
+GUNICORN_CASES = ("missing", "truncated", "wrong-version", "garbage-racks.nodes", "one-byte-words.levels")
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +165,43 @@ def test_gunicorn_start_error_is_one_line(gunicorn_starts: dict[str, tuple[int |
     _, output, _ = gunicorn_starts[case]
     assert "Traceback" not in output
     assert len([line for line in output.splitlines() if str(broken[case][1]) in line]) == 1
+
+
+def _get(server: Server, path: str) -> tuple[int, str, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.getheader("Content-Type", ""), response.read()
+    finally:
+        conn.close()
+
+
+def test_files_changed_under_a_running_server_are_never_served(tmp_path: Path) -> None:
+    """A file rewritten in place under gunicorn: within a second /healthz is a 503 and no word or
+    rack is answered from it (the memory maps see the new bytes); a file rewritten with the same
+    bytes (only its times change) is re-verified and still served."""
+    directory = tmp_path / "data"
+    shutil.copytree(DATA_DIR, directory)
+    with Server(workers=2, env={"UW_DICTIONARY": str(directory)}) as server:
+        assert _get(server, "/healthz")[0] == 200
+        same = directory / "words.marisa"
+        same.write_bytes(same.read_bytes())  # new times, same bytes
+        time.sleep(1.2)
+        for _ in range(6):  # every worker
+            assert _get(server, "/healthz")[0] == 200
+            assert _get(server, "/v1/words/taps")[0] == 200
+        nodes = directory / "racks.nodes"
+        with open(nodes, "r+b") as handle:  # in place: the running workers' maps see it
+            handle.write(os.urandom(nodes.stat().st_size))
+        time.sleep(1.2)
+        for path in ["/healthz", "/v1/words/taps", "/v1/racks/tapsxe", "/v1/words/jazz?deck=double",
+                     "/v1/dictionary"] * 3:
+            status, content_type, body = _get(server, path)
+            assert (status, content_type) == (503, "application/problem+json"), (path, body[:200])
+            assert b"Traceback" not in body and str(directory).encode() not in body
+        log = server.log()
+    assert "racks.nodes does not match its checksum" in log
 
 
 # -- a bad referee database -----------------------------------------------------------------------

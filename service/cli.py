@@ -1,0 +1,49 @@
+"""``uw-service``: run the installed word service with gunicorn and the project's own configuration.
+
+After ``pip install .`` this works from any directory: the configuration is the installed module
+``service.gunicorn_conf`` (gthread workers, limits, problem+json for gunicorn's own errors, no
+control socket), not whatever gunicorn would pick up from the current directory.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+#: gunicorn's configuration, as an installed module (no file path: any working directory works).
+GUNICORN_CONFIG = "python:service.gunicorn_conf"
+#: The WSGI application factory, as the Procfile names it.
+APP = "service.app:create_app()"
+
+
+def gunicorn_argv(host: str, port: int, workers: int | None) -> list[str]:
+    """The gunicorn command line ``uw-service`` runs (``--bind`` wins over the config's PORT)."""
+    argv = ["gunicorn", "--config", GUNICORN_CONFIG, "--bind", f"{host}:{port}"]
+    if workers is not None:
+        argv += ["--workers", str(workers)]
+    return [*argv, APP]
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; 0.0.0.0 for every interface (put a proxy in front: see the README).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Worker processes (default: WEB_CONCURRENCY, else one per CPU plus one).")
+def main(host: str, port: int, workers: int | None) -> None:
+    """Serve the word API with gunicorn and the project's configuration.
+
+    The environment variables of the README apply (UW_LEVEL, UW_DECK, UW_DICTIONARY,
+    UW_ACCESS_LOG, WEB_CONCURRENCY). A damaged dictionary stops the start
+    with one line.
+
+    Example: uw-service --host 127.0.0.1 --port 8000
+    """
+    from gunicorn.app.wsgiapp import run
+
+    sys.argv = gunicorn_argv(host, port, workers)
+    run(prog="uw-service")
+
+
+if __name__ == "__main__":
+    main()
