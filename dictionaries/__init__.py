@@ -34,4 +34,14 @@ NODE_FORMAT = "<IBBHI"           # struct format of one rack node record (12 byt
 WORD_ID_FORMAT = "<I"
 MAX_WORD_LETTERS = 7             # the hand: no longer word can be played
 
+#: Definitions (WordNet glosses) ship beside the word files but outside DATA_FILES: the word
+#: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".
+DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endian each, in display order
+DEFINITIONS_TEXT = "definitions.text"    # header, gloss offsets, then each gloss: part-of-speech byte + UTF-8 text
+DEFINITION_FILES: tuple[str, ...] = (DEFINITIONS_TRIE, DEFINITIONS_TEXT)
+DEFINITIONS_MAGIC = b"UWDEFS1\n"         # first 8 bytes of DEFINITIONS_TEXT; then uint32 count, count+1 uint32 offsets
+DEFINITION_ID_BYTES = 3
+#: Part-of-speech byte -> name, as the API shows it.
+PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb")
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
