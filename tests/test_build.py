@@ -200,3 +200,32 @@ def test_shipped_metadata_records_sources_with_licences(dictionary: Dictionary) 
         assert source["version"] not in ("", "unknown") and source["licence"]
     licences = Path(__file__).resolve().parent.parent / "dictionaries" / "data"
     assert {"SCOWL-COPYRIGHT", "WordNet-LICENSE", "wordfreq-LICENSE"} <= {p.name for p in licences.iterdir()}
+
+
+@pytest.mark.parametrize(
+    ("word", "codes"),
+    [
+        ("intro", []), ("stat", []),          # clipped words whose plural is a written word
+        ("mph", ["abbreviation"]),           # no word vouches for it
+        ("dwarves", []), ("aunty", []),      # spellings only SCOWL's rarer spelling lists hold
+        ("gamers", []), ("roadmap", []),     # modern words SCOWL ranks at 70-80
+        ("noir", ["uncommon"]),              # written more in French
+        ("bahai", ["proper_noun"]), ("Baha'i", ["proper_noun"]),  # a capitalised apostrophe is a name
+        ("darer", ["uncommon"]), ("chimers", ["uncommon"]),       # rare forms nobody writes
+    ],
+)
+def test_shipped_policy(dictionary: Dictionary, word: str, codes: list[str]) -> None:
+    assert list(judge(dictionary, word).codes) == codes
+
+
+def test_shipped_accepted_sample_is_judged(dictionary: Dictionary) -> None:
+    """The judged sample of legal words (tests/data/lexicon) matches the shipped data and holds 99%."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from lexicon_report import ACCEPTED, SAMPLE_SEED, SAMPLE_SIZE, legal_words, read_judged, stable_sample
+
+    sample = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
+    judged = read_judged(ACCEPTED)
+    assert set(sample) == set(judged)  # rebuild the data, then: lexicon_report.py --samples and judge the new words
+    assert sum(judged[w][0] == "accept" for w in sample) >= 0.99 * SAMPLE_SIZE
