@@ -32,8 +32,11 @@ JUDGED = ROOT / "tests" / "data" / "lexicon"
 ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse
 REFUSED = JUDGED / "refused_frequent.tsv"   # common | debatable | not
 REASONS = JUDGED / "reasons_sample.tsv"     # right | wrong
+REASONS_CHECK = JUDGED / "reasons_check.tsv"  # right | wrong: a second sample, drawn after the rules were set
+LEFT_OUT = JUDGED / "left_out_sample.tsv"    # word | not: what rule 4 (left out) costs
 SAMPLE_SEED, SAMPLE_SIZE = 11, 300
 REASON_SEED, REASON_SIZE, REASON_POOL = 12, 200, 50_000
+CHECK_SEED, CHECK_SIZE, LEFT_OUT_SEED, LEFT_OUT_SIZE = 14, 100, 15, 50
 FREQUENT = 10_000
 _PLAIN = re.compile(r"[a-z]{3,7}")
 
@@ -47,6 +50,11 @@ def read_judged(path: Path) -> dict[str, tuple[str, str]]:
                 word, judgement, *note = line.split("\t")
                 judged[word] = (judgement, note[0] if note else "")
     return judged
+
+
+def judged_code(judged: tuple[str, str] | None) -> str | None:
+    """The reason code a refusal was judged with (the note starts with it)."""
+    return judged[1].split(":")[0].strip() if judged else None
 
 
 def write_judged(path: Path, header: str, rows: list[tuple[str, str, str]]) -> None:
@@ -84,14 +92,15 @@ def stable_sample(items: list, size: int, seed: int) -> list:
     return sorted(items, key=rank)[:size]
 
 
-def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[tuple[str, str]]]:
-    """The accepted sample, the refused frequent words, and the refusals sample (word, reason code)."""
+def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str]]]:
+    """The accepted sample, the refused frequent words, and two refusal samples (word, reason code)."""
     accepted = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
     pool = frequent_words(REASON_POOL)
     refused = [w for w in pool[:FREQUENT] if refused_by_dictionary(dictionary, w)]
     refusals = [(w, judge(dictionary, w).reasons[0].code) for w in pool if not judge(dictionary, w).legal]
     chosen = stable_sample(refusals, REASON_SIZE, REASON_SEED)
-    return sorted(accepted), refused, sorted(chosen)
+    check = stable_sample([r for r in refusals if r not in chosen], CHECK_SIZE, CHECK_SEED)
+    return sorted(accepted), refused, sorted(chosen), sorted(check)
 
 
 def refused_by_dictionary(dictionary: Dictionary, word: str) -> bool:
@@ -127,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", action="store_true", help="write the lists to judge (keeps judgements)")
     args = parser.parse_args(argv)
     dictionary = Dictionary()
-    accepted, refused, refusals = samples(dictionary)
+    accepted, refused, refusals, check = samples(dictionary)
+    before, _, _ = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY)
+    left_out = stable_sample(sorted(key for key in before if key not in dictionary), LEFT_OUT_SIZE, LEFT_OUT_SEED)
     if args.samples:
         old = read_judged(ACCEPTED)
         write_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
@@ -140,12 +151,20 @@ def main(argv: list[str] | None = None) -> int:
         old = read_judged(REASONS)
         write_judged(REASONS, f"{REASON_SIZE} random refusals (seed {REASON_SEED}) among wordfreq's {REASON_POOL} most "
                      "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
-                     "refuses it; wrong = it does not", [(w, old[w][0], old[w][1]) if w in old else (w, "", code) for w, code in refusals])
-        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}")
+                     "refuses it; wrong = it does not. The note starts with the code judged: a new code needs a new judgement",
+                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in refusals])
+        old = read_judged(REASONS_CHECK)
+        write_judged(REASONS_CHECK, f"{CHECK_SIZE} more random refusals (seed {CHECK_SEED}) from the same pool, drawn after the "
+                     "rules were set: no rule was shaped by them.\nright | wrong, as in reasons_sample.tsv",
+                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in check])
+        old = read_judged(LEFT_OUT)
+        write_judged(LEFT_OUT, f"{LEFT_OUT_SIZE} random spellings the build leaves out (seed {LEFT_OUT_SEED}): SCOWL size-95 words "
+                     "WordNet does not know that people write.\nword = an English word a dictionary has (a loss); "
+                     "not = a name, abbreviation, foreign word, misspelling or piece", [(w, *old.get(w, ("", ""))) for w in left_out])
+        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}, {REASONS_CHECK}, {LEFT_OUT}")
         return 0
 
     print("== counts of word-sense spellings at each size and below: SCOWL alone -> this build (3-7 letters in brackets)")
-    before, _, _ = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY)
     after = {key: list(dictionary.senses(key)) for key in dictionary._words.keys()}
     for size, (b, a) in zip(LEVELS, zip(level_counts(before).values(), level_counts(after).values())):
         print(f"  size {size:>2}: {b[0]:>7} ({b[1]:>6}) -> {a[0]:>7} ({a[1]:>6})")
@@ -177,15 +196,23 @@ def main(argv: list[str] | None = None) -> int:
     if missing or share > 0.002:
         failures.append(f"recall: {share:.2%} refused, {len(missing)} unjudged")
 
-    judged = read_judged(REASONS)
-    missing = [w for w, _ in refusals if not judged.get(w, ("",))[0]]
-    right = [w for w, _ in refusals if judged.get(w, ("",))[0] == "right"]
-    wrong = [(w, c) for w, c in refusals if judged.get(w, ("",))[0] == "wrong"]
-    share = len(right) / len(refusals)
-    print(f"\n== reasons: {len(right)} of {len(refusals)} sampled refusals carry the right first reason ({share:.1%}; target >= 99%)")
-    print(f"  wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
-    if missing or share < 0.99:
-        failures.append(f"reasons {share:.1%}, {len(missing)} unjudged")
+    for path, sample, title in ((REASONS, refusals, "sampled refusals"),
+                                (REASONS_CHECK, check, "more refusals, drawn after the rules were set,")):
+        judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
+        missing = [w for w, _ in sample if not judged.get(w, ("",))[0]]
+        right = [w for w, _ in sample if judged.get(w, ("",))[0] == "right"]
+        wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
+        share = len(right) / len(sample)
+        print(f"\n== reasons: {len(right)} of {len(sample)} {title} carry the right first reason ({share:.1%}; target >= 99%)")
+        print(f"  wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
+        if missing or share < 0.99:
+            failures.append(f"reasons ({path.name}) {share:.1%}, {len(missing)} unjudged")
+    judged = read_judged(LEFT_OUT)
+    words = [w for w in left_out if judged.get(w, ("",))[0] == "word"]
+    print(f"\n== left out (rule 4): {len(before) - len(after)} spellings fewer than SCOWL alone; of {len(left_out)} sampled, "
+          f"{len(words)} are English words a dictionary has (lost from size 95): {', '.join(words) or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w in left_out):
+        failures.append("left-out sample unjudged")
 
     definitions = open_definitions()
     defined = [w for w in legal if definitions.lookup(w)]

@@ -78,6 +78,8 @@ FOREIGN_MARGIN = 0.5
 FOREIGN_LANGUAGES: tuple[str, ...] = ("fr", "es", "de", "it", "pt")
 #: Levels the frequency signal may lift to the default (size 95 is SCOWL's bin of doubtful forms).
 PROMOTABLE_LEVELS: tuple[int, ...] = (70, 80)
+#: SCOWL's size of doubtful entries, where a spelling people write but WordNet does not know is left out (rule 4).
+DOUBTFUL_LEVEL = 95
 #: Senses shown per part of speech.
 DEFINITIONS_PER_PART = 3
 
@@ -433,11 +435,15 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     3. demoted: a default-level word written less than RARE_ZIPF that WordNet does not know in lower
        case, as a lemma, a plural or verb form of one, or a comparative people write of a common
        adjective, moves to the next size (SOBERER, DARER).
+    4. left_out: a spelling SCOWL holds only as a size-95 word (its bin of doubtful entries), that
+       WordNet does not know in any form, yet that people write (Zipf >= RARE_ZIPF), is mostly a name,
+       abbreviation, foreign word or misspelling SCOWL wrote in lower case (ABID, BHD, OCCURENCE), not
+       a rare English word: the build leaves it out, so a table reads "not in the dictionary".
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
-    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": []}
+    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": [], "left_out": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -461,9 +467,17 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
                 and frequencies.foreign_zipf(key) <= frequencies.zipf(key) + FOREIGN_MARGIN):
             slot[word] = DEFAULT_CODE
             changes["promoted"].append(key)
+    doubtful = _CODE[DOUBTFUL_LEVEL]
     for key in sorted(levels):
         slot = levels[key]
         code = slot[word]
+        if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
+                and not wordnet.bases(key)):
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["left_out"].append(key)
+            continue
         if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
                 and _written_in_lower_case(forms, key, "abbreviation") and frequencies.zipf(key) >= COMMON_ZIPF
                 and (len(key) > 4 and written_word(key[:-1]) if key.endswith("s") else written_word(key + "s"))):
@@ -645,7 +659,8 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         "counts_by_sense_and_level": counts,
         **info,
         "policy": {"common_zipf": COMMON_ZIPF, "rare_zipf": RARE_ZIPF, "foreign_margin": FOREIGN_MARGIN,
-                   "foreign_languages": list(FOREIGN_LANGUAGES), "promotable_levels": list(PROMOTABLE_LEVELS)}
+                   "foreign_languages": list(FOREIGN_LANGUAGES), "promotable_levels": list(PROMOTABLE_LEVELS),
+                   "doubtful_level": DOUBTFUL_LEVEL}
         if frequencies is not None else None,
         "overlay_sha256": hashlib.sha256(overlay_path.read_bytes()).hexdigest(),
         "files": {name: {"bytes": sizes[name], "sha256": digests[name]} for name in DATA_FILES},
