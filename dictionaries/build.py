@@ -19,6 +19,7 @@ import struct
 import sys
 import unicodedata
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,7 +189,7 @@ class Frequencies:
     """
 
     def __init__(self, english: dict[str, float], foreign: dict[str, float] | None, source: dict,
-                 foreign_lookup=None) -> None:
+                 foreign_lookup: Callable[[str], float] | None = None) -> None:
         self._english = english
         self._foreign = foreign if foreign is not None else {}
         self._foreign_lookup = foreign_lookup
