@@ -22,7 +22,8 @@ test: $(BIN)/.installed  ## the whole test suite, the real server over HTTP, and
 	bash tests/smoke_server.sh
 	bash tests/smoke_install.sh
 
-dictionary: $(BIN)/.installed  ## rebuild dictionaries/data from Debian's scowl package (apt-get install scowl)
+dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base; wordfreq from the [build] extra)
+	$(BIN)/pip install -q -e '.[build]'
 	$(BIN)/python -m dictionaries.build
 
 bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)

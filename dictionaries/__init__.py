@@ -35,4 +35,14 @@ DATA_FILES: tuple[str, ...] = (WORDS_TRIE, WORDS_LEVELS, FORMS_TRIE, RACKS_TRIE,
 NODE_FORMAT = "<IBBHI"           # struct format of one rack node record (12 bytes)
 WORD_ID_FORMAT = "<I"
 
+#: Definitions (WordNet glosses) ship beside the word files but outside DATA_FILES: the word
+#: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".
+DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endian each, in display order
+DEFINITIONS_TEXT = "definitions.text"    # header, gloss offsets, then each gloss: part-of-speech byte + UTF-8 text
+DEFINITION_FILES: tuple[str, ...] = (DEFINITIONS_TRIE, DEFINITIONS_TEXT)
+DEFINITIONS_MAGIC = b"UWDEFS1\n"         # first 8 bytes of DEFINITIONS_TEXT; then uint32 count, count+1 uint32 offsets
+DEFINITION_ID_BYTES = 3
+#: Part-of-speech byte -> name, as the API shows it.
+PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb")
+
 DATA_DIR = Path(__file__).resolve().parent / "data"

@@ -1,20 +1,26 @@
-"""Build the compact word data from an installed SCOWL (Debian's ``scowl`` package) plus the overlay.
+"""Build the compact word data from SCOWL, a frequency list and WordNet, plus the overlay.
 
-    python -m dictionaries.build [--scowl /usr/share/dict/scowl] [--overlay dictionaries/overlay.txt] [--out dictionaries/data]
+    python -m dictionaries.build [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
+                                 [--frequencies wordfreq] [--overlay dictionaries/overlay.txt] [--out dictionaries/data]
 
-The output is deterministic: the same inputs give byte-identical files.
+Build-time inputs only (none is needed at run time): Debian's ``scowl`` and ``wordnet-base``
+packages and the ``wordfreq`` package (``pip install '.[build]'``). The word policy is SCOWL's
+levels moved by how often people write a spelling today (see ``apply_policy`` and LEVELS.md);
+the overlay has the last word. The output is deterministic: the same inputs give byte-identical files.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import math
 import re
 import struct
 import sys
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import marisa_trie
@@ -22,12 +28,19 @@ import marisa_trie
 from dictionaries import (
     DATA_DIR,
     DATA_FILES,
+    DEFAULT_LEVEL,
+    DEFINITION_FILES,
+    DEFINITION_ID_BYTES,
+    DEFINITIONS_MAGIC,
+    DEFINITIONS_TEXT,
+    DEFINITIONS_TRIE,
     FORMAT_VERSION,
     FORMS_TRIE,
     LEVELS,
     MAX_WORD_LETTERS,
     METADATA,
     NODE_FORMAT,
+    PARTS_OF_SPEECH,
     RACKS_NODES,
     RACKS_TRIE,
     RACKS_WORDS,
@@ -37,15 +50,43 @@ from dictionaries import (
     WORDS_TRIE,
 )
 
-#: Spellings whose lists count (COLOR and COLOUR both play).
+#: Spellings whose lists count at their own sizes (COLOR and COLOUR both play).
 SPELLINGS: tuple[str, ...] = ("english", "american", "british", "british_z", "canadian", "australian", "variant_1")
+#: Spelling variants SCOWL keeps apart (DONUT, SNUCK): their words enter at size 95 whatever their
+#: size, so they count as common only where the frequency signal says people write them.
+RARE_SPELLINGS: tuple[str, ...] = (
+    "variant_2", "variant_3", "british_variant_1", "british_variant_2",
+    "canadian_variant_1", "canadian_variant_2", "australian_variant_1", "australian_variant_2",
+)
 CATEGORIES: tuple[str, ...] = ("words", "proper-names", "upper", "abbreviations", "contractions")
 DEFAULT_SCOWL = Path("/usr/share/dict/scowl")
+DEFAULT_WORDNET = Path("/usr/share/wordnet")
 DEFAULT_OVERLAY = Path(__file__).resolve().parent / "overlay.txt"
 SOURCE = "SCOWL (Spell Checker Oriented Word Lists) by Kevin Atkinson, Debian package scowl"
 _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 _OVERLAY_RE = re.compile(r"^(?P<key>[a-z]+)\s+(?P<sense>[a-z_]+)\s+(?P<level>\d+)\s+#\s*(?P<why>\S.*)$")
+_KEY_RE = re.compile(r"[a-z]+")
+
+# -- the word policy (LEXICON.md explains each number) ---------------------------------------------
+#: Zipf frequency (log10 of uses per billion words) from which a spelling is "written often today".
+COMMON_ZIPF = 3.0
+#: Below this Zipf frequency a default-level word is rare enough to need WordNet's word that it exists.
+RARE_ZIPF = 2.0
+#: A spelling this much more frequent in French, Spanish, German, Italian or Portuguese is a foreign
+#: word in English text (NOIR, VIVO): its English frequency does not promote it.
+FOREIGN_MARGIN = 0.5
+FOREIGN_LANGUAGES: tuple[str, ...] = ("fr", "es", "de", "it", "pt")
+#: Levels the frequency signal may lift to the default (size 95 is SCOWL's bin of doubtful forms).
+PROMOTABLE_LEVELS: tuple[int, ...] = (70, 80)
+#: SCOWL's size of doubtful entries, where a spelling people write but WordNet does not know is left out (rule 4).
+DOUBTFUL_LEVEL = 95
+#: Senses shown per part of speech.
+DEFINITIONS_PER_PART = 3
+
+_CODE = {size: i + 1 for i, size in enumerate(LEVELS)}
+DEFAULT_CODE = _CODE[DEFAULT_LEVEL]
+DEMOTED_CODE = DEFAULT_CODE + 1  # the next size: still a word, just not at the default level
 
 
 class BuildError(Exception):
@@ -68,8 +109,10 @@ def fold(text: str) -> str:
 def classify(raw: str, category: str) -> Entry | None:
     """What one SCOWL entry means for the game, or None when it is not a spelling we keep.
 
-    Possessives ('s) are dropped; other apostrophes mark contractions; an all-capital entry is an
-    acronym; a capitalised one a proper noun; the category decides the rest.
+    Possessives ('s) are dropped. SCOWL's contraction and abbreviation lists say what their entries
+    are (I'm, Ltd.); elsewhere capitalisation decides before punctuation: an all-capital entry (or
+    its plural, CDs) is an acronym and a capitalised one a proper noun whatever apostrophe it carries
+    (O'Brien); a lower-case apostrophe marks a contraction (o'clock).
     """
     text = fold(raw.strip())
     if not text or not _SPELLING_RE.fullmatch(text):
@@ -80,21 +123,26 @@ def classify(raw: str, category: str) -> Entry | None:
     if not key:
         return None
     letters = re.sub(r"[.']", "", text)
-    if "'" in text or category == "contractions":
+    if category == "contractions":
         sense = "contraction"
-    elif letters.isupper() and len(letters) > 1:
-        sense = "acronym"
+    elif (letters.isupper() and len(letters) > 1) or (letters[-1] == "s" and letters[:-1].isupper() and len(letters) > 2):
+        sense = "acronym"  # NASA, and the plural CDs
     elif category == "abbreviations":
         sense = "abbreviation"
     elif category == "proper-names" or letters[0].isupper():
         sense = "proper_noun"
+    elif "'" in text:
+        sense = "contraction"
     else:
         sense = "word"
     return Entry(key, sense, text)
 
 
 def scowl_files(scowl: Path) -> list[tuple[str, str, int, Path]]:
-    """(spelling, category, size, path) of the SCOWL files that count, sorted."""
+    """(spelling, category, size, path) of the SCOWL files that count, sorted.
+
+    Rare spellings count only for their word lists (a variant's proper names add nothing).
+    """
     if not scowl.is_dir():
         raise BuildError(f"{scowl}: no SCOWL word lists here (install Debian's 'scowl' package)")
     found = []
@@ -103,9 +151,11 @@ def scowl_files(scowl: Path) -> list[tuple[str, str, int, Path]]:
         if not match:
             continue
         spelling, category, size = match["spelling"], match["category"], int(match["size"])
-        if spelling in SPELLINGS and category in CATEGORIES and size in LEVELS:
+        if size not in LEVELS or category not in CATEGORIES:
+            continue
+        if spelling in SPELLINGS or (spelling in RARE_SPELLINGS and category == "words"):
             found.append((spelling, category, size, path))
-    if not found:
+    if not any(spelling in SPELLINGS for spelling, *_ in found):
         raise BuildError(f"{scowl}: no files named <spelling>-<category>.<size> for {', '.join(SPELLINGS)}")
     return found
 
@@ -129,19 +179,211 @@ def read_overlay(path: Path) -> dict[str, list[tuple[str, int, str]]]:
     return overlay
 
 
-def collect(scowl: Path, overlay_path: Path) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict]:
-    """Merge the lists: key -> level per sense (0 = absent), the first form per (key, sense), counts."""
+# -- frequencies ------------------------------------------------------------------------------------
+
+class Frequencies:
+    """Zipf frequencies of lower-case spellings: English, and the best of a few other languages.
+
+    Either the ``wordfreq`` package (``Frequencies.from_wordfreq()``) or a small tab-separated file
+    of ``word<TAB>language<TAB>zipf`` lines (the tests' toy input).
+    """
+
+    def __init__(self, english: dict[str, float], foreign: dict[str, float] | None, source: dict,
+                 foreign_lookup: Callable[[str], float] | None = None) -> None:
+        self._english = english
+        self._foreign = foreign if foreign is not None else {}
+        self._foreign_lookup = foreign_lookup
+        self.source = source
+
+    def zipf(self, word: str) -> float:
+        """Zipf frequency in English (0.0 when the list does not have it)."""
+        return self._english.get(word, 0.0)
+
+    def foreign_zipf(self, word: str) -> float:
+        """The highest Zipf frequency of ``word`` in FOREIGN_LANGUAGES."""
+        if word not in self._foreign and self._foreign_lookup is not None:
+            self._foreign[word] = self._foreign_lookup(word)
+        return self._foreign.get(word, 0.0)
+
+    @classmethod
+    def from_wordfreq(cls) -> Frequencies:
+        """wordfreq's 'large' English list (frequencies rounded to 2 decimals: stable output)."""
+        try:
+            import wordfreq  # build-time only
+            from importlib.metadata import version
+        except ImportError:
+            raise BuildError("the 'wordfreq' package is needed to build (pip install '.[build]')") from None
+        english = {word: round(math.log10(freq) + 9, 2)
+                   for word, freq in wordfreq.get_frequency_dict("en", "large").items()
+                   if _KEY_RE.fullmatch(word)}
+
+        def foreign(word: str) -> float:
+            return max(wordfreq.zipf_frequency(word, lang, wordlist="large") for lang in FOREIGN_LANGUAGES)
+
+        source = {
+            "name": "wordfreq",
+            "role": "frequency signal (English 'large' list; fr es de it pt to spot foreign words)",
+            "version": version("wordfreq"),
+            "licence": "code Apache-2.0; data CC-BY-SA-4.0 (see wordfreq-LICENSE)",
+            "url": "https://github.com/rspeer/wordfreq",
+            "shipped": "no: only the levels it moved are in words.levels",
+        }
+        return cls(english, None, source, foreign)
+
+    @classmethod
+    def from_file(cls, path: Path) -> Frequencies:
+        """``word<TAB>language<TAB>zipf`` lines; '#' starts a comment."""
+        english: dict[str, float] = {}
+        foreign: dict[str, float] = {}
+        data = path.read_bytes()
+        for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = line.split("\t")
+            if len(parts) != 3 or not _KEY_RE.fullmatch(parts[0]):
+                raise BuildError(f"{path}:{number}: expected 'word<TAB>language<TAB>zipf', got {line!r}")
+            try:
+                value = float(parts[2])
+            except ValueError:
+                raise BuildError(f"{path}:{number}: {parts[2]!r} is not a number") from None
+            if parts[1] == "en":
+                english[parts[0]] = value
+            else:
+                foreign[parts[0]] = max(foreign.get(parts[0], 0.0), value)
+        source = {"name": path.name, "role": "frequency signal", "version": hashlib.sha256(data).hexdigest()[:16],
+                  "licence": "test data", "shipped": "no"}
+        return cls(english, foreign, source)
+
+
+def open_frequencies(spec: str) -> Frequencies:
+    """'wordfreq' or the path of a frequency file."""
+    return Frequencies.from_wordfreq() if spec == "wordfreq" else Frequencies.from_file(Path(spec))
+
+
+# -- WordNet ----------------------------------------------------------------------------------------
+
+_WORDNET_FILES = {"noun": "noun", "verb": "verb", "adjective": "adj", "adverb": "adv"}
+#: WordNet's own detachment rules (morphy), part of speech -> (suffix, replacement).
+_MORPHY_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "noun": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+             ("men", "man"), ("ies", "y")),
+    "verb": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "adjective": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "adverb": (),
+}
+
+
+@dataclass
+class WordNet:
+    """What the build needs from WordNet 3.0's database files."""
+
+    #: (lemma, part of speech) -> synset offsets, most frequent sense first (a-z lemmas only).
+    senses: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: (lemma, part of speech) -> times its senses were tagged in WordNet's corpus (orders parts of speech).
+    tagged: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: (part of speech, offset) -> the gloss without its examples.
+    glosses: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: lemmas WordNet writes in lower case in some synset (not only as a name: London, Ares).
+    common: set[str] = field(default_factory=set)
+    #: irregular form -> [(part of speech, lemma)] (geese -> goose).
+    exceptions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    version: str = "unknown"
+
+    def bases(self, word: str, parts: tuple[str, ...] = PARTS_OF_SPEECH) -> list[tuple[str, str]]:
+        """(part of speech, lemma) pairs WordNet reaches from ``word``: itself, irregular, then regular forms."""
+        found: list[tuple[str, str]] = []
+        for part in parts:
+            candidates = [word]
+            candidates += [lemma for pos, lemma in self.exceptions.get(word, ()) if pos == part]
+            candidates += [word[:len(word) - len(suffix)] + ending for suffix, ending in _MORPHY_RULES[part]
+                           if word.endswith(suffix) and len(word) > len(suffix)]
+            for lemma in candidates:
+                if (lemma, part) in self.senses and (part, lemma) not in found:
+                    found.append((part, lemma))
+        return found
+
+
+def _gloss(text: str) -> str:
+    """A WordNet gloss without its quoted examples: 'a light touch or stroke'."""
+    cut = text.find('"')
+    gloss = text[:cut] if cut >= 0 else text
+    return gloss.strip().rstrip(";").strip()
+
+
+def read_wordnet(path: Path) -> WordNet:
+    """Parse index.*, data.* and *.exc of a WordNet 3.0 database directory."""
+    if not (path / "index.noun").is_file():
+        raise BuildError(f"{path}: no WordNet database here (install Debian's 'wordnet-base' package)")
+    wordnet = WordNet()
+    for part, suffix in _WORDNET_FILES.items():
+        for number, line in enumerate((path / f"index.{suffix}").read_text(encoding="latin-1").splitlines(), 1):
+            if line.startswith(" ") or not line.strip():
+                continue  # the licence header
+            fields = line.split()
+            lemma = fields[0]
+            if not _KEY_RE.fullmatch(lemma):
+                continue
+            try:
+                synsets, pointers = int(fields[2]), int(fields[3])
+                tagged = int(fields[5 + pointers])
+                offsets = [int(o) for o in fields[6 + pointers:6 + pointers + synsets]]
+            except (IndexError, ValueError):
+                raise BuildError(f"{path / f'index.{suffix}'}:{number}: not a WordNet index line") from None
+            wordnet.senses[(lemma, part)] = offsets
+            wordnet.tagged[(lemma, part)] = tagged
+        for number, line in enumerate((path / f"data.{suffix}").read_text(encoding="latin-1").splitlines(), 1):
+            if line.startswith(" ") or not line.strip():
+                continue
+            head, _, gloss = line.partition(" | ")
+            fields = head.split()
+            try:
+                offset, count = int(fields[0]), int(fields[3], 16)
+            except (IndexError, ValueError):
+                raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
+            wordnet.glosses[(part, offset)] = _gloss(gloss)
+            for i in range(count):
+                written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
+                if _KEY_RE.fullmatch(written):
+                    wordnet.common.add(written)
+        exc = path / f"{suffix}.exc"
+        if exc.is_file():
+            for line in exc.read_text(encoding="latin-1").splitlines():
+                fields = line.split()
+                if len(fields) >= 2 and _KEY_RE.fullmatch(fields[0]):
+                    wordnet.exceptions.setdefault(fields[0], []).extend(
+                        (part, lemma) for lemma in fields[1:] if _KEY_RE.fullmatch(lemma))
+    return wordnet
+
+
+# -- SCOWL, the policy and the overlay --------------------------------------------------------------
+
+def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = None,
+            wordnet: WordNet | None = None) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict]:
+    """Merge the lists, apply the policy, then the overlay.
+
+    Returns key -> level code per sense (0 = absent), the first form per (key, sense), and facts for
+    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone.
+    """
     levels: dict[str, list[int]] = defaultdict(lambda: [0] * len(SENSES))
     forms: dict[tuple[str, str], tuple[int, str]] = {}
     files = scowl_files(scowl)
     raw_counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rare: set[str] = set()
+    word_index = SENSES.index("word")
     for spelling, category, size, path in files:
-        code = LEVELS.index(size) + 1
+        is_rare = spelling in RARE_SPELLINGS
+        code = len(LEVELS) if is_rare else _CODE[size]
         for raw in path.read_text(encoding="utf-8").splitlines():
             entry = classify(raw, category)
             if entry is None:
                 continue
-            raw_counts[category][str(size)] += 1
+            if is_rare:
+                if entry.sense != "word" or levels[entry.key][word_index]:
+                    continue  # a rare spelling only adds words SCOWL's own spellings lack
+                rare.add(entry.key)
+                raw_counts["rare-spelling words"][str(size)] += 1
+            else:
+                raw_counts[category][str(size)] += 1
             index = SENSES.index(entry.sense)
             slot = levels[entry.key]
             if slot[index] == 0 or code < slot[index]:
@@ -149,28 +391,178 @@ def collect(scowl: Path, overlay_path: Path) -> tuple[dict[str, list[int]], dict
             previous = forms.get((entry.key, entry.sense))
             if previous is None or (code, entry.form) < previous:
                 forms[(entry.key, entry.sense)] = (code, entry.form)
+    rare = {key for key in rare if levels[key][word_index] == len(LEVELS)}
+    changes: dict[str, list[str]] = {}
+    if frequencies is not None and wordnet is not None:
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
     overlay = read_overlay(overlay_path)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
         slot = [0] * len(SENSES)
         for sense, level, _why in senses:
-            slot[SENSES.index(sense)] = LEVELS.index(level) + 1
+            slot[SENSES.index(sense)] = _CODE[level]
         levels[key] = slot
         for sense in SENSES:
             forms.pop((key, sense), None)
         for sense, level, _why in senses:
-            forms[(key, sense)] = (LEVELS.index(level) + 1, key.upper() if sense == "acronym" else key)
+            forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym" else key)
     info = {
         "scowl_files": len(files),
         "scowl_entries_kept": {cat: dict(sorted(sizes.items(), key=lambda kv: int(kv[0]))) for cat, sizes in sorted(raw_counts.items())},
         "overlay_entries": sum(len(v) for v in overlay.values()),
+        "policy_changes": {rule: len(keys) for rule, keys in changes.items()},
+        "_changes": changes,
     }
     return dict(levels), forms, info
 
 
-def build(scowl: Path, overlay_path: Path, out: Path, version: str) -> dict:
-    """Write every data file and ``metadata.json`` into ``out``; return the metadata."""
-    levels, forms, info = collect(scowl, overlay_path)
+def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: str, sense: str) -> bool:
+    found = forms.get((key, sense))
+    return found is not None and found[1] == key
+
+
+def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], rare: set[str],
+                 frequencies: Frequencies, wordnet: WordNet) -> dict[str, list[str]]:
+    """Move words across the default level by how often people write them; return the keys per rule.
+
+    Promotion (2) runs first, so a promoted plural can vouch for its clipping (ADMINS for ADMIN).
+
+    1. clipped: a lower-case SCOWL abbreviation of 3+ letters without a period (APP, MATHS) that
+       people write often (Zipf >= COMMON_ZIPF), whose plural (APPS) or singular (MATH) is a
+       default-level word people write (Zipf >= RARE_ZIPF), is a clipped word: a word at the default level.
+    2. promoted: a word SCOWL ranks at 70 or 80, or a word only a rare spelling list holds (DONUT),
+       with no other sense (a name's frequency is not the word's: YORK), written often
+       (Zipf >= COMMON_ZIPF) and not a foreign word, becomes a default-level word.
+    3. demoted: a default-level word written less than RARE_ZIPF that WordNet does not know in lower
+       case, as a lemma, a plural or verb form of one, or a comparative people write of a common
+       adjective, moves to the next size (SOBERER, DARER).
+    4. left_out: a spelling SCOWL holds only as a size-95 word (its bin of doubtful entries), that
+       WordNet does not know in any form, yet that people write (Zipf >= RARE_ZIPF), is mostly a name,
+       abbreviation, foreign word or misspelling SCOWL wrote in lower case (ABID, BHD, OCCURENCE), not
+       a rare English word: the build leaves it out, so a table reads "not in the dictionary".
+    """
+    word = SENSES.index("word")
+    others = range(1, len(SENSES))
+    promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
+    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": [], "left_out": []}
+
+    def known_as_word(key: str) -> bool:
+        """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
+        if key in wordnet.common:
+            return True
+        if any(lemma in wordnet.common for _pos, lemma in wordnet.bases(key, ("noun", "verb"))):
+            return True
+        return frequencies.zipf(key) > 0 and any(
+            lemma != key and lemma in wordnet.common and frequencies.zipf(lemma) >= COMMON_ZIPF + 0.5
+            for _pos, lemma in wordnet.bases(key, ("adjective",)))
+
+    def written_word(key: str) -> bool:
+        code = levels[key][word] if key in levels else 0
+        return 0 < code <= DEFAULT_CODE and frequencies.zipf(key) >= RARE_ZIPF
+
+    for key in sorted(levels):  # promotion first: a promoted plural (ADMINS) vouches for its clipping
+        slot = levels[key]
+        code = slot[word]
+        if (code > DEFAULT_CODE and (code in promotable or key in rare)
+                and not any(slot[i] for i in others) and frequencies.zipf(key) >= COMMON_ZIPF
+                and frequencies.foreign_zipf(key) <= frequencies.zipf(key) + FOREIGN_MARGIN):
+            slot[word] = DEFAULT_CODE
+            changes["promoted"].append(key)
+    doubtful = _CODE[DOUBTFUL_LEVEL]
+    for key in sorted(levels):
+        slot = levels[key]
+        code = slot[word]
+        if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
+                and not wordnet.bases(key)):
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["left_out"].append(key)
+            continue
+        if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
+                and _written_in_lower_case(forms, key, "abbreviation") and frequencies.zipf(key) >= COMMON_ZIPF
+                and (len(key) > 4 and written_word(key[:-1]) if key.endswith("s") else written_word(key + "s"))):
+            slot[word] = DEFAULT_CODE
+            changes["clipped"].append(key)
+        elif 0 < code <= DEFAULT_CODE:
+            if frequencies.zipf(key) < RARE_ZIPF and not known_as_word(key):
+                slot[word] = DEMOTED_CODE
+                changes["demoted"].append(key)
+    return changes
+
+
+# -- definitions ------------------------------------------------------------------------------------
+
+def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
+    """(part of speech, synset offset) to show for ``key``, in display order.
+
+    The key's own senses and its lemmas' (TAPS reaches TAP), DEFINITIONS_PER_PART per part of
+    speech; the part of speech whose lemmas WordNet's corpus tagged most comes first.
+    """
+    by_part: dict[str, list[int]] = {}
+    weight: dict[str, int] = {}
+    for part, lemma in wordnet.bases(key):
+        chosen = by_part.setdefault(part, [])
+        weight[part] = weight.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
+        for offset in wordnet.senses[(lemma, part)]:
+            if len(chosen) >= DEFINITIONS_PER_PART:
+                break
+            if offset not in chosen and (part, offset) in wordnet.glosses:
+                chosen.append(offset)
+    order = sorted(by_part, key=lambda part: (-weight[part], PARTS_OF_SPEECH.index(part)))
+    return [(part, offset) for part in order for offset in by_part[part]]
+
+
+def build_definitions(wordnet: WordNet, keys: list[str], out: Path) -> dict:
+    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms."""
+    every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses} | set(wordnet.exceptions))
+    gloss_ids: dict[tuple[str, int], int] = {}
+    items: list[tuple[str, bytes]] = []
+    for key in every:
+        chosen = definition_ids(wordnet, key)
+        if not chosen:
+            continue
+        payload = bytearray()
+        for ref in chosen:
+            if ref not in gloss_ids:
+                gloss_ids[ref] = len(gloss_ids)
+            payload += gloss_ids[ref].to_bytes(DEFINITION_ID_BYTES, "little")
+        items.append((key, bytes(payload)))
+    if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
+        raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
+    marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
+    records = [bytes([PARTS_OF_SPEECH.index(part)]) + wordnet.glosses[(part, offset)].encode("utf-8")
+               for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
+    offsets, position = [], 0
+    for record in records:
+        offsets.append(position)
+        position += len(record)
+    offsets.append(position)
+    text = (DEFINITIONS_MAGIC + struct.pack("<I", len(records)) + struct.pack(f"<{len(offsets)}I", *offsets)
+            + b"".join(records))
+    (out / DEFINITIONS_TEXT).write_bytes(text)
+    digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
+    return {
+        "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base",
+        "entries": len(items),
+        "glosses": len(records),
+        "per_part_of_speech": DEFINITIONS_PER_PART,
+        "files": {name: {"bytes": (out / name).stat().st_size, "sha256": digests[name]} for name in DEFINITION_FILES},
+        "checksum": hashlib.sha256("".join(f"{n}:{digests[n]}\n" for n in DEFINITION_FILES).encode()).hexdigest(),
+    }
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequencies: Frequencies | None,
+          wordnet: WordNet | None) -> dict:
+    """Write every data file and ``metadata.json`` into ``out``; return the metadata.
+
+    ``frequencies`` and ``wordnet`` None build SCOWL's levels alone and no definitions (the
+    baseline the lexicon report compares with).
+    """
+    levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet)
+    info.pop("_changes")
     out.mkdir(parents=True, exist_ok=True)
 
     words = marisa_trie.Trie(sorted(levels))
@@ -228,11 +620,37 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str) -> dict:
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DATA_FILES}
     sizes = {name: (out / name).stat().st_size for name in DATA_FILES}
     checksum = hashlib.sha256("".join(f"{n}:{digests[n]}\n" for n in DATA_FILES).encode()).hexdigest()
+    sources = [{
+        "name": "SCOWL",
+        "role": "the word lists and their sizes (levels)",
+        "version": version,
+        "licence": "SCOWL's permissive licence (see SCOWL-COPYRIGHT)",
+        "url": "http://wordlist.aspell.net/",
+        "shipped": "yes: the spellings and levels",
+    }]
+    definitions = None
+    if frequencies is not None:
+        sources.append(frequencies.source)
+    if wordnet is not None:
+        definitions = build_definitions(wordnet, sorted(levels), out)
+        sources.append({
+            "name": "WordNet",
+            "role": "definitions; tells a real word from a stray form (the policy)",
+            "version": wordnet.version,
+            "licence": "WordNet 3.0 licence, Princeton University (see WordNet-LICENSE)",
+            "url": "https://wordnet.princeton.edu/",
+            "shipped": "yes: glosses in definitions.text",
+        })
+    else:
+        for name in DEFINITION_FILES:
+            (out / name).unlink(missing_ok=True)
     metadata = {
         "format_version": FORMAT_VERSION,
         "source": SOURCE,
         "version": version,
+        "sources": sources,
         "spellings": list(SPELLINGS),
+        "rare_spellings": list(RARE_SPELLINGS),
         "categories": list(CATEGORIES),
         "levels": list(LEVELS),
         "senses": list(SENSES),
@@ -241,38 +659,58 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str) -> dict:
         "rack_words": len(word_ids),
         "counts_by_sense_and_level": counts,
         **info,
+        "policy": {"common_zipf": COMMON_ZIPF, "rare_zipf": RARE_ZIPF, "foreign_margin": FOREIGN_MARGIN,
+                   "foreign_languages": list(FOREIGN_LANGUAGES), "promotable_levels": list(PROMOTABLE_LEVELS),
+                   "doubtful_level": DOUBTFUL_LEVEL}
+        if frequencies is not None else None,
         "overlay_sha256": hashlib.sha256(overlay_path.read_bytes()).hexdigest(),
         "files": {name: {"bytes": sizes[name], "sha256": digests[name]} for name in DATA_FILES},
         "checksum": checksum,
+        "definitions": definitions,
     }
     (out / METADATA).write_text(json.dumps(metadata, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return metadata
 
 
-def scowl_version(scowl: Path) -> str:
-    """The Debian package version when the lists are the installed package's, else 'unknown'."""
+def package_version(package: str, root: Path, default: Path) -> str:
+    """The Debian package version when ``root`` is the installed package's directory, else 'unknown'."""
     status = Path("/var/lib/dpkg/status")
-    if scowl.resolve() == DEFAULT_SCOWL and status.is_file():
-        block = re.search(r"^Package: scowl\n(?:.+\n)*?Version: (\S+)", status.read_text(errors="replace"), re.M)
+    if root.resolve() == default and status.is_file():
+        block = re.search(rf"^Package: {re.escape(package)}\n(?:.+\n)*?Version: (\S+)", status.read_text(errors="replace"), re.M)
         if block:
             return block.group(1)
     return "unknown"
 
 
+def scowl_version(scowl: Path) -> str:
+    """The Debian package version when the lists are the installed package's, else 'unknown'."""
+    return package_version("scowl", scowl, DEFAULT_SCOWL)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dictionaries.build", description=__doc__.splitlines()[0])
     parser.add_argument("--scowl", type=Path, default=DEFAULT_SCOWL, help="directory of SCOWL final lists")
+    parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET, help="WordNet 3.0 database directory")
+    parser.add_argument("--frequencies", default="wordfreq",
+                        help="'wordfreq' (the package) or a file of word<TAB>language<TAB>zipf lines")
     parser.add_argument("--overlay", type=Path, default=DEFAULT_OVERLAY, help="hand-kept corrections")
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="where the built files go")
     parser.add_argument("--source-version", default=None, help="SCOWL version to record (default: from dpkg)")
     args = parser.parse_args(argv)
     try:
-        metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl))
+        if not args.scowl.is_dir():
+            raise BuildError(f"{args.scowl}: no SCOWL word lists here (install Debian's 'scowl' package)")
+        wordnet = read_wordnet(args.wordnet)
+        wordnet.version = package_version("wordnet-base", args.wordnet, DEFAULT_WORDNET)
+        frequencies = open_frequencies(args.frequencies)
+        metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl),
+                         frequencies=frequencies, wordnet=wordnet)
     except (BuildError, OSError, UnicodeDecodeError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
-    print(f"built {metadata['keys']} spellings, {metadata['rack_words']} rack words into {args.out} "
-          f"(checksum {metadata['checksum'][:12]})")
+    print(f"built {metadata['keys']} spellings, {metadata['rack_words']} rack words, "
+          f"{metadata['definitions']['entries']} defined spellings into {args.out} "
+          f"(checksum {metadata['checksum'][:12]}; policy {metadata['policy_changes']})")
     return 0
 
 

@@ -23,6 +23,7 @@ REASON_CODES: tuple[str, ...] = (
 _LEVEL_OF = (None, *LEVELS)  # level code -> SCOWL size
 _CHANCES = CHANCES
 _DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
+_SENSE_AT = {sense: i for i, sense in enumerate(SENSES)}
 _EXCLUSION_NAMES = {
     "proper_noun": "a proper noun",
     "abbreviation": "an abbreviation",
@@ -157,7 +158,10 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
     if "'" in written or "." in written:
         # Cards carry no apostrophes or periods: writing one names a contraction or an abbreviation.
         sense = "contraction" if "'" in written else "abbreviation"
-        if not any(r.code == sense for r in reasons):
+        # A name keeps its reason whatever punctuation it is written with (O'BRIEN), unless the
+        # spelling is also that contraction or abbreviation (I'M).
+        name = senses is not None and not senses[_SENSE_AT[sense]] and any(r.code == "proper_noun" for r in reasons)
+        if not name and not any(r.code == sense for r in reasons):
             mark = "an apostrophe" if sense == "contraction" else "periods"
             reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
             at = 1 if reasons and reasons[0].code in ("too_short", "too_long") else 0

@@ -1,14 +1,25 @@
-"""Shared fixtures: the real built dictionary, and a toy one built from a fixture SCOWL tree."""
+"""Shared fixtures: the real built dictionary, and a toy one built from fixture inputs.
+
+The toy inputs live in tests/data: a tiny SCOWL-shaped tree (scowl/), a toy WordNet database
+(wordnet/), a frequency file shaped like what the build reads from wordfreq (frequencies.tsv)
+and an overlay (overlay.txt).
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from dictionaries.build import build
+from dictionaries.build import Frequencies, build, read_wordnet
 from dictionaries.dictionary import Dictionary, open_dictionary
 
 DATA = Path(__file__).parent / "data"
+
+
+def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict:
+    """Build the toy dictionary (with its definitions) into ``out``; return its metadata."""
+    return build(DATA / "scowl", overlay, out, "toy", frequencies=Frequencies.from_file(DATA / "frequencies.tsv"),
+                 wordnet=read_wordnet(DATA / "wordnet"))
 
 
 @pytest.fixture(scope="session")
@@ -19,9 +30,9 @@ def dictionary() -> Dictionary:
 
 @pytest.fixture(scope="session")
 def toy_dictionary_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A dictionary built from tests/data/scowl (a tiny SCOWL-shaped tree) and tests/data/overlay.txt."""
+    """A dictionary built from the toy inputs in tests/data."""
     out = tmp_path_factory.mktemp("toy-dictionary")
-    build(DATA / "scowl", DATA / "overlay.txt", out, "toy")
+    build_toy(out)
     return out
 
 

@@ -1,0 +1,240 @@
+"""The figures of issue 11: does a careful table agree with the word list, and how many words have a definition.
+
+    .venv/bin/python benchmarks/lexicon_report.py            (needs scowl and the [build] extra: wordfreq)
+    .venv/bin/python benchmarks/lexicon_report.py --samples  (writes the word lists to judge, keeping judgements)
+
+Judgements are kept in tests/data/lexicon/*.tsv, one word a line: word, judgement, note. They were
+made by reading each word as a careful table would (see LEXICON.md for what each judgement means).
+Samples are the words whose hash with a fixed seed is smallest: the same dictionary gives the same
+words to judge, and a small change to it changes the samples only a little.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402
+from dictionaries.build import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402
+from dictionaries.definitions import open_definitions  # noqa: E402
+from dictionaries.dictionary import Dictionary  # noqa: E402
+from dictionaries.verdict import judge  # noqa: E402
+
+JUDGED = ROOT / "tests" / "data" / "lexicon"
+ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse
+REFUSED = JUDGED / "refused_frequent.tsv"   # common | debatable | not
+REASONS = JUDGED / "reasons_sample.tsv"     # right | wrong
+REASONS_CHECK = JUDGED / "reasons_check.tsv"  # right | wrong: a second sample, drawn after the rules were set
+LEFT_OUT = JUDGED / "left_out_sample.tsv"    # word | not: what rule 4 (left out) costs
+SAMPLE_SEED, SAMPLE_SIZE = 11, 300
+REASON_SEED, REASON_SIZE, REASON_POOL = 12, 200, 50_000
+CHECK_SEED, CHECK_SIZE, LEFT_OUT_SEED, LEFT_OUT_SIZE = 14, 100, 15, 50
+FREQUENT = 10_000
+_PLAIN = re.compile(r"[a-z]{3,7}")
+
+
+def read_judged(path: Path) -> dict[str, tuple[str, str]]:
+    """word -> (judgement, note) from a judged file ('#' comments)."""
+    judged: dict[str, tuple[str, str]] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not line.startswith("#"):
+                word, judgement, *note = line.split("\t")
+                judged[word] = (judgement, note[0] if note else "")
+    return judged
+
+
+def judged_code(judged: tuple[str, str] | None) -> str | None:
+    """The reason code a refusal was judged with (the note starts with it)."""
+    return judged[1].split(":")[0].strip() if judged else None
+
+
+def write_judged(path: Path, header: str, rows: list[tuple[str, str, str]]) -> None:
+    """Keep earlier judgements; new words get an empty one to fill in."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(f"# {line}\n" for line in header.splitlines())
+    text += "".join(f"{word}\t{judgement}\t{note}\n" for word, judgement, note in rows)
+    path.write_text(text, encoding="utf-8")
+
+
+def legal_words(dictionary: Dictionary, level: int = DEFAULT_LEVEL) -> list[str]:
+    """Every key of 3-7 letters a standard game allows at ``level``, sorted."""
+    return sorted(key for key in dictionary._words.keys() if _PLAIN.fullmatch(key) and judge(dictionary, key, level).legal)
+
+
+def frequent_words(limit: int) -> list[str]:
+    """The ``limit`` most frequent lower-case 3-7 letter words in wordfreq's English list."""
+    import wordfreq  # build-time only
+
+    found = []
+    for word in wordfreq.iter_wordlist("en", "large"):
+        if _PLAIN.fullmatch(word):
+            found.append(word)
+            if len(found) == limit:
+                break
+    return found
+
+
+def stable_sample(items: list, size: int, seed: int) -> list:
+    """The ``size`` items whose hash with ``seed`` is smallest: a random sample that a small change to
+    the word list changes only a little (judgements stay valid)."""
+    def rank(item) -> str:
+        word = item if isinstance(item, str) else item[0]
+        return hashlib.sha256(f"{seed}:{word}".encode()).hexdigest()
+    return sorted(items, key=rank)[:size]
+
+
+def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str]]]:
+    """The accepted sample, the refused frequent words, and two refusal samples (word, reason code)."""
+    accepted = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
+    pool = frequent_words(REASON_POOL)
+    refused = [w for w in pool[:FREQUENT] if refused_by_dictionary(dictionary, w)]
+    refusals = [(w, judge(dictionary, w).reasons[0].code) for w in pool if not judge(dictionary, w).legal]
+    chosen = stable_sample(refusals, REASON_SIZE, REASON_SEED)
+    check = stable_sample([r for r in refusals if r not in chosen], CHECK_SIZE, CHECK_SEED)
+    return sorted(accepted), refused, sorted(chosen), sorted(check)
+
+
+def refused_by_dictionary(dictionary: Dictionary, word: str) -> bool:
+    """Refused for what the word is, not because the deck cannot spell it (JAZZ)."""
+    reasons = judge(dictionary, word).reasons
+    return bool(reasons) and reasons[0].code != "deck_limit"
+
+
+def level_counts(levels: dict[str, list[int]]) -> dict[int, tuple[int, int]]:
+    """SCOWL size -> (word-sense spellings at that size or below, of which 3-7 letters)."""
+    word = SENSES.index("word")
+    out = {}
+    for i, size in enumerate(LEVELS, start=1):
+        codes = [(key, slot[word]) for key, slot in levels.items() if 0 < slot[word] <= i]
+        out[size] = (len(codes), sum(1 for key, _ in codes if 3 <= len(key) <= 7))
+    return out
+
+
+def median_us(fn, items, repeat: int = 5) -> float:
+    times = []
+    for item in items:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fn(item)
+            best = min(best, time.perf_counter() - start)
+        times.append(best)
+    return statistics.median(times) * 1e6
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", action="store_true", help="write the lists to judge (keeps judgements)")
+    args = parser.parse_args(argv)
+    dictionary = Dictionary()
+    accepted, refused, refusals, check = samples(dictionary)
+    before, _, _ = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY)
+    left_out = stable_sample(sorted(key for key in before if key not in dictionary), LEFT_OUT_SIZE, LEFT_OUT_SEED)
+    if args.samples:
+        old = read_judged(ACCEPTED)
+        write_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
+                     "accept = a careful table accepts it; refuse = it would not; borderline = a table might go either way",
+                     [(w, *old.get(w, ("", ""))) for w in accepted])
+        old = read_judged(REFUSED)
+        write_judged(REFUSED, f"Words among wordfreq's {FREQUENT} most frequent lower-case 3-7 letter words refused at size "
+                     f"{DEFAULT_LEVEL} for what they are (not for the deck).\ncommon = a plain common word a table accepts; debatable = a table might go either "
+                     "way; not = not a plain word (name, abbreviation, contraction piece, foreign, slang spelling)",
+                     [(w, *old.get(w, ("", ""))) for w in refused])
+        old = read_judged(REASONS)
+        write_judged(REASONS, f"{REASON_SIZE} random refusals (seed {REASON_SEED}) among wordfreq's {REASON_POOL} most "
+                     "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
+                     "refuses it; wrong = it does not. The note starts with the code judged: a new code needs a new judgement",
+                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in refusals])
+        old = read_judged(REASONS_CHECK)
+        write_judged(REASONS_CHECK, f"{CHECK_SIZE} more random refusals (seed {CHECK_SEED}) from the same pool, drawn after the "
+                     "rules were set: no rule was shaped by them.\nright | wrong, as in reasons_sample.tsv",
+                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in check])
+        old = read_judged(LEFT_OUT)
+        write_judged(LEFT_OUT, f"{LEFT_OUT_SIZE} random spellings the build leaves out (seed {LEFT_OUT_SEED}): SCOWL size-95 words "
+                     "WordNet does not know that people write.\nword = an English word a dictionary has (a loss); "
+                     "not = a name, abbreviation, foreign word, misspelling or piece", [(w, *old.get(w, ("", ""))) for w in left_out])
+        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}, {REASONS_CHECK}, {LEFT_OUT}")
+        return 0
+
+    print("== counts of word-sense spellings at each size and below: SCOWL alone -> this build (3-7 letters in brackets)")
+    after = {key: list(dictionary.senses(key)) for key in dictionary._words.keys()}
+    for size, (b, a) in zip(LEVELS, zip(level_counts(before).values(), level_counts(after).values())):
+        print(f"  size {size:>2}: {b[0]:>7} ({b[1]:>6}) -> {a[0]:>7} ({a[1]:>6})")
+    legal = legal_words(dictionary)
+    print(f"  legal 3-7 letter words at size {DEFAULT_LEVEL}: {len(legal)}")
+    print(f"  policy changes: {dictionary.metadata.get('policy_changes')}")
+
+    failures = []
+    judged = read_judged(ACCEPTED)
+    missing = [w for w in accepted if not judged.get(w, ("",))[0]]
+    good = [w for w in accepted if judged.get(w, ("",))[0] == "accept"]
+    bad = [w for w in accepted if judged.get(w, ("",))[0] == "refuse"]
+    border = [w for w in accepted if judged.get(w, ("",))[0] == "borderline"]
+    share, upper = len(good) / len(accepted), (len(good) + len(border)) / len(accepted)
+    print(f"\n== precision: of {len(accepted)} sampled legal words a careful table accepts {len(good)}, refuses {len(bad)}, "
+          f"might go either way on {len(border)}: {share:.1%} to {upper:.1%} (target >= 99%)")
+    print(f"  refused by the table: {', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}")
+    print(f"  borderline: {', '.join(border) or 'none'}")
+    if missing or upper < 0.99:
+        failures.append(f"precision {share:.1%} to {upper:.1%}, {len(missing)} unjudged")
+
+    judged = read_judged(REFUSED)
+    missing = [w for w in refused if not judged.get(w, ("",))[0]]
+    by_class = {c: [w for w in refused if judged.get(w, ("",))[0] == c] for c in ("common", "debatable", "not")}
+    plain = FREQUENT - len(by_class["not"]) - len(by_class["debatable"])
+    share = len(by_class["common"]) / plain
+    print(f"\n== recall: of wordfreq's {FREQUENT} most frequent lower-case 3-7 letter words, {len(refused)} are refused: "
+          f"{len(by_class['common'])} plain common words, {len(by_class['debatable'])} debatable, {len(by_class['not'])} not plain words")
+    print(f"  plain common words refused: {len(by_class['common'])} of {plain} ({share:.2%}; target <= 0.2%): "
+          f"{', '.join(by_class['common']) or 'none'}")
+    print(f"  debatable: {', '.join(by_class['debatable']) or 'none'}")
+    if missing or share > 0.002:
+        failures.append(f"recall: {share:.2%} refused, {len(missing)} unjudged")
+
+    for path, sample, title in ((REASONS, refusals, "sampled refusals"),
+                                (REASONS_CHECK, check, "more refusals, drawn after the rules were set,")):
+        judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
+        missing = [w for w, _ in sample if not judged.get(w, ("",))[0]]
+        right = [w for w, _ in sample if judged.get(w, ("",))[0] == "right"]
+        wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
+        share = len(right) / len(sample)
+        print(f"\n== reasons: {len(right)} of {len(sample)} {title} carry the right first reason ({share:.1%}; target >= 99%)")
+        print(f"  wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
+        if missing or share < 0.99:
+            failures.append(f"reasons ({path.name}) {share:.1%}, {len(missing)} unjudged")
+    judged = read_judged(LEFT_OUT)
+    words = [w for w in left_out if judged.get(w, ("",))[0] == "word"]
+    print(f"\n== left out (rule 4): {len(before) - len(after)} spellings fewer than SCOWL alone; of {len(left_out)} sampled, "
+          f"{len(words)} are English words a dictionary has (lost from size 95): {', '.join(words) or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w in left_out):
+        failures.append("left-out sample unjudged")
+
+    definitions = open_definitions()
+    defined = [w for w in legal if definitions.lookup(w)]
+    share = len(defined) / len(legal)
+    print(f"\n== definitions: {len(defined)} of {len(legal)} legal 3-7 letter words at size {DEFAULT_LEVEL} have one "
+          f"({share:.1%}; target >= 93%)")
+    random_words = random.Random(13).sample(legal, 2000)
+    with_defs = [w for w in random_words if definitions.lookup(w)][:1000]
+    judge_us = median_us(lambda w: judge(dictionary, w), random_words[:1000])
+    define_us = median_us(definitions.lookup, with_defs)
+    both_us = median_us(lambda w: [d.to_dict() for d in definitions.lookup(judge(dictionary, w).word.lower())], with_defs)
+    print(f"  cost, median of best-of-5 per word: judge {judge_us:.2f} us (baseline); definitions lookup {define_us:.2f} us; "
+          f"judge + definitions as dicts {both_us:.2f} us (target: definitions add <= 20 us)")
+    if share < 0.93:
+        failures.append(f"definition coverage {share:.1%}")
+    print("\n" + ("all targets hold" if not failures else "NOT MET: " + "; ".join(failures)))
+    return 0 if not failures else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Definitions: the toy WordNet (tests/data/wordnet) for the rules, the shipped file for coverage."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dictionaries import DEFINITIONS_TEXT, DEFINITIONS_TRIE, METADATA
+from dictionaries.definitions import Definition, Definitions, definitions, open_definitions
+from dictionaries.dictionary import Dictionary
+from dictionaries.errors import DictionaryError, InvalidWord
+
+
+@pytest.fixture(scope="module")
+def toy(toy_dictionary_dir: Path) -> Definitions:
+    return Definitions(toy_dictionary_dir)
+
+
+def test_an_inflection_reaches_its_lemma(toy: Definitions) -> None:
+    """TAPS has its own noun sense and every sense of TAP; the part of speech tagged most comes first."""
+    assert toy.lookup("taps") == [
+        Definition("verb", "strike lightly"),
+        Definition("noun", "(military) signal to turn the lights out"),
+        Definition("noun", "a faucet for drawing water from a pipe"),
+        Definition("noun", "the sound made by a gentle blow"),
+    ]
+
+
+def test_irregular_forms_and_other_parts_of_speech(toy: Definitions) -> None:
+    assert toy.lookup("geese") == [Definition("noun", "web-footed long-necked migratory aquatic birds")]
+    assert toy.lookup("gnashes") == [Definition("verb", "grind together, of teeth")]
+    assert toy.lookup("soberer") == [Definition("adjective", "not affected by a chemical substance (especially alcohol)")]
+
+
+def test_examples_are_dropped_and_empty_means_none(toy: Definitions) -> None:
+    assert [d.text for d in toy.lookup("tap")][0] == "strike lightly"  # the quoted example is gone
+    assert toy.lookup("the") == []
+    assert toy.lookup("zzz") == []
+
+
+def test_to_dict(toy: Definitions) -> None:
+    assert toy.lookup("donut")[0].to_dict() == {"part_of_speech": "noun", "text": "a small ring-shaped friedcake"}
+
+
+def test_definitions_reads_words_as_a_verdict_does(toy_dictionary_dir: Path) -> None:
+    path = str(toy_dictionary_dir)
+    assert definitions("TAPS", path) == definitions(" taps ", path) == open_definitions(path).lookup("taps")
+    with pytest.raises(InvalidWord):
+        definitions("t@ps", path)
+
+
+def copy_of(toy_dictionary_dir: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "copy"
+    shutil.copytree(toy_dictionary_dir, target)
+    return target
+
+
+def test_a_truncated_file_is_named(toy_dictionary_dir: Path, tmp_path: Path) -> None:
+    copy = copy_of(toy_dictionary_dir, tmp_path)
+    text = copy / DEFINITIONS_TEXT
+    text.write_bytes(text.read_bytes()[:-1])
+    with pytest.raises(DictionaryError, match="definitions.text"):
+        Definitions(copy)
+
+
+def test_a_missing_file_is_named(toy_dictionary_dir: Path, tmp_path: Path) -> None:
+    copy = copy_of(toy_dictionary_dir, tmp_path)
+    (copy / DEFINITIONS_TRIE).unlink()
+    with pytest.raises(DictionaryError, match="definitions.marisa is missing"):
+        Definitions(copy)
+
+
+def test_a_dictionary_built_without_definitions_says_so(toy_dictionary_dir: Path, tmp_path: Path) -> None:
+    copy = copy_of(toy_dictionary_dir, tmp_path)
+    meta = json.loads((copy / METADATA).read_text())
+    meta["definitions"] = None
+    (copy / METADATA).write_text(json.dumps(meta))
+    with pytest.raises(DictionaryError, match="without definitions"):
+        Definitions(copy)
+    assert Dictionary(copy).word_code("cat")  # the words still open: definitions are apart
+
+
+def test_a_replaced_text_file_is_refused(toy_dictionary_dir: Path, tmp_path: Path) -> None:
+    copy = copy_of(toy_dictionary_dir, tmp_path)
+    text = copy / DEFINITIONS_TEXT
+    text.write_bytes(b"X" * len(text.read_bytes()))  # same size, wrong header
+    with pytest.raises(DictionaryError, match="does not match"):
+        Definitions(copy)
+
+
+@pytest.mark.parametrize("word, part", [("taps", "verb"), ("donut", "noun"), ("quickly", "adverb"), ("snuck", "verb")])
+def test_shipped_definitions(word: str, part: str) -> None:
+    found = definitions(word)
+    assert found and part in {d.part_of_speech for d in found}
+    assert len([d for d in found if d.part_of_speech == part]) <= 3  # a few senses per part of speech
+
+
+def test_shipped_taps_reaches_tap() -> None:
+    assert set(definitions("tap")) <= set(definitions("taps")) | set(definitions("tap")[3:])
+    assert any("strike lightly" == d.text for d in definitions("taps"))
