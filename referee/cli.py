@@ -24,7 +24,7 @@ from referee.cli_common import (
 LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
-}
+} | {"board": "referee.board.cli"}
 
 
 class LazyGroup(click.Group):

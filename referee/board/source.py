@@ -1,0 +1,229 @@
+"""The board's one door to the games: a read-only view of the referee's database, and the change signal.
+
+Everything the board reads goes through here, so that switching to the referee library's own
+read-only store and game-flow values (issue 8) is a change in this module only. Nothing here ever
+writes the game database: the file is opened with SQLite's ``mode=ro`` and ``query_only``.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.engine import Game, Phase, State
+from referee.store import SCHEMA_VERSION, GameSummary, NoGame, Store, StoreError
+
+#: How often the watcher asks SQLite whether another connection committed (seconds).
+POLL_S = 0.1
+
+
+class BoardError(ValueError):
+    """A game or database the board cannot show; ``status`` is the HTTP status that fits."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class ReadOnlyStore(Store):
+    """``Store`` opened read-only: never creates, migrates or writes the file.
+
+    Stand-in until ``Store(path, read_only=True)`` lands in referee.store; only ``_connect`` differs.
+    """
+
+    def _connect(self, create: bool) -> sqlite3.Connection:
+        if self._conn is not None:
+            return self._conn
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a directory, not a database file")
+        if not self.exists():
+            raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
+        try:
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self.timeout,
+                                   isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        try:
+            conn.execute("PRAGMA query_only=ON")
+            self._check_ours(conn)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer uw-referee (schema {version}; "
+                                 f"this one reads up to {SCHEMA_VERSION})")
+            if version < SCHEMA_VERSION:  # an empty file, or one a first 'new' is still creating
+                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(self._explain(exc)) from None
+        except StoreError:
+            conn.close()
+            raise
+        self._conn = conn
+        return conn
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One game as the board shows it."""
+
+    id: int
+    game: Game
+    recent: list[str]          # the last actions, in words, oldest first
+    updated_at: str
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+
+def _fail(exc: StoreError, path: Path) -> BoardError:
+    if isinstance(exc, NoGame):
+        return BoardError(str(exc), 404)
+    return BoardError(str(exc), 503)  # the file is there but unusable: not the visitor's fault, not a crash
+
+
+class Source:
+    """Reads games from the database at ``path`` for one request (open, read, close)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def _store(self) -> ReadOnlyStore:
+        return ReadOnlyStore(self.path)
+
+    def game(self, game_id: int | None, recent: int = 8) -> Shown:
+        """The game (the most recently active one when ``game_id`` is None) with its last actions in words."""
+        store = self._store()
+        try:
+            gid, game, history = store.history(game_id)
+        except StoreError as exc:
+            raise _fail(exc, self.path) from None
+        finally:
+            store.close()
+        return Shown(gid, game, recent_actions(game, [e for _, e in history], recent), history[-1][0] if history else "")
+
+    def games(self) -> list[GameSummary]:
+        store = self._store()
+        try:
+            return store.games() if self.path.exists() else []
+        except StoreError as exc:
+            raise _fail(exc, self.path) from None
+        finally:
+            store.close()
+
+
+def recent_actions(game: Game, events: list[Any], count: int) -> list[str]:
+    """What the last ``count`` events did, in the referee's own words (as ``uw-referee log`` says it)."""
+    replay = Game(game.setup)
+    lines: list[str] = []
+    for event in events[1:]:
+        notes = replay.apply(event)
+        if not replay.state.is_over():
+            notes = notes[:-1]  # the last note says what the game waits for next: not history
+        if not notes:
+            continue
+        if lines and not event.starts_action:  # a roll belongs to the play before it: one action
+            lines[-1] = f"{lines[-1]} {' '.join(notes)}"
+        else:
+            lines.append(" ".join(notes))
+    return lines[-count:] if count > 0 else []
+
+
+def waiting_text(state: State) -> str:
+    """What the game waits for, in words for the table (the engine's sentence without CLI hints)."""
+    text = state.waiting_for()
+    return text.replace("; then 'bind --done'.", "; then the table says it is done.")
+
+
+def is_over(state: State) -> bool:
+    return state.phase is Phase.OVER
+
+
+# -- the change signal ----------------------------------------------------------------------------
+
+class Watcher:
+    """One thread per server process that notices commits to the database and wakes every stream.
+
+    It asks SQLite's ``PRAGMA data_version`` (which changes when another connection commits) every
+    ``POLL_S`` seconds on one read-only connection, and the file's identity (a database created or
+    replaced after the board started). Streams wait on a condition: an idle page costs nothing.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], poll_s: float = POLL_S) -> None:
+        self.path = Path(path)
+        self.poll_s = poll_s
+        self.version = 0
+        self.stopping = threading.Event()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="board-watcher", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        """Wake every stream so it ends (the server is stopping)."""
+        self.stopping.set()
+        with self._changed:
+            self._changed.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """Block until the version differs from ``seen``, the timeout passes or the server stops."""
+        self.start()
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)
+            return self.version
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _run(self) -> None:
+        conn: sqlite3.Connection | None = None
+        identity: tuple[int, int] | None = None
+        data_version: int | None = None
+        while not self.stopping.wait(self.poll_s):
+            now = self._identity()
+            if now != identity:
+                if conn is not None:
+                    conn.close()
+                    conn = None
+                identity, data_version = now, None
+                self._bump()
+            if identity is None:
+                continue
+            try:
+                if conn is None:
+                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           isolation_level=None, check_same_thread=False)
+                    conn.execute("PRAGMA query_only=ON")
+                value = conn.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error:
+                if conn is not None:
+                    conn.close()
+                conn, identity = None, None  # try again from scratch on the next tick
+                time.sleep(self.poll_s)
+                continue
+            if data_version is not None and value != data_version:
+                self._bump()
+            data_version = value
+        if conn is not None:
+            conn.close()
+
+
+__all__ = ["BoardError", "ReadOnlyStore", "Shown", "Source", "Watcher", "recent_actions", "waiting_text"]
