@@ -284,7 +284,9 @@ def test_source_recent_actions_group_a_play_with_its_roll(db: Path) -> None:
 def test_board_help_says_what_0000_exposes_and_gives_an_example() -> None:
     result = CliRunner().invoke(cli, ["board", "--help"])
     assert result.exit_code == 0
-    assert "0.0.0.0" in result.output and "read-only" in result.output and "Example:" in result.output
+    flat = " ".join(result.output.split())
+    assert "0.0.0.0 lets every device" in flat and "read every game in the database" in flat
+    assert "Nobody can change a game" in flat and "Example: uw-referee board --host 0.0.0.0" in flat
 
 
 def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
@@ -314,3 +316,25 @@ def test_the_address_as_a_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
     drawn = capsys.readouterr().out
     assert len(drawn.splitlines()) > 10 and ("█" in drawn or "▀" in drawn)
     assert lan_address() is None or lan_address().count(".") == 3  # type: ignore[union-attr]
+
+
+# -- the real server ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_the_served_board_stops_at_once_with_streams_open(db: Path, sig: str) -> None:
+    import signal
+    import urllib.request
+
+    from board_support import Board
+
+    board = Board(db)
+    streams = [urllib.request.urlopen(board.url + "/events", timeout=10) for _ in range(3)]
+    for stream in streams:
+        assert stream.readline().startswith(b"retry:")
+    page = urllib.request.urlopen(board.url + "/", timeout=10)
+    assert page.status == 200 and b"Sue&#39;s turn" in page.read()
+    started = time.monotonic()
+    code, out, err = board.stop(getattr(signal, sig))
+    assert code == 0 and time.monotonic() - started < 5, (code, err)
+    assert "Traceback" not in err and "The board stopped." in out
+    assert "Only this machine can open it" in out and f"{board.url}/" in out

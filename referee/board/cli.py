@@ -11,8 +11,8 @@ import click
 from referee.cli_common import CONTEXT, Obj
 
 HOST_HELP = ("Address to listen on. The default 127.0.0.1 lets only this machine in; 0.0.0.0 lets every "
-             "device on the networks this machine is on (phones, a TV) read the games and use the judge "
-             "(read-only: nobody can change a game through the board).")
+             "device on the networks this machine is on (phones, a TV) read every game in the database "
+             "(names, scores, words) and use the judge. Nobody can change a game through the board.")
 
 
 def lan_address() -> str | None:

@@ -95,7 +95,7 @@ class Source:
     def _store(self) -> ReadOnlyStore:
         return ReadOnlyStore(self.path)
 
-    def game(self, game_id: int | None, recent: int = 8) -> Shown:
+    def game(self, game_id: int | None, recent: int = 5) -> Shown:
         """The game (the most recently active one when ``game_id`` is None) with its last actions in words."""
         store = self._store()
         try:
