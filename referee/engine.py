@@ -249,6 +249,28 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     return cls(**values)
 
 
+# -- outcome --------------------------------------------------------------------------------------
+
+class Termination(str, enum.Enum):
+    """Why a game ended."""
+
+    TARGET = "target"              # a player passed the sanity check that reached the target
+    LAST_WORDS = "last_words"      # Last Words were played out: the highest score won
+    LAST_STANDING = "last_standing"  # every other player lost all their pawns
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: why, and who won (like python-chess's ``Outcome``)."""
+
+    termination: Termination
+    winner: str
+    score: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"termination": self.termination.value, "winner": self.winner, "score": self.score}
+
+
 # -- state ----------------------------------------------------------------------------------------
 
 @dataclass
@@ -297,6 +319,7 @@ class State:
     window: DiscardWindow | None = None
     last_words: list[int] | None = None   # seats still owed a final turn
     reached: str | None = None             # who reached the target first (Last Words)
+    outcome: Outcome | None = None
     events: int = 0
     notes: list[str] = field(default_factory=list)  # what the last event did, and what the table does
 
@@ -369,7 +392,37 @@ class State:
             "draw_pile": self.draw_pile,
             "discard_pile": self.discard_pile,
             "waiting_for": self.waiting_for(),
+            "outcome": self.outcome.to_dict() if self.outcome else None,
         }
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """Everything of the state as JSON values, so a store can keep it instead of replaying."""
+        return {
+            "setup": self.setup.to_dict(), "phase": self.phase.value,
+            "players": [asdict(p) for p in self.players], "turn": self.turn,
+            "used_words": list(self.used_words), "draw_pile": self.draw_pile, "discard_pile": self.discard_pile,
+            "winner": self.winner, "pending": asdict(self.pending) if self.pending else None,
+            "window": asdict(self.window) if self.window else None, "last_words": self.last_words,
+            "reached": self.reached, "outcome": self.outcome.to_dict() if self.outcome else None,
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> State:
+        """The inverse of ``to_snapshot`` (raises ValueError, KeyError or TypeError on a bad snapshot)."""
+        window = data["window"]
+        outcome = data["outcome"]
+        return cls(
+            setup=Setup.from_dict(data["setup"]), phase=Phase(data["phase"]),
+            players=[Player(**p) for p in data["players"]], turn=data["turn"],
+            used_words=list(data["used_words"]), draw_pile=data["draw_pile"], discard_pile=data["discard_pile"],
+            winner=data["winner"], pending=Pending(**data["pending"]) if data["pending"] else None,
+            window=DiscardWindow(window["player"], window["letters"], [tuple(n) for n in window["named"]])  # type: ignore[misc]
+            if window else None,
+            last_words=data["last_words"], reached=data["reached"],
+            outcome=Outcome(Termination(outcome["termination"]), outcome["winner"], outcome["score"]) if outcome else None,
+            events=data["events"],
+        )
 
 
 # -- the game -------------------------------------------------------------------------------------
@@ -378,11 +431,33 @@ class Game:
     """A game: the events so far and the state they give. ``apply`` is the only way to change it."""
 
     def __init__(self, setup: Setup) -> None:
+        #: The events this object holds: all of them after a replay, only the new ones after ``resume``.
         self.events: list[Event] = []
+        #: How many events came before ``events[0]`` (0 unless resumed from a snapshot).
+        self.base = 0
         self.state = State(setup=setup, phase=Phase.ROLL_OFF, players=[Player(n) for n in setup.players])
         self._apply_created(Created(setup))
         self.events.append(Created(setup))
         self.state.events = 1
+
+    @classmethod
+    def resume(cls, state: State) -> Game:
+        """A game carried on from a state kept after ``state.events`` events, without replaying them."""
+        game = cls.__new__(cls)
+        game.events = []
+        game.base = state.events
+        game.state = state
+        return game
+
+    @property
+    def count(self) -> int:
+        """How many events the game has had, the creation included."""
+        return self.base + len(self.events)
+
+    @property
+    def new_events(self) -> list[Event]:
+        """The events applied since the game was resumed (all of them for a replayed game)."""
+        return self.events
 
     @classmethod
     def replay(cls, events: Iterable[Event]) -> Game:
@@ -404,7 +479,7 @@ class Game:
 
     def virtual_roll(self, salt: int = 0) -> int:
         """A virtual d20, reproducible from the game's seed and the number of events so far."""
-        return random.Random(f"{self.setup.seed}:{len(self.events)}:{salt}").randint(1, DIE)
+        return random.Random(f"{self.setup.seed}:{self.count}:{salt}").randint(1, DIE)
 
     def roll_off_virtual(self) -> RollOff:
         """Roll the roll-off with virtual dice: the tied highest re-roll until one is highest."""
@@ -439,7 +514,7 @@ class Game:
         notes: list[str] = []
         handler(event, notes)  # type: ignore[operator]
         self.events.append(event)
-        state.events = len(self.events)
+        state.events = self.count
         state.notes = notes
         return notes
 
@@ -532,7 +607,7 @@ class Game:
         else:
             player.score += pending.score
             if pending.score:
-                player.score_changed_at = len(self.events)
+                player.score_changed_at = self.count
             notes.append(f"{player.name} scores {pending.score}: {player.score} points.")
         state.pending = None
         if not passed:
@@ -546,7 +621,7 @@ class Game:
     def _reach_target(self, player: Player, notes: list[str]) -> None:
         state = self.state
         if not state.setup.options.last_words:
-            self._win(player, notes, f"{player.name} reaches {player.score} and wins!")
+            self._win(player, notes, f"{player.name} reaches {player.score} and wins!", Termination.TARGET)
             return
         if state.last_words is None:
             state.reached = player.name
@@ -555,9 +630,10 @@ class Game:
             notes.append(f"{player.name} reaches {player.score}! Last Words: every other player still in "
                          f"gets one more turn ({', '.join(state.players[s].name for s in state.last_words) or 'none'}).")
 
-    def _win(self, player: Player, notes: list[str], why: str) -> None:
+    def _win(self, player: Player, notes: list[str], why: str, termination: Termination) -> None:
         state = self.state
         state.winner = player.name
+        state.outcome = Outcome(termination, player.name, player.score)
         state.phase = Phase.OVER
         state.pending = None
         state.window = None
@@ -599,7 +675,8 @@ class Game:
             player.hand = 0
             standing = [p for p in state.players if not p.out]
             if len(standing) == 1:
-                self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!")
+                self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
+                          Termination.LAST_STANDING)
                 return
         else:
             self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
@@ -636,7 +713,8 @@ class Game:
         tied = [p for p in standing if p.score == best]
         winner = min(tied, key=lambda p: p.score_changed_at)
         tie = f" (tied at {best}; {winner.name} reached it first)" if len(tied) > 1 else ""
-        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {best} points{tie}!")
+        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {best} points{tie}!",
+                  Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
         self._expect(Phase.ACTION, Phase.LAST_WORDS, doing="discard")

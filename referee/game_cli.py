@@ -145,7 +145,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
         except click.Abort:
             raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
                                    "already rolled, or --dice virtual); no game was created") from None
-    game_id, game = run_store(obj, lambda: obj.store.create(setup, lambda g: g.apply(roll_off) and None))
+    game_id, game, _ = run_store(obj, lambda: obj.store.create(setup, lambda g: g.apply(roll_off)))
     click.echo(click.style(describe_setup(game_id, game), bold=True))
     click.echo(f"Deal {7} cards to each player and give each 5 pawns; {game.state.draw_pile} cards stay in the draw pile.")
     say(game.state.notes)
@@ -391,7 +391,8 @@ def undo(obj: Obj, actions: int) -> None:
     Example:
         uw-referee undo 2
     """
-    _, game, removed = run_store(obj, lambda: obj.store.undo(obj.game, actions))
+    _, game, removed_events = run_store(obj, lambda: obj.store.undo(obj.game, actions))
+    removed = len(removed_events)
     click.echo(f"Undone: {actions} action{'s' if actions != 1 else ''} ({removed} event{'s' if removed != 1 else ''}).")
     click.echo(click.style(game.state.waiting_for(), bold=True))
 

@@ -1,13 +1,17 @@
 """The event log in SQLite: one database, many games, one transaction per action.
 
-The store knows nothing of the rules: it loads a game's events, lets the engine check and apply
-the new ones, and commits them all or nothing. A file that is not a uw-referee database is never
-written to.
+The store knows nothing of the rules: it loads a game, lets the engine check and apply the new
+events, and commits them all or nothing. Beside the events it keeps a snapshot of each game's
+state, tied to the game's last event by a digest, so a command resumes a game instead of replaying
+it, and a summary per game for listing. A file that is not a uw-referee database, or that is
+damaged, is never written to.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,19 +19,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from referee.engine import (
-    Created,
-    Event,
-    Game,
-    RulesError,
-    Setup,
-    event_from_dict,
-    undo_point,
-)
+from referee.engine import Created, Event, Game, RulesError, Setup, State, event_from_dict, undo_point
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 10.0
+#: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
+STAMP_SUFFIX = "-verified"
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
 MIGRATIONS: list[str] = [
@@ -46,6 +44,17 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX games_by_activity ON games(updated_at, id);
     """,
+    # Version 2: a snapshot of each game's state (tied to its last event by a digest) and a summary
+    # for listing. Games written by version 1 get both at their next write; until then they replay.
+    """
+    CREATE TABLE snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        digest TEXT NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN summary TEXT;
+    """,
 ]
 
 
@@ -59,12 +68,16 @@ class NoGame(StoreError):
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One game as ``games`` lists it."""
+
     id: int
     players: tuple[str, ...]
     created_at: str
     updated_at: str
     phase: str
+    turn: str | None
     winner: str | None
+    scores: tuple[int, ...]
 
 
 def default_db_path() -> Path:
@@ -90,14 +103,37 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class Store:
-    """A referee database at ``path``; created on first write, never overwritten if foreign."""
+def snapshot_digest(seq: int, last_event: str, state: str) -> str:
+    """Ties a snapshot to the event it follows: a changed event or snapshot no longer matches."""
+    return hashlib.blake2b(f"{seq}\n{last_event}\n{state}".encode(), digest_size=16).hexdigest()
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = BUSY_TIMEOUT_S) -> None:
+
+def summary_of(state: State) -> dict[str, Any]:
+    """What ``games`` shows of a game, kept beside it so listing never replays."""
+    return {
+        "players": list(state.setup.players), "phase": state.phase.value,
+        "turn": None if state.current is None or state.is_over() else state.current.name,
+        "winner": state.winner, "scores": [p.score for p in state.players],
+    }
+
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class Store:
+    """A referee database at ``path``; created on first write, never overwritten if foreign or damaged.
+
+    ``read_only=True`` opens an existing file without ever writing it (read-only media, the board).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = BUSY_TIMEOUT_S,
+                 read_only: bool = False) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self.timeout = timeout
+        self.read_only = read_only
         self._conn: sqlite3.Connection | None = None
-        self._verified = False  # quick_check passed on this connection (done once, before the first write)
+        self._version = SCHEMA_VERSION
+        self._verified = False  # the whole file was checked (or known unchanged) on this connection
 
     # -- connection -------------------------------------------------------------------------------
 
@@ -110,19 +146,27 @@ class Store:
         if self.path.is_dir():
             raise StoreError(f"{self.path} is a directory, not a database file")
         if not self.exists():
-            if not create:
+            if not create or self.read_only:
                 raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create {self.path}: {exc.strerror or exc}") from None
         try:
-            conn = sqlite3.connect(str(self.path), timeout=self.timeout, isolation_level=None)
+            conn = self._open()
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         try:
             self._check_ours(conn)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate(conn)
+            if not self.read_only:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute("PRAGMA foreign_keys=ON")
+                self._migrate(conn)
+            self._version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if self._version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer uw-referee (schema {self._version}; "
+                                 f"this one reads up to {SCHEMA_VERSION})")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(self._explain(exc)) from None
@@ -132,14 +176,44 @@ class Store:
         self._conn = conn
         return conn
 
+    def _open(self) -> sqlite3.Connection:
+        """A connection; read-only ones fall back to SQLite's ``immutable`` mode on read-only media."""
+        if not self.read_only:
+            return sqlite3.connect(str(self.path), timeout=self.timeout, isolation_level=None)
+        uri = Path(os.path.abspath(self.path)).as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=self.timeout, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "unable to open" not in str(exc) and "readonly" not in str(exc):
+                raise
+        # A WAL database on read-only media: nothing can change it, so read it as it is.
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
+
     def _explain(self, exc: sqlite3.Error) -> str:
         text = str(exc)
+        code = getattr(exc, "sqlite_errorname", "")
         if "locked" in text or "busy" in text:
             return (f"{self.path} is busy: another uw-referee kept it locked for {self.timeout:g} s. "
                     "Nothing was changed; try again.")
-        if "not a database" in text or "malformed" in text or "disk image" in text:
+        if "not a database" in text:
             return f"{self.path} is not a readable uw-referee database ({text}); it was left untouched"
+        if "malformed" in text or "disk image" in text:
+            return (f"{self.path} is damaged and cannot be read ({text}); it was left untouched. "
+                    "Restore a backup, or move it aside and start a new file")
+        if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self._disk_full()):
+            return f"the disk holding {self.path} is full: nothing was changed; free some space and try again"
+        if code == "SQLITE_READONLY" or "readonly" in text:
+            return f"{self.path} cannot be written (read-only file or medium): nothing was changed"
         return f"{self.path}: {text}"
+
+    def _disk_full(self) -> bool:
+        try:
+            return shutil.disk_usage(self.path.parent).free < 1024 * 1024
+        except OSError:
+            return False
 
     def _check_ours(self, conn: sqlite3.Connection) -> None:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -150,11 +224,10 @@ class Store:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer uw-referee (schema {version}; "
-                             f"this one reads up to {SCHEMA_VERSION})")
-        if version == SCHEMA_VERSION:
+        if version >= SCHEMA_VERSION:
             return
+        if version:
+            self._verify(conn)  # never migrate a damaged file
         conn.execute("BEGIN IMMEDIATE")
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
@@ -166,26 +239,87 @@ class Store:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
 
-    def _verify(self, conn: sqlite3.Connection) -> None:
-        """SQLite's quick_check before the first write, so that a damaged file is never written to.
+    # -- verification -----------------------------------------------------------------------------
 
-        Reads alone do not find a bad page they do not touch, and an insert may succeed next to it.
-        It reads every page once (about 40 ms for a 36 MB database of 200,000 events), outside the
-        write lock.
+    def _stamp_path(self) -> Path:
+        return self.path.with_name(self.path.name + STAMP_SUFFIX)
+
+    def _file_state(self) -> list[Any]:
+        """What changes whenever anyone writes the file: size, time and identity of it and its WAL.
+
+        An empty WAL counts as none: opening a WAL database creates one.
+        """
+        marks: list[Any] = []
+        for path in (self.path, self.path.with_name(self.path.name + "-wal")):
+            try:
+                st = path.stat()
+            except FileNotFoundError:
+                marks.append(None)
+                continue
+            marks.append([st.st_size, st.st_mtime_ns, st.st_ino] if st.st_size else None)
+        return marks
+
+    def _verify(self, conn: sqlite3.Connection) -> None:
+        """Before the first write: make sure the file is whole, without reading it all every time.
+
+        When the file is exactly as the last uw-referee write left it (the stamp beside it matches
+        its size, time and identity), it was verified then. Otherwise (first use, another program
+        wrote it, a crash between commit and stamp) the whole file is checked once: SQLite's
+        quick_check, then every game's events are read and replayed and its snapshot compared.
         """
         if self._verified:
             return
         try:
-            rows = conn.execute("PRAGMA quick_check(1)").fetchall()
+            stamp = json.loads(self._stamp_path().read_text())
+        except (OSError, ValueError):
+            stamp = None
+        if stamp is not None and stamp == self._file_state():
+            self._verified = True
+            return
+        try:
+            conn.execute("BEGIN")  # one consistent view while other processes may be writing
+            try:
+                self._check_whole(conn)
+            finally:
+                _rollback(conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(self._explain(exc)) from None
+        except StoreError as exc:
+            if "damaged" in str(exc) or "cannot be replayed" in str(exc):
+                raise StoreError(f"{exc}. No command will write to this file") from None
+            raise
+        self._verified = True
+
+    def _check_whole(self, conn: sqlite3.Connection) -> None:
+        """SQLite's quick_check, then every game replayed and compared with its kept state."""
+        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         if rows != [("ok",)]:
             detail = " ".join(str(rows[0][0] if rows else "no answer").split())
-            raise StoreError(f"{self.path} is damaged (SQLite's quick_check: {detail}); it was left untouched")
-        self._verified = True
+            raise StoreError(f"{self.path} is damaged (SQLite's quick_check: {detail}); it was left untouched. "
+                             "Restore a backup, or move it aside and start a new file")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+            game = self._replay(conn, gid)
+            if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(_dumps(game.state.to_snapshot()))):
+                raise StoreError(f"game {gid} in {self.path} is damaged (its saved state does not match its "
+                                 "events); the file was left untouched. Restore a backup, or export the other "
+                                 "games and start a new file")
+
+    def _write_stamp(self) -> None:
+        """Record the file as this write left it (after the connection is closed, so SQLite is done with it)."""
+        stamp = self._stamp_path()
+        temp = stamp.with_name(f"{stamp.name}.{os.getpid()}")
+        try:
+            temp.write_text(_dumps(self._file_state()))
+            os.replace(temp, stamp)
+        except OSError:
+            try:
+                temp.unlink()
+            except OSError:
+                pass  # no stamp: the next write checks the whole file, which is only slower
 
     def close(self) -> None:
         if self._conn is not None:
@@ -195,6 +329,8 @@ class Store:
 
     @contextmanager
     def _transaction(self, create: bool = False, write: bool = True) -> Iterator[sqlite3.Connection]:
+        if write and self.read_only:
+            raise StoreError(f"{self.path} was opened read-only")  # a bug, not a user's mistake
         conn = self._connect(create)
         if write:
             self._verify(conn)
@@ -217,28 +353,11 @@ class Store:
             except sqlite3.Error as exc:
                 _rollback(conn)
                 raise StoreError(self._explain(exc)) from None
+            if write:
+                self.close()
+                self._write_stamp()
 
-    # -- games ------------------------------------------------------------------------------------
-
-    def create(self, setup: Setup, build: Callable[[Game], None] | None = None) -> tuple[int, Game]:
-        """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
-        game = Game(setup)
-        if build is not None:
-            build(game)
-        with self._transaction(create=True) as conn:
-            stamp = now()
-            cursor = conn.execute("INSERT INTO games (created_at, updated_at) VALUES (?, ?)", (stamp, stamp))
-            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]
-            self._insert(conn, game_id, game.events, 0, stamp)
-        return game_id, game
-
-    def _insert(self, conn: sqlite3.Connection, game_id: int, events: list[Event], first_seq: int, stamp: str) -> None:
-        conn.executemany(
-            "INSERT INTO events (game_id, seq, at, data) VALUES (?, ?, ?, ?)",
-            [(game_id, first_seq + i, stamp, json.dumps(e.to_dict(), separators=(",", ":")))
-             for i, e in enumerate(events)],
-        )
-        conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (stamp, game_id))
+    # -- reading games ----------------------------------------------------------------------------
 
     def _resolve(self, conn: sqlite3.Connection, game_id: int | None) -> int:
         if game_id is None:
@@ -251,66 +370,164 @@ class Store:
             raise NoGame(f"there is no game {game_id} in {self.path}; 'uw-referee games' lists them")
         return game_id
 
-    def _load(self, conn: sqlite3.Connection, game_id: int) -> tuple[Game, list[str]]:
+    def _events(self, conn: sqlite3.Connection, game_id: int) -> tuple[list[Event], list[str]]:
         rows = conn.execute("SELECT data, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         try:
-            events = [event_from_dict(json.loads(data)) for data, _ in rows]
-            game = Game.replay(events)
+            return [event_from_dict(json.loads(data)) for data, _ in rows], [at for _, at in rows]
         except (ValueError, KeyError, TypeError) as exc:
-            raise StoreError(f"game {game_id} in {self.path} cannot be replayed ({exc}); it was left untouched") from None
-        return game, [at for _, at in rows]
+            raise self._unreplayable(game_id, exc) from None
+
+    def _unreplayable(self, game_id: int, exc: Exception) -> StoreError:
+        return StoreError(f"game {game_id} in {self.path} cannot be replayed ({exc}); it was left untouched")
+
+    def _replay(self, conn: sqlite3.Connection, game_id: int, events: list[Event] | None = None) -> Game:
+        if events is None:
+            events, _ = self._events(conn, game_id)
+        try:
+            return Game.replay(events)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._unreplayable(game_id, exc) from None
+
+    def _snapshot(self, conn: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
+        """The game's kept state if it matches the game's last event, else None (then it is replayed)."""
+        if self._version < 2:
+            return None
+        row = conn.execute("SELECT seq, state, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        seq, text, digest = row
+        last = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                            (game_id,)).fetchone()
+        if last is None or last[0] + 1 != seq or snapshot_digest(seq, last[1], text) != digest:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
+        """The game, resumed from its snapshot when it matches, else replayed from its events."""
+        data = self._snapshot(conn, game_id)
+        if data is not None:
+            try:
+                return Game.resume(State.from_snapshot(data))
+            except (ValueError, KeyError, TypeError):
+                pass  # a snapshot this version cannot read: replay
+        return self._replay(conn, game_id)
 
     def load(self, game_id: int | None = None) -> tuple[int, Game]:
-        """The game (the most recently active one when ``game_id`` is None), replayed."""
+        """The game (the most recently active one when ``game_id`` is None), without its past events."""
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
-            game, _ = self._load(conn, gid)
+            game = self._game(conn, gid)
         return gid, game
+
+    def history(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
+        """The game, replayed, and each event with the time it was recorded."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            events, stamps = self._events(conn, gid)
+            game = self._replay(conn, gid, events)
+        return gid, game, list(zip(stamps, game.events))
+
+    def games(self) -> list[GameSummary]:
+        """Every game, most recently active first, from the summaries kept beside them."""
+        if not self.exists() and not self.path.is_dir():  # a directory gets the store's error, not "no games"
+            return []
+        with self._transaction(write=False) as conn:
+            column = "summary" if self._version >= 2 else "NULL"
+            rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games "
+                                "ORDER BY updated_at DESC, id DESC").fetchall()
+            summaries = []
+            for gid, created, updated, summary in rows:
+                try:
+                    data = json.loads(summary) if summary else summary_of(self._game(conn, gid).state)
+                    summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
+                                                 data["turn"], data["winner"], tuple(data["scores"])))
+                except (ValueError, KeyError, TypeError):
+                    data = summary_of(self._game(conn, gid).state)
+                    summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
+                                                 data["turn"], data["winner"], tuple(data["scores"])))
+        return summaries
+
+    # -- writing games ----------------------------------------------------------------------------
+
+    def _save(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]) -> None:
+        """Insert the new events, then the snapshot and summary of the state they give."""
+        stamp = now()
+        rows = [(game_id, first_seq + i, stamp, _dumps(e.to_dict())) for i, e in enumerate(new)]
+        conn.executemany("INSERT INTO events (game_id, seq, at, data) VALUES (?, ?, ?, ?)", rows)
+        if rows:
+            last_seq, last_data = rows[-1][1], rows[-1][3]
+        else:
+            last_seq, last_data = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC "
+                                               "LIMIT 1", (game_id,)).fetchone()
+        self._keep_state(conn, game_id, game.state, last_seq, last_data, stamp)
+
+    def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, last_data: str,
+                    stamp: str) -> None:
+        text = _dumps(state.to_snapshot())
+        seq = last_seq + 1
+        conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, digest) VALUES (?, ?, ?, ?)",
+                     (game_id, seq, text, snapshot_digest(seq, last_data, text)))
+        conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?",
+                     (stamp, _dumps(summary_of(state)), game_id))
+
+    def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
+        """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
+        game = Game(setup)
+        result = build(game) if build is not None else None
+        with self._transaction(create=True) as conn:
+            stamp = now()
+            cursor = conn.execute("INSERT INTO games (created_at, updated_at) VALUES (?, ?)", (stamp, stamp))
+            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT
+            self._save(conn, game_id, game, 0, game.events)
+        return game_id, game, result
 
     def act(self, game_id: int | None, action: Callable[[Game], Any]) -> tuple[int, Game, Any]:
         """Run ``action`` on the game and commit the events it applied, all in one transaction.
 
-        A RulesError from the action rolls everything back: a refused action changes nothing.
+        The game is resumed once, inside the write lock. A RulesError from the action rolls
+        everything back: a refused action changes nothing.
         """
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
-            game, _ = self._load(conn, gid)
-            before = len(game.events)
+            game = self._game(conn, gid)
+            before = game.count
             result = action(game)
-            if len(game.events) > before:
-                self._insert(conn, gid, game.events[before:], before, now())
+            if game.count > before:
+                self._save(conn, gid, game, before, game.events[before - game.base:])
         return gid, game, result
 
-    def undo(self, game_id: int | None, actions: int) -> tuple[int, Game, int]:
-        """Remove the last ``actions`` actions; returns the game as it is now and the events removed."""
+    def rewrite(self, game_id: int | None, change: Callable[[list[Event]], tuple[list[Event], Any]]
+                ) -> tuple[int, Game, list[Event], Any]:
+        """Replace a game's events by ``change(events)``'s, replayed, in one transaction (undo, redo, amend).
+
+        ``change`` returns the new list of events and a result; the new list is replayed in full
+        (a RulesError rolls back). Returns the game, the events it had before, and the result.
+        """
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
-            game, _ = self._load(conn, gid)
-            keep = undo_point(game.events, actions)
-            removed = len(game.events) - keep
+            events, _ = self._events(conn, gid)
+            self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
+            new_events, result = change(list(events))
+            game = Game.replay(new_events)
+            keep = 0
+            while keep < min(len(events), len(new_events)) and events[keep] == new_events[keep]:
+                keep += 1
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (gid, keep))
-            conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now(), gid))
-            game = Game.replay(game.events[:keep])
+            self._save(conn, gid, game, keep, game.events[keep:])
+        return gid, game, events, result
+
+    def undo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
+        """Remove the last ``actions`` actions; returns the game as it is now and the events removed."""
+        def cut(events: list[Event]) -> tuple[list[Event], list[Event]]:
+            keep = undo_point(events, actions)
+            return events[:keep], events[keep:]
+
+        gid, game, _, removed = self.rewrite(game_id, cut)
         return gid, game, removed
-
-    def history(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
-        """The game and each event with the time it was recorded."""
-        with self._transaction(write=False) as conn:
-            gid = self._resolve(conn, game_id)
-            game, stamps = self._load(conn, gid)
-        return gid, game, list(zip(stamps, game.events))
-
-    def games(self) -> list[GameSummary]:
-        if not self.exists() and not self.path.is_dir():  # a directory gets the store's error, not "no games"
-            return []
-        with self._transaction(write=False) as conn:
-            rows = conn.execute("SELECT id, created_at, updated_at FROM games ORDER BY updated_at DESC, id DESC").fetchall()
-            summaries = []
-            for gid, created, updated in rows:
-                game, _ = self._load(conn, gid)
-                st = game.state
-                summaries.append(GameSummary(gid, st.setup.players, created, updated, st.phase.value, st.winner))
-        return summaries
 
 
 __all__ = ["Store", "StoreError", "NoGame", "GameSummary", "default_db_path", "RulesError", "Created"]

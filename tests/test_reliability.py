@@ -128,7 +128,7 @@ def test_lock_held_past_the_bound_gives_one_clear_line(tmp_path: Path, monkeypat
     db = tmp_path / "games.sqlite3"
     assert run_referee(db, "new", "Ann", "Bob", "--first", "Ann").code == 0
     before = snapshot(db)
-    monkeypatch.setattr(Store.__init__, "__kwdefaults__", {"timeout": 0.5})
+    monkeypatch.setattr(Store.__init__, "__kwdefaults__", {**Store.__init__.__kwdefaults__, "timeout": 0.5})
     import sqlite3
 
     holder = sqlite3.connect(db, isolation_level=None)

@@ -195,7 +195,9 @@ def test_database_of_a_newer_referee(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     assert run_referee(db, "new", "Ann", "Bob", "--first", "Ann").code == 0
     con = sqlite3.connect(db)
-    con.execute("PRAGMA user_version = 2")
+    from referee.store import SCHEMA_VERSION
+
+    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
     assert_refused_untouched(db, words=("newer uw-referee",))

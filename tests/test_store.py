@@ -1,0 +1,132 @@
+"""The store: snapshots that stand in for a replay, the verification stamp, read-only opening, damage."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from referee.engine import Discarded, Game, RollOff, SanityRolled, Setup, WordPlayed
+from referee.store import STAMP_SUFFIX, NoGame, Store, StoreError
+
+
+def new_game(store: Store, players: tuple[str, ...] = ("Ann", "Bob")) -> int:
+    gid, _, _ = store.create(Setup(players=players), lambda g: g.apply(RollOff(first=players[0])))
+    return gid
+
+
+def play_round(store: Store, gid: int, word: str, roll: int) -> None:
+    def action(g: Game) -> None:
+        name = g.state.current.name  # type: ignore[union-attr]
+        g.apply(WordPlayed(name, word, g.setup.deck.score(word), True))
+        g.apply(SanityRolled(name, roll))
+
+    store.act(gid, action)
+
+
+def discard(store: Store, gid: int) -> None:
+    store.act(gid, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
+
+
+def test_a_resumed_game_equals_the_replayed_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = new_game(store)
+    for i, word in enumerate(("taps", "look", "champ", "rum", "top")):
+        play_round(store, gid, word, 3 + i)
+        discard(store, gid)
+    _, resumed = store.load(gid)
+    _, replayed, _ = store.history(gid)
+    assert resumed.base == replayed.count and not resumed.events
+    assert resumed.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
+
+
+def test_a_write_resumes_from_the_snapshot_and_keeps_counting(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = new_game(store)
+    discard(store, gid)
+    _, game, _ = store.act(gid, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
+    assert game.base == 3 and game.count == 4 and len(game.events) == 1
+    _, replayed, history = store.history(gid)
+    assert replayed.count == 4 and len(history) == 4
+
+
+def test_a_stale_or_damaged_snapshot_is_not_trusted(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    gid = new_game(store)
+    play_round(store, gid, "taps", 12)
+    with sqlite3.connect(db) as con:  # a snapshot whose text no longer matches its digest
+        state = json.loads(con.execute("SELECT state FROM snapshots").fetchone()[0])
+        state["players"][0]["score"] = 99
+        con.execute("UPDATE snapshots SET state = ?", (json.dumps(state),))
+    _, game = Store(db, read_only=True).load(gid)
+    _, replayed, _ = Store(db, read_only=True).history(gid)
+    assert [p.score for p in game.state.players] == [p.score for p in replayed.state.players] != [99, 0]
+
+
+def test_a_damaged_event_record_stops_every_write(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    first = new_game(store)
+    second = new_game(store, ("Cy", "Di"))
+    play_round(store, second, "taps", 12)
+    with sqlite3.connect(db) as con:  # a few bytes of one event of the first game changed by another program
+        data = con.execute("SELECT data FROM events WHERE game_id = ? AND seq = 1", (first,)).fetchone()[0]
+        con.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 1", (data.replace('"', "#", 2), first))
+    before = db.read_bytes()
+    for write in (lambda s: new_game(s), lambda s: discard(s, second), lambda s: s.undo(second, 1)):
+        with pytest.raises(StoreError, match="No command will write to this file"):
+            write(Store(db))
+    assert db.read_bytes() == before
+
+
+def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.sqlite3"
+    gid = new_game(Store(db))
+    assert Path(f"{db}{STAMP_SUFFIX}").exists()
+    calls: list[int] = []
+    original = Store._check_whole
+    monkeypatch.setattr(Store, "_check_whole", lambda self, conn: calls.append(1) or original(self, conn))
+    discard(Store(db), gid)
+    assert calls == []  # the stamp matched: no whole-file read
+    with sqlite3.connect(db) as con:  # another program writes the file
+        con.execute("UPDATE games SET updated_at = updated_at")
+    discard(Store(db), gid)
+    assert calls == [1]
+
+
+def test_games_are_listed_from_their_summaries(tmp_path: Path) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = new_game(store)
+    play_round(store, gid, "champ", 20)
+    [summary] = store.games()
+    assert (summary.players, summary.phase, summary.turn, summary.scores) == (("Ann", "Bob"), "action", "Bob", (15, 0))
+
+
+def test_read_only_never_creates_or_writes(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with pytest.raises(NoGame):
+        Store(db, read_only=True).load()
+    assert not db.exists()
+    gid = new_game(Store(db))
+    before = db.read_bytes()
+    store = Store(db, read_only=True)
+    assert store.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
+    with pytest.raises(StoreError):
+        store.act(gid, lambda g: None)
+    assert db.read_bytes() == before
+
+
+def test_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    gid = new_game(Store(db))
+    discard(Store(db), gid)
+    with sqlite3.connect(db) as con:  # what uw-referee 0.1 wrote: no snapshots, no summaries
+        con.executescript("DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; PRAGMA user_version = 1;")
+    assert Store(db, read_only=True).load(gid)[1].state.current.name == "Bob"  # type: ignore[union-attr]
+    assert Store(db, read_only=True).games()[0].turn == "Bob"
+    discard(Store(db), gid)
+    assert Store(db).games()[0].turn == "Ann"
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 2
