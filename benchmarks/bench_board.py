@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from board_support import Board, chromium  # noqa: E402
+
 from referee.board.source import POLL_S  # noqa: E402
 from referee.engine import Discarded, Options, RollOff, Setup  # noqa: E402
 from referee.store import Store  # noqa: E402

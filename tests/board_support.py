@@ -12,9 +12,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
 
 SETUP_HINT = "the browser tests need Debian's chromium and chromedriver: run 'bash tests/setup_browser.sh'"
 
@@ -29,7 +30,7 @@ def free_port() -> int:
 def uw(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """``uw-referee --db DB ARGS`` in its own process, as a player at the table would run it."""
     done = subprocess.run([sys.executable, "-m", "referee.cli", "--db", str(db), *args],
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60, check=False)
     if check and done.returncode != 0:
         raise AssertionError(f"uw-referee {' '.join(args)} failed ({done.returncode}): {done.stderr}")
     return done
@@ -75,7 +76,7 @@ class Board:
             out, err = self.proc.communicate()
         return self.proc.returncode, out, err
 
-    def __enter__(self) -> Board:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -144,7 +144,7 @@ def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tm
         expected = "another program"
     elif kind == "garbage":
         path.write_bytes(b"this is not a database at all " * 100)
-        expected = "not a readable uw-referee database"
+        expected = "not a database"
     elif kind == "directory":
         path.mkdir()
         expected = "is a directory"

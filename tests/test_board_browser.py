@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from board_support import Board, chromium, console_errors, emulate_phone, uw
 
 LIVE_LIMIT_S = 2.0
@@ -71,7 +71,7 @@ def test_board_shows_the_running_game_and_follows_other_processes(driver: Any, d
                                (("undo",), "Cindi")):
             uw(db, *args)
             committed = time.monotonic()
-            wait_for(lambda: expected in text(driver, "#board"), LIVE_LIMIT_S)
+            wait_for(lambda expected=expected: expected in text(driver, "#board"), LIVE_LIMIT_S)
             assert time.monotonic() - committed < LIVE_LIMIT_S
         assert driver.execute_script("return window.notReloaded === true;")
         announced = driver.find_element("id", "announce").get_attribute("textContent")
@@ -98,8 +98,9 @@ def test_judge_gives_verdicts_with_reasons_from_the_keyboard(driver: Any, db: Pa
 
     with Board(db) as board:
         driver.get(board.url + "/judge")
-        field = driver.switch_to.active_element  # the word field has the focus: type at once
-        assert field.get_attribute("id") == "words"
+        # The word field takes the focus (autofocus, applied when the page first renders): type at once.
+        wait_for(lambda: driver.switch_to.active_element.get_attribute("id") == "words", 5)
+        field = driver.switch_to.active_element
         field.send_keys("taps apts look" + Keys.ENTER)
         wait_for(lambda: "Verdicts" in text(driver, "main"), 5)
         verdicts = text(driver, ".verdict")

@@ -43,9 +43,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         BOARD_DB=os.environ.get("UW_BOARD_DB") or str(default_db_path()),
         BOARD_GAME=int(pinned) if pinned.isdigit() else None,
-        BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS", THREADS - SPARE_THREADS)),
-        BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS", 300)),
-        BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS", 15)),
+        BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or THREADS - SPARE_THREADS),
+        BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
+        BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS") or 15),
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:

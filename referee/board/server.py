@@ -74,4 +74,4 @@ class BoardServer(BaseApplication):  # type: ignore[misc]
         return create_app()
 
 
-__all__ = ["BoardServer", "THREADS", "SPARE_THREADS"]
+__all__ = ["SPARE_THREADS", "THREADS", "BoardServer"]

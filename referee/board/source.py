@@ -1,8 +1,8 @@
 """The board's one door to the games: a read-only view of the referee's database, and the change signal.
 
-Everything the board reads goes through here, so that switching to the referee library's own
-read-only store and game-flow values (issue 8) is a change in this module only. Nothing here ever
-writes the game database: the file is opened with SQLite's ``mode=ro`` and ``query_only``.
+Everything the board reads goes through here, so that following the referee library (its game-flow
+values, issue 8) is a change in this module only. Nothing here ever writes the game database: the
+store is opened with ``read_only=True`` (SQLite's ``mode=ro``), and so is the watcher's connection.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine import Game, Phase, State
-from referee.store import SCHEMA_VERSION, GameSummary, NoGame, Store, StoreError
+from referee.store import GameSummary, NoGame, Store, StoreError
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
 POLL_S = 0.1
@@ -27,43 +27,6 @@ class BoardError(ValueError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-
-class ReadOnlyStore(Store):
-    """``Store`` opened read-only: never creates, migrates or writes the file.
-
-    Stand-in until ``Store(path, read_only=True)`` lands in referee.store; only ``_connect`` differs.
-    """
-
-    def _connect(self, create: bool) -> sqlite3.Connection:
-        if self._conn is not None:
-            return self._conn
-        if self.path.is_dir():
-            raise StoreError(f"{self.path} is a directory, not a database file")
-        if not self.exists():
-            raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
-        try:
-            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self.timeout,
-                                   isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
-        try:
-            conn.execute("PRAGMA query_only=ON")
-            self._check_ours(conn)
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer uw-referee (schema {version}; "
-                                 f"this one reads up to {SCHEMA_VERSION})")
-            if version < SCHEMA_VERSION:  # an empty file, or one a first 'new' is still creating
-                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StoreError(self._explain(exc)) from None
-        except StoreError:
-            conn.close()
-            raise
-        self._conn = conn
-        return conn
 
 
 @dataclass(frozen=True)
@@ -92,8 +55,8 @@ class Source:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
 
-    def _store(self) -> ReadOnlyStore:
-        return ReadOnlyStore(self.path)
+    def _store(self) -> Store:
+        return Store(self.path, read_only=True)
 
     def game(self, game_id: int | None, recent: int = 5) -> Shown:
         """The game (the most recently active one when ``game_id`` is None) with its last actions in words."""
@@ -226,4 +189,4 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "ReadOnlyStore", "Shown", "Source", "Watcher", "recent_actions", "waiting_text"]
+__all__ = ["BoardError", "Shown", "Source", "Watcher", "recent_actions", "waiting_text"]

@@ -5,9 +5,19 @@ import hashlib
 import json
 import re
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 
 from referee.board.app import runtime
 from referee.board.source import BoardError, Shown, Source, is_over, waiting_text
