@@ -86,7 +86,8 @@ def test_the_winner_is_shown(tmp_path: Path) -> None:
     run(db, "play", "champ", "--roll", "19")
     run(db, "discard")
     html = client_for(db).get("/").get_data(as_text=True)
-    assert "Ana wins!" in html and "is-winner" in html and "last words" in html
+    assert "Ana wins with 15 points, when Last Words were over." in html
+    assert "is-winner" in html and "last words" in html
 
 
 def test_json_view(db: Path) -> None:

@@ -87,7 +87,8 @@ def test_board_follows_a_new_game_and_shows_the_winner(driver: Any, tmp_path: Pa
         uw(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5")
         wait_for(lambda: "Ana" in text(driver, ".players"), LIVE_LIMIT_S)
         uw(db, "play", "champ", "--roll", "19")
-        wait_for(lambda: "Ana wins!" in text(driver, "#waiting"), LIVE_LIMIT_S)
+        wait_for(lambda: "Ana wins with 15 points, reaching the target of 5." in text(driver, "#waiting"),
+                 LIVE_LIMIT_S)
         assert "Winner" in text(driver, ".is-winner")
         errors = console_errors(driver)
         assert len(errors) == 1 and f"{board.url}/ " in errors[0] and "404" in errors[0]  # the page's own status

@@ -102,6 +102,16 @@ def waiting_text(state: State) -> str:
     return text.replace("; then 'bind --done'.", "; then the table says it is done.")
 
 
+def ending_text(state: State) -> str:
+    """Who won and why, from the engine's Outcome."""
+    outcome = getattr(state, "outcome", None)
+    if outcome is None:
+        return f"{state.winner} wins!"
+    why = {"target": f"reaching the target of {state.setup.target}", "last_words": "when Last Words were over",
+           "last_standing": "as the last player with pawns"}.get(outcome.termination.value, "")
+    return f"{outcome.winner} wins with {outcome.score} point{'' if outcome.score == 1 else 's'}" + (f", {why}." if why else ".")
+
+
 def is_over(state: State) -> bool:
     return state.phase is Phase.OVER
 
@@ -189,4 +199,4 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "Shown", "Source", "Watcher", "recent_actions", "waiting_text"]
+__all__ = ["BoardError", "Shown", "ending_text", "Source", "Watcher", "recent_actions", "waiting_text"]

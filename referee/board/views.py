@@ -20,7 +20,7 @@ from flask import (
 )
 
 from referee.board.app import runtime
-from referee.board.source import BoardError, Shown, Source, is_over, waiting_text
+from referee.board.source import BoardError, Shown, Source, ending_text, is_over, waiting_text
 
 board = Blueprint("board", __name__)
 
@@ -59,7 +59,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
     options = [name.replace("_", " ") for name, on in vars(state.setup.options).items() if on]
     return {
         "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
-        "waiting": waiting_text(state), "recent": list(reversed(shown.recent)), "options": options,
+        "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)), "options": options,
         "pawn_count": PAWN_COUNT, "setup": state.setup,
     }
 
