@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import socket
 import sqlite3
 import threading
@@ -196,7 +197,8 @@ def test_judge_gives_verdicts_with_reasons_scores_and_chances(db: Path) -> None:
     page = client_for(db).get("/judge?words=taps+apts+look")
     html = page.get_data(as_text=True)
     assert page.status_code == 200
-    assert "TAPS</span>:" in html and "<strong>legal</strong>" in html and "10 points" in html
+    assert re.search(r'TAPS</span>:\s*<strong class="yes">legal</strong>', html) and "10 points" in html
+    assert re.search(r'APTS</span>:\s*<strong class="no">not legal</strong>', html)
     assert "<b>A</b><small>5</small>" in html and "55% of the time" in html
     assert "APTS is an abbreviation (SCOWL size 10)" in html
     assert "already used in this game" in html  # LOOK was played in game 1
