@@ -341,3 +341,20 @@ def test_the_served_board_stops_at_once_with_streams_open(db: Path, sig: str) ->
     assert code == 0 and time.monotonic() - started < 5, (code, err)
     assert "Traceback" not in err and "The board stopped." in out
     assert "Only this machine can open it" in out and f"{board.url}/" in out
+
+
+def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import views
+
+    renders = []
+    real = views.render_board
+    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(shown.id) or real(shown))
+    client = client_for(db)
+    streams = [client.get("/events", buffered=False) for _ in range(5)]
+    for response in streams:
+        chunks = iter(response.response)
+        next(chunks)
+        assert next(chunks).startswith(b"data: ")
+    assert renders == [1]
+    for response in streams:
+        response.close()

@@ -137,3 +137,45 @@ def test_ctrl_c_stops_the_board_cleanly_with_pages_open(driver: Any, db: Path) -
     code, out, err = board.stop()
     assert code == 0 and time.monotonic() - started < 5
     assert "The board stopped." in out and "Traceback" not in err
+
+
+def test_a_game_played_in_table_mode_shows_as_it_goes(driver: Any, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.sqlite3"
+    uw(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "15")
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        wait_for(lambda: driver.find_element("id", "live").get_attribute("data-state") == "live", 5)
+        table = subprocess.Popen([sys.executable, "-m", "referee.cli", "--db", str(db), "table"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert table.stdin is not None
+        try:
+            for answer, shown in (("look", "Ana plays LOOK"), ("7", "Ana rolls 7"), ("champ", "Ben plays CHAMP"),
+                                  ("19", "Ben wins with 15 points")):
+                table.stdin.write(answer + "\n")
+                table.stdin.flush()
+                wait_for(lambda shown=shown: shown in text(driver, "#board"), LIVE_LIMIT_S + 1)
+        finally:
+            table.stdin.close()
+            table.wait(timeout=30)
+        assert console_errors(driver) == []
+
+
+def test_the_board_is_usable_with_the_keyboard(driver: Any, db: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        body = driver.find_element("tag name", "body")
+        body.send_keys(Keys.TAB)
+        assert driver.switch_to.active_element.text == "Skip to the content"
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        link = driver.switch_to.active_element
+        assert link.text == "Board" and link.get_attribute("aria-current") == "page"
+        for _ in range(2):
+            driver.switch_to.active_element.send_keys(Keys.TAB)
+        assert driver.switch_to.active_element.text == "Judge a word"
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_for(lambda: driver.current_url.endswith("/judge"), 5)

@@ -199,4 +199,4 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "Shown", "ending_text", "Source", "Watcher", "recent_actions", "waiting_text"]
+__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "waiting_text"]

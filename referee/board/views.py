@@ -10,17 +10,24 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Flask,
     Response,
     current_app,
     jsonify,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 
 from referee.board.app import runtime
-from referee.board.source import BoardError, Shown, Source, ending_text, is_over, waiting_text
+from referee.board.source import (
+    BoardError,
+    Shown,
+    Source,
+    ending_text,
+    is_over,
+    waiting_text,
+)
 
 board = Blueprint("board", __name__)
 
@@ -160,7 +167,8 @@ def _stream(game_id: int | None) -> Response:
     if not rt.streams.acquire(blocking=False):
         return Response("retry: 5000\n\n", status=503, mimetype="text/event-stream",
                         headers={"Retry-After": "5", "Cache-Control": "no-store"})
-    cfg = current_app.config
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the generator outlives the request
+    cfg = app.config
     watcher = rt.watcher
 
     def generate() -> Iterator[str]:
@@ -170,10 +178,7 @@ def _stream(game_id: int | None) -> Response:
             ends = time.monotonic() + cfg["BOARD_STREAM_SECONDS"]
             yield "retry: 1000\n\n"
             while True:
-                try:
-                    payload = render_board(_source().game(game_id))
-                except BoardError as exc:
-                    payload = problem_payload(exc)
+                payload = _shared_render(app, game_id, seen)
                 if payload["key"] != sent:
                     yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
                     sent = payload["key"]
@@ -188,8 +193,27 @@ def _stream(game_id: int | None) -> Response:
         finally:
             rt.streams.release()
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+    return Response(generate(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _shared_render(app: Flask, game_id: int | None, version: int) -> dict[str, str]:
+    """The board as of watcher ``version``, rendered once for every stream showing that game.
+
+    It runs between a stream's yields, so it holds an app context only while it renders: several
+    streams may be suspended in one thread (Flask's test client) without their contexts crossing.
+    """
+    rt = runtime(app)
+    with rt.render_lock, app.app_context():
+        cached = rt.renders.get(game_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        try:
+            payload = render_board(_source().game(game_id))
+        except BoardError as exc:
+            payload = problem_payload(exc)
+        rt.renders[game_id] = (version, payload)
+        return payload
 
 
 # -- the judge ------------------------------------------------------------------------------------
