@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dictionaries.rules import MAX_WORD_LETTERS  # noqa: F401 - the format's longest key
+
 #: The project's version (pyproject.toml reads it from here).
 __version__ = "0.1.0"
 
@@ -32,6 +34,5 @@ METADATA = "metadata.json"
 DATA_FILES: tuple[str, ...] = (WORDS_TRIE, WORDS_LEVELS, FORMS_TRIE, RACKS_TRIE, RACKS_NODES, RACKS_WORDS)
 NODE_FORMAT = "<IBBHI"           # struct format of one rack node record (12 bytes)
 WORD_ID_FORMAT = "<I"
-MAX_WORD_LETTERS = 7             # the hand: no longer word can be played
 
 DATA_DIR = Path(__file__).resolve().parent / "data"

@@ -11,6 +11,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
+from dictionaries.rules import MAX_POINTS
+
 LETTERS = string.ascii_uppercase
 
 #: RULES.md section 1: letter -> (count, points).
@@ -22,8 +24,6 @@ STANDARD_TABLE: dict[str, tuple[int, int]] = {
     "Y": (2, 3), "Z": (1, 2),
 }
 STANDARD_POINTS: dict[str, int] = {letter: points for letter, (_, points) in STANDARD_TABLE.items()}
-HAND_SIZE = 7
-MAX_POINTS = 255  # per card; the printed cards have 0 to 5 angles
 
 
 class DeckError(ValueError):

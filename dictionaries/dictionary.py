@@ -34,6 +34,7 @@ from dictionaries import (
 )
 from dictionaries.deck import STANDARD, Deck
 from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
+from dictionaries.rules import CHANCES
 
 MAX_RACK_LETTERS = 20
 _NODE = struct.Struct(NODE_FORMAT)
@@ -61,13 +62,7 @@ def level_code(level: int | str | None) -> int:
     return LEVELS.index(value) + 1
 
 
-def success_chance(score: int) -> float:
-    """Chance that a d20 passes the sanity check for a word of this value (a 20 always passes)."""
-    passing = 20 if score <= 1 else max(21 - score, 1)
-    return passing / 20
-
-
-_CHANCES = [success_chance(score) for score in range(7 * 255 + 1)]
+_CHANCES = CHANCES
 
 
 class RackWord(NamedTuple):

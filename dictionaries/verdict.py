@@ -7,11 +7,11 @@ from typing import Any, NamedTuple
 
 from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
 from dictionaries.deck import STANDARD, Deck
-from dictionaries.dictionary import Dictionary, level_code, success_chance
+from dictionaries.dictionary import Dictionary, level_code
 from dictionaries.errors import InvalidWord
+from dictionaries.rules import CHANCES, MIN_WORD_LETTERS, success_chance
 
 MAX_INPUT_CHARS = 64
-MIN_WORD_LETTERS = 3
 _INPUT_RE = re.compile(r"[a-z.']+")
 _STRIP_RE = re.compile(r"[.']")
 
@@ -21,7 +21,7 @@ REASON_CODES: tuple[str, ...] = (
     "deck_limit",
 )
 _LEVEL_OF = (None, *LEVELS)  # level code -> SCOWL size
-_CHANCES = tuple(success_chance(score) for score in range(64))
+_CHANCES = CHANCES
 _DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
 _EXCLUSION_NAMES = {
     "proper_noun": "a proper noun",

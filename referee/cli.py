@@ -15,9 +15,10 @@ from referee.cli_common import (
     emit_json,
     get_deck,
     json_option,
-    letters_text,
     level_option,
 )
+from referee.render import check_lines, letters_text
+from referee.terminal import Style, use_color, write
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
 #: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
@@ -94,15 +95,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, as_json:
     if as_json:
         emit_json([v.to_dict() for v in verdicts])
     else:
-        for v in verdicts:
-            head = click.style(f"{v.word}", bold=True)
-            if v.legal:
-                click.echo(f"{head}: legal, {v.score} points ({letters_text(v.letters)}); "
-                           f"sanity check passes {round(v.success_chance * 100)}% of the time")
-            else:
-                click.echo(f"{head}: {click.style('not legal', fg='red')}")
-                for reason in v.reasons:
-                    click.echo(f"  - {reason.message}")
+        write(check_lines(verdicts, Style(use_color(sys.stdout))))
     if not all(v.legal for v in verdicts):
         sys.exit(1)
 
@@ -131,7 +124,7 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
         rows.append({"word": key, "score": sum(p for _, p in letters),
                      "letters": [{"letter": c, "points": p} for c, p in letters]})
         if not as_json:
-            click.echo(f"{click.style(key, bold=True)}: {rows[-1]['score']} points ({letters_text(letters)})")
+            click.echo(f"{Style(use_color(sys.stdout)).bold(key)}: {rows[-1]['score']} points ({letters_text(letters)})")
     if as_json:
         emit_json(rows)
 

@@ -1,7 +1,6 @@
 """What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +10,7 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_dictionary
 from dictionaries.errors import DictionaryError
+from referee.terminal import json_text
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
@@ -24,14 +24,31 @@ class Obj:
     game: int | None = None
     _dictionary: Dictionary | None = field(default=None, repr=False)
     _store: Any = field(default=None, repr=False)
+    _referee: Any = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
+        """The games database, for writing (``referee.store.Store``)."""
         if self._store is None:
             from referee.store import Store
 
             self._store = Store(self.db)
         return self._store
+
+    def reader(self) -> Any:
+        """The games database opened read-only (read commands work on read-only media)."""
+        from referee.store import Store
+
+        return Store(self.db, read_only=True)
+
+    @property
+    def referee(self) -> Any:
+        """The game-flow library over the store (``referee.actions.Referee``)."""
+        if self._referee is None:
+            from referee.actions import Referee
+
+            self._referee = Referee(self.store, lambda: self.dictionary)
+        return self._referee
 
     @property
     def dictionary(self) -> Dictionary:
@@ -65,8 +82,6 @@ def get_deck(spec: str) -> Deck:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(json_text(data))
 
 
-def letters_text(letters: Any) -> str:
-    return " ".join(f"{letter}{points}" for letter, points in letters)

@@ -13,10 +13,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Iterable
 
-from dictionaries.deck import HAND_SIZE, STANDARD, STANDARD_POINTS, Deck, custom_deck
+from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
+from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 
-PAWNS = 5
-DIE = 20
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
 MAX_NAME = 24
 
@@ -579,7 +578,7 @@ class Game:
 
     def _check_word_fits(self, word: str, hand: int, oath: bool) -> None:
         state = self.state
-        shortest = 1 if oath else 3
+        shortest = 1 if oath else MIN_WORD_LETTERS
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
             raise WordRefused(f"{word} has {len(word)} letters; a word here needs {shortest} to {min(hand, HAND_SIZE)}",
                               ("too_short",) if len(word) < shortest else ("too_long",))

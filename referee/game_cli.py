@@ -1,32 +1,35 @@
-"""The game commands of ``uw-referee``: Click code only. Rules live in ``referee.engine``, storage in
-``referee.store``; errors from either become Click errors with the right exit status (1 refused by
-the rules, 2 usage)."""
+"""The game commands of ``uw-referee``: Click code only. What a table does is ``referee.actions``;
+its errors become Click errors with the right exit status (1 refused by the rules, 2 usage)."""
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
+from dictionaries.rules import DIE, HAND_SIZE, PAWNS
+from referee.actions import RequestError, Result, history_notes
 from referee.cli_common import CONTEXT, Obj, emit_json, get_deck
 from referee.engine import (
-    DIE,
-    BindDone,
-    BindNamed,
-    Discarded,
-    Event,
     Game,
     Options,
     Phase,
-    PsychotherapyRolled,
     RollOff,
     RulesError,
-    SanityRolled,
     Setup,
-    WordPlayed,
     check_roll_off,
 )
+from referee.render import (
+    describe_setup,
+    play_verdict_lines,
+    refused_line,
+    result_lines,
+    say_lines,
+    status_lines,
+)
+from referee.terminal import EXIT_REFUSED, Style, use_color, write
 
 RULINGS = """\b
 Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);
@@ -39,18 +42,18 @@ Psychotherapy needs a roll strictly higher than the hand's value (a 20 is not au
 class Refused(click.ClickException):
     """The rules refuse the action (exit status 1); nothing was changed."""
 
-    exit_code = 1
+    exit_code = EXIT_REFUSED
 
     def format_message(self) -> str:
         return self.message
 
     def show(self, file: Any = None) -> None:
-        end = "" if self.message.endswith(".") else "."
-        click.echo(click.style("Refused: ", fg="red", bold=True) + self.message + end + " Nothing was changed.", err=True)
+        click.echo(refused_line(self.message, style(sys.stderr)), err=True)
 
 
 def run_store(obj: Obj, call: Callable[[], Any]) -> Any:
-    """Call the store, turning its errors into Click errors (exit 1 with one clear line)."""
+    """Call the library, turning its errors into Click errors: a refusal or a store error exits 1 with
+    one clear line, a request that does not fit the game is a usage error (exit 2)."""
     from referee.store import StoreError
 
     try:
@@ -59,31 +62,25 @@ def run_store(obj: Obj, call: Callable[[], Any]) -> Any:
         raise Refused(str(exc)) from None
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
-
-
-def say(notes: list[str]) -> None:
-    """Print what happened and what the table does next; the last note (what the game waits for) stands out."""
-    for note in notes[:-1]:
-        click.echo(note)
-    if notes:
-        click.echo(click.style(notes[-1], bold=True))
-
-
-def judge_for(obj: Obj, game: Game, word: str) -> Any:
-    from dictionaries.verdict import judge
-
-    try:
-        return judge(obj.dictionary, word, game.setup.level, game.setup.deck)
+    except RequestError as exc:
+        raise click.UsageError(str(exc)) from None
     except WordError as exc:
         raise click.BadParameter(str(exc), param_hint="WORD") from None
 
 
-def describe_setup(game_id: int, game: Game) -> str:
-    setup = game.setup
-    options = [name.replace("_", " ") for name, on in vars(setup.options).items() if on]
-    return (f"Game {game_id}: {', '.join(setup.players)}. Target {setup.target}, dictionary size {setup.level}, "
-            f"{setup.deck.name} deck ({setup.deck.size} cards), {setup.dice} dice. "
-            f"Optional rules: {', '.join(options) if options else 'none'}.")
+def style(stream: Any = None) -> Style:
+    """The styling of this run: colour only on a terminal without NO_COLOR."""
+    return Style(use_color(stream if stream is not None else sys.stdout))
+
+
+def say(notes: list[str]) -> None:
+    """Print what happened and what the table does next; the last note (what the game waits for) stands out."""
+    write(say_lines(notes, style()))
+
+
+def say_result(result: Result) -> None:
+    """Print what an action did, then what the game waits for (or, at the end, who won) in bold."""
+    write(result_lines(result, style()))
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -131,24 +128,24 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
                                       last_words=last_words))
     except SetupError as exc:
         raise click.UsageError(str(exc)) from None
+    roll_off: RollOff | None = None
     if first is not None:
         try:
             first = Game(setup).state.player(first).name
         except RulesError as exc:
             raise click.BadParameter(str(exc), param_hint="--first") from None
         roll_off = RollOff(first=first)
-    elif dice == "virtual":
-        roll_off = Game(setup).roll_off_virtual()
-    else:
+    elif dice != "virtual":
         try:
             roll_off = RollOff(ask_roll_off(setup.players))
         except click.Abort:
             raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
                                    "already rolled, or --dice virtual); no game was created") from None
-    game_id, game, _ = run_store(obj, lambda: obj.store.create(setup, lambda g: g.apply(roll_off)))
-    click.echo(click.style(describe_setup(game_id, game), bold=True))
-    click.echo(f"Deal {7} cards to each player and give each 5 pawns; {game.state.draw_pile} cards stay in the draw pile.")
-    say(game.state.notes)
+    result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
+    click.echo(style().bold(describe_setup(result.game_id, result.game)))
+    click.echo(f"Deal {HAND_SIZE} cards to each player and give each {PAWNS} pawns; "
+               f"{result.state.draw_pile} cards stay in the draw pile.")
+    say_result(result)
 
 
 def ask_roll_off(players: tuple[str, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
@@ -200,34 +197,16 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     Example:
         uw-referee play taps --roll 12
     """
-    gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    verdict = judge_for(obj, game, word)
-    if game.setup.dice == "virtual" and roll is not None:
-        raise click.UsageError("this game uses virtual dice: the referee rolls, so leave out --roll")
-
-    def event_for(g: Game) -> WordPlayed:
-        return WordPlayed(current_name(g), verdict.word, verdict.score, verdict.legal, verdict.codes, allow)
-
-    if verdict.legal and allow:
-        click.echo(f"{verdict.word} is legal anyway; --allow changes nothing.")
-    for reason in verdict.reasons:
-        click.echo(f"The dictionary says: {reason.message}.")
-    # Check the play before asking for the roll, so a refused word never waits at a prompt.
-    run_store(obj, lambda: game.apply(event_for(game)))
-    if game.setup.dice == "physical" and roll is None:
-        roll = prompt_roll(f"{game.state.current.name}'s sanity roll for {verdict.word}")  # type: ignore[union-attr]
-
-    def action(g: Game) -> list[str]:
-        notes = g.apply(event_for(g))
-        if g.setup.dice == "virtual":
-            notes = notes[:-1] + g.apply(SanityRolled(current_name(g), g.virtual_roll()))
-        elif roll is not None:
-            notes = notes[:-1] + g.apply(SanityRolled(current_name(g), roll))
-        return notes
-
-    _, after, notes = run_store(obj, lambda: obj.store.act(gid, action))
-    say(notes)
-    if after.state.phase is Phase.SANITY:
+    referee = obj.referee
+    prepared = run_store(obj, lambda: referee.prepare(obj.game, word, roll=roll))
+    write(play_verdict_lines(prepared.verdict, allow))
+    if prepared.setup.dice == "physical" and roll is None:
+        # Check the play before asking for the roll, so a refused word never waits at a prompt.
+        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow))
+        roll = prompt_roll(f"{check.player}'s sanity roll for {prepared.verdict.word}")
+    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow))
+    say_result(result)
+    if result.state.phase is Phase.SANITY:
         click.echo("Enter it with: uw-referee roll N")
 
 
@@ -244,28 +223,9 @@ def roll(obj: Obj, value: int | None, skip: bool) -> None:
     Example:
         uw-referee roll 17
     """
-    def action(g: Game) -> list[str]:
-        name = current_name(g)
-        if g.state.phase not in (Phase.SANITY, Phase.PSYCHOTHERAPY):
-            raise RulesError(f"no roll is awaited. {g.state.waiting_for()}")
-        if skip:
-            if g.state.phase is not Phase.PSYCHOTHERAPY:
-                raise RulesError("only a Psychotherapy roll can be skipped; a sanity check must be rolled")
-            return g.apply(PsychotherapyRolled(name, None))
-        rolled = value
-        if g.setup.dice == "virtual":
-            if value is not None:
-                raise click.UsageError("this game uses virtual dice: leave out the roll, the referee rolls")
-            rolled = g.virtual_roll()
-        elif value is None:
-            raise click.UsageError("give the roll: uw-referee roll N (1-20)")
-        event: Event = SanityRolled(name, rolled) if g.state.phase is Phase.SANITY else PsychotherapyRolled(name, rolled)
-        return g.apply(event)
-
     if skip and value is not None:
         raise click.UsageError("give a roll or --skip, not both")
-    _, _, notes = run_store(obj, lambda: obj.store.act(obj.game, action))
-    say(notes)
+    say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip)))
 
 
 @click.command(context_settings=CONTEXT)
@@ -278,8 +238,7 @@ def discard(obj: Obj, letters: str | None) -> None:
     Example:
         uw-referee discard bcdfghk
     """
-    _, _, notes = run_store(obj, lambda: obj.store.act(obj.game, lambda g: g.apply(Discarded(current_name(g), letters))))
-    say(notes)
+    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters)))
 
 
 @click.command(context_settings=CONTEXT)
@@ -300,33 +259,13 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
     if done:
         if word or by:
             raise click.UsageError("--done takes no word and no --by")
-
-        def close(g: Game) -> list[str]:
-            letters = g.state.window.letters if g.state.window else None
-            notes = g.apply(BindDone())
-            if letters:
-                best = [w for w in obj.dictionary.rack(letters, g.setup.level, g.setup.deck)
-                        if not g.state.is_used(w.word) or (g.state.pending and g.state.pending.word == w.word)]
-                if best:
-                    notes.insert(-1, f"The best word the letters {letters} allowed: {best[0].word} "
-                                     f"({best[0].score} points).")
-            if g.setup.dice == "virtual" and g.state.phase is Phase.SANITY:
-                notes = notes[:-1] + g.apply(SanityRolled(current_name(g), g.virtual_roll()))
-            return notes
-
-        _, _, notes = run_store(obj, lambda: obj.store.act(obj.game, close))
-        say(notes)
+        say_result(run_store(obj, lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
         raise click.UsageError("name a word with: uw-referee bind WORD --by NAME (or close with --done)")
-    gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    verdict = judge_for(obj, game, word)
-    event = BindNamed(by, verdict.word, verdict.score, verdict.legal, verdict.codes)
-    if not verdict.legal:
-        reasons = "; ".join(r.message for r in verdict.reasons)
-        raise Refused(f"{verdict.word} cannot bind: {reasons}.")
-    _, _, notes = run_store(obj, lambda: obj.store.act(gid, lambda g: g.apply(event)))
-    say(notes)
+    referee = obj.referee
+    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
+    say_result(run_store(obj, lambda: referee.bind(prepared, by)))
 
 
 # -- the record -----------------------------------------------------------------------------------
@@ -341,19 +280,11 @@ def status(obj: Obj, as_json: bool) -> None:
     Example:
         uw-referee status --json
     """
-    gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    state = game.state
+    gid, game = run_store(obj, lambda: obj.reader().load(obj.game))
     if as_json:
-        emit_json({"game": gid, **state.to_dict()})
+        emit_json({"game": gid, **game.state.to_dict()})
         return
-    click.echo(click.style(describe_setup(gid, game), bold=True))
-    for p in state.players:
-        mark = "->" if p is state.current and not state.is_over() else "  "
-        tail = " (out)" if p.out else (" (winner)" if p.name == state.winner else "")
-        click.echo(f"{mark} {p.name:<12} {p.score:>4} points  {p.pawns} pawn{'s' if p.pawns != 1 else ''}{tail}")
-    click.echo(f"Draw pile {state.draw_pile}, discard pile {state.discard_pile}. "
-               f"Words used: {', '.join(state.used_words) or 'none'}.")
-    click.echo(click.style(state.waiting_for(), bold=True))
+    write(status_lines(gid, game, style()))
 
 
 @click.command(context_settings=CONTEXT)
@@ -366,14 +297,11 @@ def log(obj: Obj, as_json: bool) -> None:
     Example:
         uw-referee log
     """
-    gid, game, history = run_store(obj, lambda: obj.store.history(obj.game))
-    replay = Game(game.setup)
-    rows = []
-    for seq, (at, event) in enumerate(history):
-        notes = [describe_setup(gid, replay)] if seq == 0 else replay.apply(event)
-        if seq and not replay.state.is_over():
-            notes = notes[:-1]  # the last note says what the game waited for next: not history
-        rows.append({"seq": seq, "at": at, "event": event.to_dict(), "notes": notes})
+    gid, game, history = run_store(obj, lambda: obj.reader().history(obj.game))
+    notes = history_notes([event for _, event in history])
+    notes[0] = [describe_setup(gid, game)]
+    rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": notes[seq]}
+            for seq, (at, event) in enumerate(history)]
     if as_json:
         emit_json({"game": gid, "events": rows})
         return
@@ -391,10 +319,10 @@ def undo(obj: Obj, actions: int) -> None:
     Example:
         uw-referee undo 2
     """
-    _, game, removed_events = run_store(obj, lambda: obj.store.undo(obj.game, actions))
-    removed = len(removed_events)
+    result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
+    removed = len(result.removed)
     click.echo(f"Undone: {actions} action{'s' if actions != 1 else ''} ({removed} event{'s' if removed != 1 else ''}).")
-    click.echo(click.style(game.state.waiting_for(), bold=True))
+    click.echo(style().bold(result.waiting.text))
 
 
 @click.command(context_settings=CONTEXT)
@@ -406,7 +334,7 @@ def games(obj: Obj) -> None:
     Example:
         uw-referee games
     """
-    found = run_store(obj, lambda: obj.store.games())
+    found = run_store(obj, lambda: obj.reader().games())
     if not found:
         click.echo("No games yet: start one with 'uw-referee new NAME NAME'.")
     for g in found:
@@ -423,7 +351,7 @@ def export(obj: Obj) -> None:
     Example:
         uw-referee export > game.json
     """
-    gid, game, history = run_store(obj, lambda: obj.store.history(obj.game))
+    gid, game, history = run_store(obj, lambda: obj.reader().history(obj.game))
     emit_json({"game": gid, "setup": game.setup.to_dict(),
                "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],
                "state": {"game": gid, **game.state.to_dict()}})
@@ -460,9 +388,9 @@ def table(obj: Obj) -> None:
         uw-referee new Cindi Paul Sue --first Sue && uw-referee table
     """
     gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    click.echo(click.style(describe_setup(gid, game), bold=True))
+    click.echo(style().bold(describe_setup(gid, game)))
     click.echo(TABLE_HELP)
-    click.echo(click.style(game.state.waiting_for(), bold=True))
+    click.echo(style().bold(game.state.waiting_for()))
     while not game.state.is_over():
         state = game.state
         name = state.current.name if state.current else ""
@@ -489,14 +417,15 @@ def table(obj: Obj) -> None:
         except click.exceptions.Exit:
             pass
     if game.state.is_over():
-        click.echo(click.style(game.state.waiting_for(), bold=True))
+        click.echo(style().bold(game.state.waiting_for()))
     else:
         click.echo(f"The game is saved. Continue with 'uw-referee --game {gid} table'.")
 
 
 def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
-    """One answer at the table: do it, print what happened, return the game as it now is."""
+    """One answer at the table: do it through the library, print what happened, return the game as it now is."""
     state = game.state
+    referee = obj.referee
     words = answer.split()
     command = words[0].lower() if words else ""
     if command in ("help", "?", ""):
@@ -508,14 +437,13 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         click.echo(f"  Draw pile {state.draw_pile}, discard pile {state.discard_pile}.")
         return game
     if command == "undo":
-        _, game, _ = run_store(obj, lambda: obj.store.undo(gid, 1))
+        result = run_store(obj, lambda: referee.undo(gid, 1))
         click.echo("Undone.")
-        click.echo(click.style(game.state.waiting_for(), bold=True))
-        return game
-    name = state.current.name if state.current else ""
+        click.echo(style().bold(result.waiting.text))
+        return result.game
     if state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
         if state.phase is Phase.PSYCHOTHERAPY and command in ("pass", "skip", "no"):
-            action: Callable[[Game], list[str]] = lambda g: g.apply(PsychotherapyRolled(name, None))
+            result = run_store(obj, lambda: referee.roll(gid, skip=True))
         else:
             value: int | None = None
             if game.setup.dice == "physical":
@@ -523,35 +451,30 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                     value = int(command)
                 except ValueError:
                     raise click.UsageError(f"{answer!r} is not a roll: type a number from 1 to {DIE}") from None
-            make = SanityRolled if state.phase is Phase.SANITY else PsychotherapyRolled
-            action = lambda g: g.apply(make(name, g.virtual_roll() if value is None else value))
+            result = run_store(obj, lambda: referee.roll(gid, value))
     elif state.phase is Phase.SPELL_BINDING:
         if command == "done":
-            action = lambda g: g.apply(BindDone())
+            result = run_store(obj, lambda: referee.bind_done(gid))
         else:
             if len(words) != 2:
                 raise click.UsageError("name a word as 'NAME WORD', or type 'done'")
-            verdict = judge_for(obj, game, words[1])
-            if not verdict.legal:
-                raise Refused(f"{verdict.word} cannot bind: {'; '.join(r.message for r in verdict.reasons)}.")
-            event = BindNamed(words[0], verdict.word, verdict.score, verdict.legal, verdict.codes)
-            action = lambda g: g.apply(event)
+            prepared = run_store(obj, lambda: referee.prepare(gid, words[1]))
+            result = run_store(obj, lambda: referee.bind(prepared, words[0]))
     elif command == "discard":
         letters = words[1] if len(words) > 1 else None
-        action = lambda g: g.apply(Discarded(name, letters))
+        result = run_store(obj, lambda: referee.discard(gid, letters))
     else:
         if len(words) != 1:
             raise click.UsageError(f"{answer!r}: type one word, or 'discard LETTERS'")
         allow = words[0].endswith("!")
-        verdict = judge_for(obj, game, words[0].rstrip("!"))
-        if not verdict.legal:
-            for reason in verdict.reasons:
+        prepared = run_store(obj, lambda: referee.prepare(gid, words[0].rstrip("!")))
+        if not prepared.verdict.legal:
+            for reason in prepared.verdict.reasons:
                 click.echo(f"The dictionary says: {reason.message}.")
-        event = WordPlayed(name, verdict.word, verdict.score, verdict.legal, verdict.codes, allow)
-        action = lambda g: g.apply(event)
-    _, game, notes = run_store(obj, lambda: obj.store.act(gid, action))
-    say(notes)
-    return game
+        # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
+        result = run_store(obj, lambda: referee.play(prepared, allow=allow))
+    say_result(result)
+    return result.game
 
 
 __all__ = ["Refused", "RULINGS", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "games",

@@ -19,7 +19,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from referee.engine import Created, Event, Game, RulesError, Setup, State, event_from_dict, undo_point
+from referee.engine import (
+    Created,
+    Event,
+    Game,
+    RulesError,
+    Setup,
+    State,
+    event_from_dict,
+    undo_point,
+)
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 2
@@ -154,6 +163,8 @@ class Store:
                 raise StoreError(f"cannot create {self.path}: {exc.strerror or exc}") from None
         try:
             conn = self._open()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(self._explain(exc)) from None
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         try:
@@ -422,6 +433,19 @@ class Store:
             gid = self._resolve(conn, game_id)
             game = self._game(conn, gid)
         return gid, game
+
+    def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
+        """The game's set-up alone (its level, deck and dice), read from its first event."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            row = conn.execute("SELECT data FROM events WHERE game_id = ? AND seq = 0", (gid,)).fetchone()
+            try:
+                event = event_from_dict(json.loads(row[0]))
+                if not isinstance(event, Created):
+                    raise ValueError("the first event is not the creation")
+            except (ValueError, KeyError, TypeError) as exc:
+                raise self._unreplayable(gid, exc) from None
+        return gid, event.setup
 
     def history(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
         """The game, replayed, and each event with the time it was recorded."""

@@ -15,6 +15,8 @@ from collections import Counter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from dictionaries.deck import STANDARD
+from dictionaries.rules import HAND_SIZE
 from referee.engine import (
     PAWNS,
     BindDone,
@@ -35,7 +37,6 @@ from referee.engine import (
     check_roll_off,
     undo_point,
 )
-from dictionaries.deck import HAND_SIZE, STANDARD
 
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from dictionaries.deck import DOUBLE
-from dictionaries.dictionary import Dictionary, success_chance
+from dictionaries.dictionary import Dictionary
 from dictionaries.errors import InvalidLevel, InvalidWord
+from dictionaries.rules import success_chance
 from dictionaries.verdict import REASON_CODES, judge
 
 LEGAL = ["taps", "spat", "pats", "look", "champ", "top", "ten", "columns", "rum", "pontoon", "color", "colour",

@@ -1,0 +1,179 @@
+"""The referee's commands as a user runs them: start-up and cost per command, beside baselines of the same run.
+
+    .venv/bin/python benchmarks/bench_referee.py            (or: make bench)
+
+It installs the project the way a user does (``pip install .`` into a throw-away virtual
+environment, not editable, bytecode compiled) and times the installed ``uw-referee``:
+
+- start: ``check``, ``status`` and ``play`` against ``python -c pass`` of the same interpreter
+  (targets: check <= 3x, status and play <= 4x);
+- a long game: ``status`` and ``play`` in a game of 5,000 events against the same in a game of 10
+  (target <= 1.2x);
+- a full file: a ``play`` in a file holding 1,000 finished games against the same play in a file
+  with one game (target <= 1.2x), and ``games`` listing the 1,000 games (target < 100 ms).
+
+Every figure is the median CPU time (user + system) of interleaved runs (each round runs every
+command once), so load from other processes falls on all of them alike. The machine is shared and
+noisy: read the ratios.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Builds the databases inside the throw-away install (so the installed code writes them).
+BUILD = r"""
+import sys
+from referee.engine import Discarded, Game, Options, RollOff, SanityRolled, Setup, WordPlayed
+from referee.store import Store
+from dictionaries.dictionary import open_dictionary
+
+kind, path, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = open_dictionary()
+words = [w.word for letters in ("aeilnrstoupcmdhgbykf", "eeaioulnrstwvxzjqgdp", "aaeioorstlnmdpcbhgfk")
+         for w in d.rack(letters) if 0 < w.score < 20]
+words = [w for w in dict.fromkeys(words) if w != "RUM"]  # RUM is the word the benchmark plays
+store = Store(path)
+
+def long_game(events):
+    def build(game):
+        game.apply(RollOff(first="Ann"))
+        pool = iter(words)
+        while game.count < events:
+            name = game.state.current.name
+            if game.count % 7 == 0:
+                game.apply(Discarded(name))
+                continue
+            word = next(pool)
+            game.apply(WordPlayed(name, word, game.setup.deck.score(word), True))
+            game.apply(SanityRolled(name, 20))
+    store.create(Setup(("Ann", "Bob", "Cy"), target=10**9), build)
+
+if kind == "long":
+    long_game(size)
+else:  # size finished games, then one game in progress (the one the timed play goes to)
+    for i in range(size):
+        def finish(game):
+            game.apply(RollOff(first="Ann"))
+            game.apply(WordPlayed("Ann", "TAPS", game.setup.deck.score("TAPS"), True))
+            game.apply(SanityRolled("Ann", 20))
+        store.create(Setup(("Ann", "Bob"), target=1), finish)
+    long_game(10)
+print(len(words))
+"""
+
+
+def install(venv: Path) -> Path:
+    """A normal ``pip install .`` into ``venv`` with bytecode compiled; returns its bin directory."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    bin_dir = venv / "bin"
+    subprocess.run([str(bin_dir / "pip"), "install", "-q", str(ROOT)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    subprocess.run([str(bin_dir / "python"), "-m", "compileall", "-q", str(site)], check=True,
+                   stdout=subprocess.DEVNULL)
+    return bin_dir
+
+
+def interleaved(commands: dict[str, list[str]], env: dict[str, str], rounds: int,
+                before: dict[str, list[str]] | None = None) -> dict[str, float]:
+    """Median CPU time (user + system, ms) of each command over ``rounds`` rounds.
+
+    CPU time, not wall time: on this shared machine other processes' load stretches the wall time
+    of a command that waits for a core, but not the CPU time it uses. ``before[name]`` runs untimed
+    before each timed run of ``name``.
+    """
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, cmd in commands.items():
+            if before and name in before:
+                subprocess.run(before[name], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(proc.pid, 0)
+            err = proc.stderr.read() if proc.stderr else b""
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            times[name].append(usage.ru_utime + usage.ru_stime)
+            if proc.returncode != 0:
+                raise SystemExit(f"{' '.join(cmd)} failed: {err.decode()}")
+    return {name: statistics.median(values) * 1e3 for name, values in times.items()}
+
+
+def row(name: str, value: float, base_name: str, base: float, target: str) -> None:
+    print(f"{name:<44} {value:8.2f} ms | {base_name:<34} {base:8.2f} ms | ratio {value / base:6.2f} | {target}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds per figure (default 15)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="uw-bench-"))
+    try:
+        print("installing the project into a throw-away virtual environment (pip install .) ...", flush=True)
+        bin_dir = install(work / "venv")
+        python, referee = str(bin_dir / "python"), str(bin_dir / "uw-referee")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("UW_")}
+        env["NO_COLOR"] = "1"
+
+        def build(kind: str, db: Path, size: int) -> None:
+            subprocess.run([python, "-c", BUILD, kind, str(db), str(size)], check=True, env=env,
+                           stdout=subprocess.DEVNULL)
+
+        dbs = {name: work / f"{name}.sqlite3" for name in ("short", "long", "one", "full")}
+        build("long", dbs["short"], 10)
+        build("long", dbs["long"], 5000)
+        build("full", dbs["one"], 0)
+        build("full", dbs["full"], 1000)
+        # A play is timed on a game that the untimed 'undo' before it brings back to the same point.
+        def play(db: Path) -> list[str]:
+            return [referee, "--db", str(db), "play", "rum", "--roll", "20"]
+
+        def undo(db: Path) -> list[str]:
+            return [referee, "--db", str(db), "undo"]
+
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, {args.rounds} interleaved rounds\n")
+        start = interleaved({
+            "pass": [python, "-c", "pass"],
+            "check": [referee, "check", "taps"],
+            "status": [referee, "--db", str(dbs["short"]), "status"],
+            "play": play(dbs["short"]),
+        }, env, args.rounds, before={"play": undo(dbs["short"])})
+        row("uw-referee check taps", start["check"], "python -c pass", start["pass"], "<= 3x")
+        row("uw-referee status", start["status"], "python -c pass", start["pass"], "<= 4x")
+        row("uw-referee play WORD --roll N", start["play"], "python -c pass", start["pass"], "<= 4x")
+
+        # Long games: the same commands at 5,000 events and at 10.
+        subprocess.run(play(dbs["short"]), env=env, stdout=subprocess.DEVNULL)
+        subprocess.run(play(dbs["long"]), env=env, stdout=subprocess.DEVNULL)
+        grow = interleaved({
+            "status 10": [referee, "--db", str(dbs["short"]), "status"],
+            "status 5000": [referee, "--db", str(dbs["long"]), "status"],
+            "play 10": play(dbs["short"]),
+            "play 5000": play(dbs["long"]),
+        }, env, args.rounds, before={"play 10": undo(dbs["short"]), "play 5000": undo(dbs["long"])})
+        row("status, a game of 5,000 events", grow["status 5000"], "status, a game of 10 events", grow["status 10"],
+            "<= 1.2x")
+        row("play, a game of 5,000 events", grow["play 5000"], "play, a game of 10 events", grow["play 10"], "<= 1.2x")
+
+        full = interleaved({
+            "play one": play(dbs["one"]),
+            "play full": play(dbs["full"]),
+            "games": [referee, "--db", str(dbs["full"]), "games"],
+            "pass": [python, "-c", "pass"],
+        }, env, args.rounds, before={"play one": undo(dbs["one"]), "play full": undo(dbs["full"])})
+        row("play, a file of 1,000 finished games", full["play full"], "play, a file of one game", full["play one"],
+            "<= 1.2x")
+        row("games, 1,001 games listed", full["games"], "python -c pass", full["pass"], "< 100 ms")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

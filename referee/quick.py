@@ -1,0 +1,140 @@
+"""The ``uw-referee`` program: the commands a table types most, answered without loading Click.
+
+Click and its imports cost more than the rest of a command (about twice Python's own start). The
+most common exact forms (``check WORD...``, ``status``, ``status --json``, ``play WORD --roll N``,
+each after optional leading ``--db PATH`` and ``--game ID``) are answered here through the same
+library and the same renderers as the Click commands, so they print the same bytes
+(tests/test_quick.py runs both on the same inputs). Anything else, any option this module does not
+know, and every usage error go to the Click CLI, which parses and explains. ``main`` is the
+console entry point.
+"""
+from __future__ import annotations
+
+import sys
+
+from referee.terminal import EXIT_OK, EXIT_REFUSED, Style, json_text, use_color, write
+
+#: ``--game`` accepts what SQLite's integer ids can hold (as the Click option does).
+MAX_GAME_ID = 2**63 - 1
+#: Not handled here: the Click CLI answers (a usage error, a form this module does not know).
+HAND_OVER = None
+
+
+def main() -> None:
+    """Entry point: answer quickly when the form is known, else run the Click CLI."""
+    try:
+        code = run(sys.argv[1:])
+    except BrokenPipeError:  # output piped into a program that stopped reading (head): say nothing more
+        sys.stderr.close()
+        sys.exit(EXIT_REFUSED)
+    if code is HAND_OVER:
+        from referee.cli import main as click_main
+
+        click_main()
+        return
+    sys.exit(code)
+
+
+def run(args: list[str]) -> int | None:
+    """Answer ``args`` and return the exit status, or None to hand over to the Click CLI."""
+    db: str | None = None
+    game: int | None = None
+    while len(args) >= 2 and args[0] in ("--db", "--game"):
+        if args[0] == "--db":
+            db = args[1]
+        elif args[1].isascii() and args[1].isdigit() and 1 <= int(args[1]) <= MAX_GAME_ID:
+            game = int(args[1])
+        else:
+            return HAND_OVER
+        args = args[2:]
+    if not args or db == "":
+        return HAND_OVER
+    command, rest = args[0], args[1:]
+    if command == "check" and rest and not any(word.startswith("-") for word in rest):
+        return check(rest)
+    if command == "status" and rest in ([], ["--json"]):
+        return status(db, game, as_json=bool(rest))
+    if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"
+            and rest[2].isascii() and rest[2].isdigit() and 1 <= int(rest[2]) <= 20):
+        return play(db, game, rest[0], int(rest[2]))
+    return HAND_OVER
+
+
+def _style() -> Style:
+    return Style(use_color(sys.stdout))
+
+
+def _error(message: str) -> int:
+    """What Click prints for a ClickException: one line on standard error, exit status 1."""
+    write([f"Error: {message}"], sys.stderr)
+    return EXIT_REFUSED
+
+
+def check(words: list[str]) -> int | None:
+    """``uw-referee check WORD...`` at the default level with the standard deck."""
+    from dictionaries import DEFAULT_LEVEL
+    from dictionaries.deck import STANDARD
+    from dictionaries.dictionary import open_dictionary
+    from dictionaries.errors import DictionaryError, WordError
+    from dictionaries.verdict import judge
+    from referee.render import check_lines
+
+    try:
+        dictionary = open_dictionary()
+        verdicts = [judge(dictionary, word, DEFAULT_LEVEL, STANDARD) for word in words]
+    except (WordError, DictionaryError):
+        return HAND_OVER  # the Click command names the bad word, or the broken dictionary file
+    write(check_lines(verdicts, _style()))
+    return EXIT_OK if all(v.legal for v in verdicts) else EXIT_REFUSED
+
+
+def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
+    """``uw-referee status [--json]``."""
+    from referee.render import status_lines
+    from referee.store import Store, StoreError
+
+    try:
+        gid, game = Store(db, read_only=True).load(game_id)
+    except StoreError as exc:
+        return _error(str(exc))
+    if as_json:
+        write([json_text({"game": gid, **game.state.to_dict()})])
+    else:
+        write(status_lines(gid, game, _style()))
+    return EXIT_OK
+
+
+def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | None:
+    """``uw-referee play WORD --roll N``."""
+    from dictionaries.dictionary import open_dictionary
+    from dictionaries.errors import DictionaryError, WordError
+    from referee.actions import Referee, RequestError
+    from referee.engine import Phase, RulesError
+    from referee.render import play_verdict_lines, refused_line, result_lines
+    from referee.store import Store, StoreError
+
+    style = _style()
+    referee = Referee(Store(db), open_dictionary)
+
+    try:
+        prepared = referee.prepare(game_id, word, roll=roll)
+    except (RequestError, WordError, DictionaryError):
+        return HAND_OVER  # usage errors and a broken dictionary: the Click command explains them
+    except StoreError as exc:
+        return _error(str(exc))
+    except RulesError as exc:
+        write([refused_line(str(exc), Style(use_color(sys.stderr)))], sys.stderr)
+        return EXIT_REFUSED
+    write(play_verdict_lines(prepared.verdict, allow=False))
+    try:
+        result = referee.play(prepared, roll=roll)
+    except StoreError as exc:
+        return _error(str(exc))
+    except RulesError as exc:
+        write([refused_line(str(exc), Style(use_color(sys.stderr)))], sys.stderr)
+        return EXIT_REFUSED
+    lines = result_lines(result, style)
+    if result.state.phase is Phase.SANITY:
+        lines.append("Enter it with: uw-referee roll N")
+    write(lines)
+    return EXIT_OK

@@ -1,0 +1,51 @@
+"""Terminal output without Click: colour only on a terminal and never with NO_COLOR, and the exit codes.
+
+The Click commands and the quick path (``referee.quick``) both print through this module, so the
+two always write the same bytes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, TextIO
+
+#: Exit status: done, refused by the rules (or the store cannot be used), usage error.
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+
+def use_color(stream: TextIO, disabled: bool = False) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org) or --no-color given."""
+    if disabled or os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class Style:
+    """Bold and red when colour is on, plain text otherwise."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def bold(self, text: str) -> str:
+        return f"\x1b[1m{text}\x1b[0m" if self.color else text
+
+    def red(self, text: str) -> str:
+        return f"\x1b[31m{text}\x1b[0m" if self.color else text
+
+    def red_bold(self, text: str) -> str:
+        return f"\x1b[31m\x1b[1m{text}\x1b[0m" if self.color else text
+
+
+def write(lines: list[str], stream: TextIO | None = None) -> None:
+    """Print lines (standard output by default) and flush."""
+    out = stream if stream is not None else sys.stdout
+    if lines:
+        out.write("\n".join(lines) + "\n")
+    out.flush()
+
+
+def json_text(data: Any) -> str:
+    """The JSON every ``--json`` prints: indented, non-ASCII kept."""
+    return json.dumps(data, indent=2, ensure_ascii=False)

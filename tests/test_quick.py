@@ -1,0 +1,94 @@
+"""The quick path prints exactly what the Click commands print, and hands everything else over."""
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee import quick
+from referee.cli import cli
+
+
+def run_quick(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int | None, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    code = quick.run(args)
+    monkeypatch.undo()
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_click(args: list[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def same(db: Path, args: list[str], monkeypatch: pytest.MonkeyPatch, write: bool = False) -> tuple[int, str, str]:
+    """Run ``args`` through both paths (a write is undone in between) and check they agree."""
+    full = ["--db", str(db), *args]
+    quick_result = run_quick(full, monkeypatch)
+    assert quick_result[0] is not None, f"{args} was handed over"
+    if write and quick_result[0] == 0:
+        assert run_click(["--db", str(db), "undo"])[0] == 0
+    click_result = run_click(full)
+    assert quick_result == click_result
+    return click_result
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    assert run_click(["--db", str(path), "new", "Ann", "Bob", "--first", "Ann"])[0] == 0
+    return path
+
+
+def test_check_agrees(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for words in (["taps"], ["taps", "apts", "london", "it", "xyzzyq", "don't", "jazz"], ["CHAMP"]):
+        same(db, ["check", *words], monkeypatch)
+
+
+def test_status_agrees(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    same(db, ["status"], monkeypatch)
+    same(db, ["status", "--json"], monkeypatch)
+    same(db, ["--game", "1", "status"], monkeypatch)
+    code, _, err = same(db, ["--game", "7", "status"], monkeypatch)
+    assert code == 1 and err.startswith("Error: there is no game 7")
+
+
+def test_play_agrees_through_a_game(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plays = [("taps", "12"), ("champ", "3"), ("look", "20"), ("taps", "5"), ("xyzzyq", "5"), ("london", "9"),
+             ("rum", "1")]
+    codes = []
+    for word, roll in plays:
+        code, _, _ = same(db, ["play", word, "--roll", roll], monkeypatch, write=True)  # the Click path's play stays
+        codes.append(code)
+    assert 0 in codes and 1 in codes  # some plays pass, some are refused (TAPS again, XYZZYQ)
+    same(db, ["status"], monkeypatch)
+
+
+@pytest.mark.parametrize("args", [
+    [], ["check"], ["check", "--level", "70", "taps"], ["check", "taps", "--json"], ["status", "--help"],
+    ["play", "taps"], ["play", "taps", "--roll", "21"], ["play", "taps", "--roll", "0"], ["play", "--allow", "x"],
+    ["play", "taps", "--allow", "--roll", "3"], ["--game", "x", "status"], ["--game", "0", "status"], ["--db"],
+    ["games"], ["new", "A", "B"], ["--version"], ["paly", "taps"], ["--db", "", "status"],
+])
+def test_other_forms_are_handed_over(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_quick(args, monkeypatch)[0] is None
+
+
+def test_a_bad_word_is_handed_over_for_click_to_explain(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_quick(["--db", str(db), "check", "t4ps"], monkeypatch)[0] is None
+    assert run_quick(["--db", str(db), "play", "t4ps", "--roll", "3"], monkeypatch)[0] is None
+    assert run_click(["--db", str(db), "check", "t4ps"])[0] == 2
+
+
+def test_the_quick_path_does_not_load_click() -> None:
+    import subprocess
+
+    code = ("import sys; from referee import quick; quick.run(['check', 'taps']); "
+            "print('click' in sys.modules, 'flask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "False False"
