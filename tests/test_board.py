@@ -358,3 +358,11 @@ def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: 
     assert renders == [1]
     for response in streams:
         response.close()
+
+
+def test_a_sanity_roll_is_awaited_in_words_for_the_room(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Sue", "Ben", "--first", "Sue")
+    CliRunner().invoke(cli, ["--db", str(db), "play", "columns"], input="\n")  # no roll typed: it waits
+    html = client_for(db).get("/").get_data(as_text=True)
+    assert "Sue rolls for COLUMNS: 6 or more passes." in html

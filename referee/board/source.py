@@ -12,9 +12,10 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from referee.engine import Game, Phase, State
+from dictionaries.rules import DIE
+from referee.actions import history_notes, waiting
+from referee.engine import Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
@@ -79,17 +80,14 @@ class Source:
             store.close()
 
 
-def recent_actions(game: Game, events: list[Any], count: int) -> list[str]:
-    """What the last ``count`` events did, in the referee's own words (as ``uw-referee log`` says it)."""
-    replay = Game(game.setup)
+def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
+    """What the last ``count`` actions did, in the referee's own words (as ``uw-referee log`` says
+    them); a roll joins the play it belongs to, as the table sees one action."""
     lines: list[str] = []
-    for event in events[1:]:
-        notes = replay.apply(event)
-        if not replay.state.is_over():
-            notes = notes[:-1]  # the last note says what the game waits for next: not history
+    for event, notes in zip(events, history_notes(events)):
         if not notes:
             continue
-        if lines and not event.starts_action:  # a roll belongs to the play before it: one action
+        if lines and not event.starts_action:
             lines[-1] = f"{lines[-1]} {' '.join(notes)}"
         else:
             lines.append(" ".join(notes))
@@ -97,9 +95,13 @@ def recent_actions(game: Game, events: list[Any], count: int) -> list[str]:
 
 
 def waiting_text(state: State) -> str:
-    """What the game waits for, in words for the table (the engine's sentence without CLI hints)."""
-    text = state.waiting_for()
-    return text.replace("; then 'bind --done'.", "; then the table says it is done.")
+    """What the game waits for, in words for a room ("Sue rolls for COLUMNS: 6 or more passes")."""
+    now = waiting(state)
+    if now.phase is Phase.SANITY and now.word and now.needs:
+        passes = ("any roll passes" if now.needs <= 1 else "only a 20 passes" if now.needs >= DIE
+                  else f"{now.needs} or more passes")
+        return f"{now.player} rolls for {now.word}: {passes}."
+    return now.text.replace("; then 'bind --done'.", "; then the table says it is done.")
 
 
 def ending_text(state: State) -> str:

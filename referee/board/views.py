@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 
+from dictionaries.rules import PAWNS
 from referee.board.app import runtime
 from referee.board.source import (
     BoardError,
@@ -33,7 +34,7 @@ board = Blueprint("board", __name__)
 
 MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
 MAX_JUDGE_WORDS = 20
-PAWN_COUNT = 5
+
 
 
 def _source() -> Source:
@@ -67,7 +68,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
     return {
         "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
         "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)), "options": options,
-        "pawn_count": PAWN_COUNT, "setup": state.setup,
+        "pawn_count": PAWNS, "setup": state.setup,
     }
 
 
