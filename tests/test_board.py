@@ -366,3 +366,19 @@ def test_a_sanity_roll_is_awaited_in_words_for_the_room(tmp_path: Path) -> None:
     CliRunner().invoke(cli, ["--db", str(db), "play", "columns"], input="\n")  # no roll typed: it waits
     html = client_for(db).get("/").get_data(as_text=True)
     assert "Sue rolls for COLUMNS: 6 or more passes." in html
+
+
+@pytest.mark.parametrize("asked", ["7", "abc", "99999999999999999999999"])
+def test_judge_for_a_game_that_is_not_there_is_a_404_page(db: Path, asked: str) -> None:
+    page = client_for(db).get(f"/judge?words=taps&game={asked}")
+    assert page.status_code == 404 and "There is no game" in page.get_data(as_text=True)
+
+
+def test_judge_for_a_finished_game_when_asked(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--level", "35")
+    assert run(db, "play", "champ", "--roll", "19").exit_code == 0
+    client = client_for(db)
+    assert "No game is running" in client.get("/judge?words=champ").get_data(as_text=True)
+    html = client.get("/judge?words=champ&game=1").get_data(as_text=True)
+    assert "Judged for game 1: dictionary size 35" in html and "already used in this game" in html

@@ -36,7 +36,6 @@ MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
 MAX_JUDGE_WORDS = 20
 
 
-
 def _source() -> Source:
     return Source(current_app.config["BOARD_DB"])
 
@@ -45,10 +44,6 @@ def _check_id(game_id: int) -> int:
     if game_id > MAX_GAME_ID:
         raise BoardError(f"there is no game {game_id}", 404)
     return game_id
-
-
-def _pinned_or(game_id: int | None) -> int | None:
-    return game_id if game_id is not None else current_app.config["BOARD_GAME"]
 
 
 # -- the board ------------------------------------------------------------------------------------
@@ -67,8 +62,8 @@ def board_context(shown: Shown) -> dict[str, Any]:
     options = [name.replace("_", " ") for name, on in vars(state.setup.options).items() if on]
     return {
         "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
-        "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)), "options": options,
-        "pawn_count": PAWNS, "setup": state.setup,
+        "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
+        "options": options, "pawn_count": PAWNS, "setup": state.setup,
     }
 
 
@@ -230,12 +225,19 @@ def judge_page() -> Any:
     text = request.args.get("words", "")[:1000]
     words = [w for w in re.split(r"[\s,;]+", text) if w][:MAX_JUDGE_WORDS]
     game_state, game_id = None, None
-    try:
-        shown = _source().game(_pinned_or(request.args.get("game", type=int)))
-        if not is_over(shown.state) or request.args.get("game"):
-            game_state, game_id = shown.state, shown.id
-    except BoardError:
-        pass  # no game to judge for: the standard deck at the default size
+    asked = request.args.get("game")
+    if asked is not None:  # this game, or a page saying there is no such game
+        if not asked.isdigit() or int(asked) > MAX_GAME_ID:
+            raise BoardError(f"there is no game {asked[:30]!r}", 404)
+        shown = _source().game(int(asked), recent=0)
+        game_state, game_id = shown.state, shown.id
+    else:
+        try:
+            shown = _source().game(current_app.config["BOARD_GAME"], recent=0)
+            if not is_over(shown.state):
+                game_state, game_id = shown.state, shown.id
+        except BoardError:
+            pass  # no game running: the standard deck at the default size
     level = game_state.setup.level if game_state else DEFAULT_LEVEL
     deck = game_state.setup.deck if game_state else STANDARD
     results, status = [], 200
