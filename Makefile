@@ -17,6 +17,7 @@ run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:$(PORT)
 	$(BIN)/gunicorn --config service/gunicorn_conf.py --bind 127.0.0.1:$(PORT) 'service.app:create_app()'
 
 test: $(BIN)/.installed  ## the whole test suite, the real server over HTTP, and a non-editable install
+	bash tests/setup_browser.sh  # the board's browser tests: Debian's chromium + chromedriver
 	$(BIN)/python -m pytest -q
 	bash examples/setup.sh  # Node for the JavaScript example client
 	bash tests/smoke_server.sh

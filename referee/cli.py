@@ -25,7 +25,7 @@ from referee.terminal import Style, use_color, write
 LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
-}
+} | {"board": "referee.board.cli"}
 
 
 class LazyGroup(click.Group):

@@ -1,0 +1,5 @@
+"""The live board: a read-only web view of the referee's games and a word judge, for the whole table.
+
+``create_app`` (in ``referee.board.app``) builds the Flask app; ``uw-referee board`` serves it with
+gunicorn. This package imports nothing at load time, so ``uw-referee --help`` stays fast.
+"""

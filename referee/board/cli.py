@@ -1,0 +1,126 @@
+"""``uw-referee board``: serve the live board and the word judge to every browser at the table."""
+from __future__ import annotations
+
+import errno
+import os
+import socket
+import sys
+
+import click
+
+from referee.cli_common import CONTEXT, Obj
+
+HOST_HELP = ("Address to listen on. The default 127.0.0.1 lets only this machine in; 0.0.0.0 lets every "
+             "device on the networks this machine is on (phones, a TV) read every game in the database "
+             "(names, scores, words) and use the judge. Nobody can change a game through the board.")
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one a phone types), if it has one."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect sends nothing: it only picks the route
+        address: str = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail with one line when the address cannot be listened on (most often: the port is in use)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise click.BadParameter(f"{host!r} is not an address of this machine ({exc.strerror})",
+                                 param_hint="--host") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise click.ClickException(f"port {port} on {host} is already in use: "
+                                           "choose another with --port") from None
+            raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+
+
+def print_qr(url: str) -> None:
+    """The address as a QR code in the terminal (segno: pure Python, no dependencies)."""
+    try:
+        import segno
+    except ImportError:
+        return
+    segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True, help=HOST_HELP)
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="Port to listen on.")
+@click.option("--db", "db", metavar="PATH", default=None,
+              help="The games database (default: the one every uw-referee command uses).")
+@click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID", default=None,
+              help="Show this game on the board page (default: the most recently active game, following new ones).")
+@click.option("--qr/--no-qr", default=True, show_default=True, help="Print the address as a QR code to scan.")
+@click.pass_obj
+def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool) -> None:
+    """Serve the live board and the word judge to browsers: a TV, a tablet, the players' phones.
+
+    The board shows the game as it happens (scores, pawns, whose turn, what the game waits for)
+    and updates itself within a second of every command; /judge settles a disputed word. It only
+    reads the database: play goes on with the other commands or 'uw-referee table'. Ctrl-C stops it.
+
+    \b
+    Example:
+        uw-referee board --host 0.0.0.0 --port 8080
+    """
+    from referee.board.server import BoardServer
+    from referee.board.source import BoardError, Source
+
+    path = db or (obj.db if obj else None)
+    if path is None:
+        from referee.store import default_db_path
+
+        path = str(default_db_path())
+    pinned = game_id if game_id is not None else (obj.game if obj else None)
+    check_port(host, port)
+    os.environ["UW_BOARD_DB"] = str(path)
+    os.environ["UW_BOARD_GAME"] = str(pinned) if pinned is not None else ""
+    try:
+        Source(path).game(pinned)
+    except BoardError as exc:
+        click.echo(f"Note: {exc}. The board says so until that changes.", err=True)
+    shown = "[::1]" if host == "::1" else host
+    everywhere = host in ("0.0.0.0", "::", "")
+    local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
+    click.echo(f"The board of {path} is at {local}  (the judge: {local}judge)")
+    if everywhere:
+        lan = lan_address()
+        if lan:
+            url = f"http://{lan}:{port}/"
+            click.echo(f"On a phone or a TV on the same network, open {url}")
+            if qr:
+                print_qr(url)
+        else:
+            click.echo("This machine has no local network address: only this machine can open the board.")
+    elif shown.startswith("127.") or shown in ("localhost", "[::1]"):
+        click.echo("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in.")
+    elif qr:
+        print_qr(local)
+    click.echo("Press Ctrl-C to stop the board.")
+    sys.stdout.flush()
+    master = os.getpid()
+    try:
+        BoardServer(f"[{host}]:{port}" if ":" in host else f"{host}:{port}").run()
+    except SystemExit as exc:
+        if os.getpid() != master:
+            raise  # a worker process ending
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if code == 0:
+            click.echo("The board stopped.")
+        sys.exit(code)
+
+
+__all__ = ["board"]

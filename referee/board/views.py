@@ -1,0 +1,301 @@
+"""The board's pages, its event streams and its JSON view (one blueprint)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
+
+from dictionaries.rules import PAWNS
+from referee.board.app import runtime
+from referee.board.source import (
+    BoardError,
+    Shown,
+    Source,
+    ending_text,
+    is_over,
+    waiting_text,
+)
+
+board = Blueprint("board", __name__)
+
+MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
+MAX_JUDGE_WORDS = 20
+
+
+def _source() -> Source:
+    return Source(current_app.config["BOARD_DB"])
+
+
+def _check_id(game_id: int) -> int:
+    if game_id > MAX_GAME_ID:
+        raise BoardError(f"there is no game {game_id}", 404)
+    return game_id
+
+
+# -- the board ------------------------------------------------------------------------------------
+
+def board_context(shown: Shown) -> dict[str, Any]:
+    """Everything the board fragment shows, from one game."""
+    state = shown.state
+    over = is_over(state)
+    players = []
+    for seat, p in enumerate(state.players):
+        left = bool(getattr(p, "left", False))
+        status = ("winner" if p.name == state.winner else "out" if p.out else "left" if left
+                  else "turn" if (state.turn == seat and not over) else "")
+        players.append({"name": p.name, "score": p.score, "pawns": p.pawns, "status": status,
+                        "progress": min(p.score, state.setup.target)})
+    options = [name.replace("_", " ") for name, on in vars(state.setup.options).items() if on]
+    return {
+        "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
+        "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
+        "options": options, "pawn_count": PAWNS, "setup": state.setup,
+    }
+
+
+def render_board(shown: Shown) -> dict[str, str]:
+    """The board fragment and what to announce, with a key that changes when either does."""
+    ctx = board_context(shown)
+    html = render_template("_board.html", **ctx)
+    latest = shown.recent[-1] if shown.recent else ""
+    announce = f"{latest} {ctx['waiting']}".strip()
+    key = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+    return {"key": key, "html": html, "announce": announce, "title": _title(shown)}
+
+
+def _title(shown: Shown) -> str:
+    return f"Game {shown.id}: {', '.join(shown.state.setup.players)}"
+
+
+def sentence(text: str) -> str:
+    """A store message (written to follow "Error: ") as a sentence on its own."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
+
+
+def problem_payload(exc: BoardError) -> dict[str, str]:
+    detail = sentence(str(exc))
+    return {"key": f"problem-{exc.status}-{detail}", "html": render_template("_problem.html", detail=detail),
+            "announce": detail, "title": "No game to show"}
+
+
+def _board_page(game_id: int | None, follow: bool) -> Any:
+    """The board of one game; when it follows the current game, also the page that waits for one."""
+    status = 200
+    try:
+        shown = _source().game(game_id)
+    except BoardError as exc:
+        if not follow:
+            raise
+        payload, status, stream = problem_payload(exc), exc.status, url_for("board.events")
+    else:
+        payload = render_board(shown)
+        stream = url_for("board.events") if follow else url_for("board.game_events", game_id=shown.id)
+    page = render_template("board.html", payload=payload, stream=stream, title=payload["title"], nav="board")
+    return Response(page, status=status, mimetype="text/html")
+
+
+@board.get("/")
+def index() -> Any:
+    """The pinned game, else the most recently active one (the game the CLI acts on); it follows new games."""
+    pinned = current_app.config["BOARD_GAME"]
+    return _board_page(pinned, follow=pinned is None)
+
+
+@board.get("/games/<int:game_id>")
+def game(game_id: int) -> Any:
+    return _board_page(_check_id(game_id), follow=False)
+
+
+@board.get("/games")
+def games() -> Any:
+    found = _source().games()
+    rows = [{"id": g.id, "players": ", ".join(g.players), "updated": g.updated_at[:16].replace("T", " "),
+             "state": _phase_words(g.phase, g.winner)} for g in found]
+    return render_template("games.html", rows=rows, title="Games", nav="games",
+                           db=current_app.config["BOARD_DB"])
+
+
+_PHASES = {"roll_off": "waiting for the roll-off", "action": "in play", "sanity": "waiting for a sanity roll",
+           "spell_binding": "Spell Binding", "psychotherapy": "waiting for a Psychotherapy roll",
+           "last_words": "Last Words", "over": "over"}
+
+
+def _phase_words(phase: str, winner: str | None) -> str:
+    return f"over: {winner} won" if winner else _PHASES.get(phase, phase.replace("_", " "))
+
+
+# -- live updates ---------------------------------------------------------------------------------
+
+@board.get("/events")
+def events() -> Any:
+    return _stream(current_app.config["BOARD_GAME"])
+
+
+@board.get("/games/<int:game_id>/events")
+def game_events(game_id: int) -> Any:
+    _source().game(_check_id(game_id), recent=0)  # an unknown game is a 404, not a stream of errors
+    return _stream(game_id)
+
+
+def _stream(game_id: int | None) -> Response:
+    """Server-sent events: the board fragment now, then again after each commit that changes it.
+
+    The stream sleeps on the watcher's condition between commits (no work while idle), sends a
+    comment every keep-alive period (so a closed page frees its thread), and ends after
+    BOARD_STREAM_SECONDS (the browser reconnects by itself within a second).
+    """
+    rt = runtime(current_app)
+    if not rt.streams.acquire(blocking=False):
+        return Response("retry: 5000\n\n", status=503, mimetype="text/event-stream",
+                        headers={"Retry-After": "5", "Cache-Control": "no-store"})
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the generator outlives the request
+    cfg = app.config
+    watcher = rt.watcher
+
+    def generate() -> Iterator[str]:
+        try:
+            seen = watcher.version
+            sent = ""
+            ends = time.monotonic() + cfg["BOARD_STREAM_SECONDS"]
+            yield "retry: 1000\n\n"
+            while True:
+                payload = _shared_render(app, game_id, seen)
+                if payload["key"] != sent:
+                    yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
+                    sent = payload["key"]
+                while True:
+                    if watcher.stopping.is_set() or time.monotonic() >= ends:
+                        return
+                    now = watcher.wait(seen, min(cfg["BOARD_KEEPALIVE_SECONDS"], max(0.0, ends - time.monotonic())))
+                    if now != seen:
+                        seen = now
+                        break
+                    yield ": idle\n\n"
+        finally:
+            rt.streams.release()
+
+    return Response(generate(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _shared_render(app: Flask, game_id: int | None, version: int) -> dict[str, str]:
+    """The board as of watcher ``version``, rendered once for every stream showing that game.
+
+    It runs between a stream's yields, so it holds an app context only while it renders: several
+    streams may be suspended in one thread (Flask's test client) without their contexts crossing.
+    """
+    rt = runtime(app)
+    with rt.render_lock, app.app_context():
+        cached = rt.renders.get(game_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        try:
+            payload = render_board(_source().game(game_id))
+        except BoardError as exc:
+            payload = problem_payload(exc)
+        rt.renders[game_id] = (version, payload)
+        return payload
+
+
+# -- the judge ------------------------------------------------------------------------------------
+
+@board.get("/judge")
+def judge_page() -> Any:
+    """Judge the words typed, as ``uw-referee check`` does, at the running game's size and deck."""
+    from dictionaries import DEFAULT_LEVEL
+    from dictionaries.deck import STANDARD
+    from dictionaries.errors import DictionaryError, WordError
+    from dictionaries.verdict import judge
+
+    text = request.args.get("words", "")[:1000]
+    words = [w for w in re.split(r"[\s,;]+", text) if w][:MAX_JUDGE_WORDS]
+    game_state, game_id = None, None
+    asked = request.args.get("game")
+    if asked is not None:  # this game, or a page saying there is no such game
+        if not asked.isdigit() or int(asked) > MAX_GAME_ID:
+            raise BoardError(f"there is no game {asked[:30]!r}", 404)
+        shown = _source().game(int(asked), recent=0)
+        game_state, game_id = shown.state, shown.id
+    else:
+        try:
+            shown = _source().game(current_app.config["BOARD_GAME"], recent=0)
+            if not is_over(shown.state):
+                game_state, game_id = shown.state, shown.id
+        except BoardError:
+            pass  # no game running: the standard deck at the default size
+    level = game_state.setup.level if game_state else DEFAULT_LEVEL
+    deck = game_state.setup.deck if game_state else STANDARD
+    results, status = [], 200
+    if words:
+        rt = runtime(current_app)
+        try:
+            if rt.dictionary is None:
+                from dictionaries.dictionary import open_dictionary
+
+                rt.dictionary = open_dictionary()
+        except DictionaryError as exc:
+            raise BoardError(f"the dictionary cannot be read: {exc}", 503) from None
+        for word in words:
+            try:
+                v = judge(rt.dictionary, word, level, deck)
+            except WordError as exc:
+                results.append({"input": word, "error": str(exc)})
+                status = 400
+                continue
+            results.append({
+                "input": word, "word": v.word, "legal": v.legal, "reasons": [r.message for r in v.reasons],
+                "score": v.score, "letters": list(v.letters), "chance": round(v.success_chance * 100),
+                "used": bool(game_state and game_state.is_used(v.word)),
+                "definitions": definitions_for(v.word),
+            })
+    page = render_template("judge.html", text=text, results=results, level=level, deck=deck.name,
+                           game_id=game_id, title="Judge a word", nav="judge",
+                           truncated=len(re.split(r"[\s,;]+", text.strip())) > MAX_JUDGE_WORDS,
+                           max_words=MAX_JUDGE_WORDS)
+    return Response(page, status=status, mimetype="text/html")
+
+
+def definitions_for(word: str) -> list[str] | None:
+    """DEFINITIONS GO HERE: the word's senses from ``dictionaries.definitions`` once that module exists.
+
+    None means "no definitions available" (the page then says nothing about meanings).
+    """
+    return None
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+
+def _game_json(shown: Shown) -> dict[str, Any]:
+    return {"game": shown.id, "updated_at": shown.updated_at, **shown.state.to_dict(), "recent": shown.recent}
+
+
+@board.get("/api/games")
+def api_games() -> Any:
+    return jsonify([{"game": g.id, "players": list(g.players), "created_at": g.created_at,
+                     "updated_at": g.updated_at, "phase": g.phase, "winner": g.winner}
+                    for g in _source().games()])
+
+
+@board.get("/api/games/current")
+def api_current() -> Any:
+    return jsonify(_game_json(_source().game(current_app.config["BOARD_GAME"])))
+
+
+@board.get("/api/games/<int:game_id>")
+def api_game(game_id: int) -> Any:
+    return jsonify(_game_json(_source().game(_check_id(game_id))))

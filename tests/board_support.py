@@ -1,0 +1,128 @@
+"""What the board's browser tests, its benchmark and its screenshot script share: a board served by
+the real command (gunicorn) on a free port, the CLI in another process, and headless Chromium."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+SETUP_HINT = "the browser tests need Debian's chromium and chromedriver: run 'bash tests/setup_browser.sh'"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def uw(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """``uw-referee --db DB ARGS`` in its own process, as a player at the table would run it."""
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "--db", str(db), *args],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60, check=False)
+    if check and done.returncode != 0:
+        raise AssertionError(f"uw-referee {' '.join(args)} failed ({done.returncode}): {done.stderr}")
+    return done
+
+
+class Board:
+    """``uw-referee board`` running in its own session (so a Ctrl-C reaches its whole process group)."""
+
+    def __init__(self, db: Path, *extra: str, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "UW_REFEREE_DB": str(db)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "board", "--port", str(self.port),
+                                      "--db", str(db), *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                     text=True, env=env, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the board did not start: {self.proc.communicate()}")
+            try:
+                urllib.request.urlopen(self.url + "/static/board.css", timeout=2).read()
+                return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        self.stop()
+        raise AssertionError("the board did not answer within 30 s")
+
+    def pids(self) -> list[int]:
+        """The master and its worker processes."""
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        kids = [int(p) for p in children.read_text().split()] if children.exists() else []
+        return [self.proc.pid, *kids]
+
+    def stop(self, sig: int = signal.SIGINT) -> tuple[int, str, str]:
+        """Stop it as Ctrl-C does (SIGINT to the process group); its exit status and output."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+        try:
+            out, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            out, err = self.proc.communicate()
+        return self.proc.returncode, out, err
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def browser_programs() -> tuple[str, str] | None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    return (chromium, driver) if chromium and driver else None
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 900) -> Iterator[Any]:
+    """Headless Chromium driven by selenium through Debian's chromedriver (nothing is downloaded)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    programs = browser_programs()
+    if programs is None:
+        raise RuntimeError(SETUP_HINT)
+    profile = tempfile.mkdtemp(prefix="uw-board-chromium-")
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    options.binary_location = programs[0]
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=programs[1]))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def emulate_phone(driver: Any, width: int = 360, height: int = 740) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+
+
+def emulate_screen(driver: Any, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def console_errors(driver: Any) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]

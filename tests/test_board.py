@@ -1,0 +1,384 @@
+"""The board's Flask app (through Flask's test client), its read-only source, its change watcher and
+the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from referee.board.app import create_app
+from referee.board.cli import check_port, lan_address, print_qr
+from referee.board.source import Source, Watcher
+from referee.cli import cli
+
+
+def run(db: Path, *args: str) -> Result:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+    return result
+
+
+def file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
+    assert run(path, "play", "look", "--roll", "7").exit_code == 0
+    assert run(path, "play", "champ", "--roll", "3").exit_code == 0
+    return path
+
+
+def client_for(path: Path, **config: Any) -> Any:
+    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config})
+    return app.test_client()
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+def test_board_page_shows_the_game(db: Path) -> None:
+    page = client_for(db).get("/")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    for fact in ("Game 1", "Cindi", "Paul", "Sue", "Sue&#39;s turn", "LOOK", "CHAMP", "4 pawns",
+                 "Paul rolls 3 and fails the sanity check for CHAMP", "Draw pile", "Discard pile", "none"):
+        assert fact in html, fact
+    assert 'aria-live="polite"' in html and 'aria-current="true"' in html
+    assert 'data-stream="/events"' in html  # the front page follows whichever game is current
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # nothing external
+
+
+def test_static_files_ship_and_nothing_is_fetched_from_elsewhere(db: Path) -> None:
+    client = client_for(db)
+    for name in ("board.css", "board.js"):
+        body = client.get(f"/static/{name}").get_data(as_text=True)
+        assert body and "http" not in body and "@import" not in body and "@font-face" not in body
+
+
+def test_one_game_and_the_list(db: Path) -> None:
+    assert run(db, "new", "Ana", "Ben", "--first", "Ben").exit_code == 0
+    client = client_for(db)
+    one = client.get("/games/1").get_data(as_text=True)
+    assert "Cindi" in one and 'data-stream="/games/1/events"' in one
+    assert "Ana" in client.get("/").get_data(as_text=True)  # the most recently active game
+    listing = client.get("/games").get_data(as_text=True)
+    assert "Game 1" in listing and "Game 2" in listing and "Ana, Ben" in listing and "in play" in listing
+
+
+def test_a_pinned_game(db: Path) -> None:
+    assert run(db, "new", "Ana", "Ben", "--first", "Ben").exit_code == 0
+    html = client_for(db, BOARD_GAME=1).get("/").get_data(as_text=True)
+    assert "Cindi" in html and "Ana" not in html
+
+
+def test_the_winner_is_shown(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--last-words")
+    run(db, "play", "champ", "--roll", "19")
+    run(db, "discard")
+    html = client_for(db).get("/").get_data(as_text=True)
+    assert "Ana wins with 15 points, when Last Words were over." in html
+    assert "is-winner" in html and "last words" in html
+
+
+def test_json_view(db: Path) -> None:
+    client = client_for(db)
+    data = client.get("/api/games/1").get_json()
+    assert data["game"] == 1 and data["turn"] == "Sue" and data["used_words"] == ["LOOK", "CHAMP"]
+    assert [p["score"] for p in data["players"]] == [4, 15, 0]
+    assert data["recent"][-1].startswith("Paul plays CHAMP for 15 points. Paul rolls 3")
+    assert client.get("/api/games/current").get_json()["game"] == 1
+    assert [g["game"] for g in client.get("/api/games").get_json()] == [1]
+    missing = client.get("/api/games/7")
+    assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+    assert "no game 7" in missing.get_json()["detail"]
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/games/7", "/games/0", "/games/abc", "/games/99999999999999999999999",
+                                  "/nope", "/games/7/events", "/api/nope"])
+def test_unknown_games_and_paths_are_404_pages(db: Path, path: str) -> None:
+    page = client_for(db).get(path)
+    assert page.status_code == 404
+    body = page.get_data(as_text=True)
+    assert ("no game" in body.lower() or "no such page" in body.lower() or "not found" in body.lower())
+    assert "Traceback" not in body
+
+
+def test_a_missing_database_says_so_and_is_not_created(tmp_path: Path) -> None:
+    db = tmp_path / "none.sqlite3"
+    client = client_for(db)
+    front = client.get("/")
+    assert front.status_code == 404 and "No games yet in" in front.get_data(as_text=True)
+    assert 'data-stream="/events"' in front.get_data(as_text=True)  # it waits for the first game
+    assert client.get("/games").status_code == 200 and "No games yet" in client.get("/games").get_data(as_text=True)
+    assert client.get("/games/1").status_code == 404
+    assert not db.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_file_is_no_games_and_stays_empty(tmp_path: Path) -> None:
+    db = tmp_path / "empty.sqlite3"
+    db.write_bytes(b"")
+    assert client_for(db).get("/").status_code == 404
+    assert db.read_bytes() == b""
+
+
+@pytest.mark.parametrize("kind", ["foreign", "garbage", "directory", "newer"])
+def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tmp_path: Path, kind: str,
+                                                                              db: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    if kind == "foreign":
+        con = sqlite3.connect(path)
+        con.execute("CREATE TABLE photos (id INTEGER)")
+        con.commit()
+        con.close()
+        expected = "another program"
+    elif kind == "garbage":
+        path.write_bytes(b"this is not a database at all " * 100)
+        expected = "not a database"
+    elif kind == "directory":
+        path.mkdir()
+        expected = "is a directory"
+    else:
+        path.write_bytes(db.read_bytes())
+        con = sqlite3.connect(path)
+        con.execute("PRAGMA user_version = 99")
+        con.close()
+        expected = "newer uw-referee"
+    before = None if kind == "directory" else file_digest(path)
+    client = client_for(path)
+    for url in ("/", "/games", "/games/1"):
+        page = client.get(url)
+        assert page.status_code == 503, url
+        assert expected in page.get_data(as_text=True), url
+    api = client.get("/api/games/1")
+    assert api.status_code == 503 and expected in api.get_json()["detail"]
+    if before is not None:
+        assert file_digest(path) == before
+
+
+def test_reading_never_changes_the_database(db: Path) -> None:
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    before, mtime = file_digest(db), db.stat().st_mtime_ns
+    client = client_for(db)
+    for url in ("/", "/games", "/games/1", "/api/games/1", "/api/games", "/judge?words=taps"):
+        assert client.get(url).status_code == 200
+    assert file_digest(db) == before and db.stat().st_mtime_ns == mtime
+
+
+def test_the_board_reads_while_the_cli_holds_the_write_lock(db: Path) -> None:
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        assert client_for(db).get("/").status_code == 200
+        assert time.monotonic() - started < 2
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+# -- the judge ------------------------------------------------------------------------------------
+
+def test_judge_gives_verdicts_with_reasons_scores_and_chances(db: Path) -> None:
+    page = client_for(db).get("/judge?words=taps+apts+look")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert re.search(r'TAPS</span>:\s*<strong class="yes">legal</strong>', html) and "10 points" in html
+    assert re.search(r'APTS</span>:\s*<strong class="no">not legal</strong>', html)
+    assert "<b>A</b><small>5</small>" in html and "55% of the time" in html
+    assert "APTS is an abbreviation (SCOWL size 10)" in html
+    assert "already used in this game" in html  # LOOK was played in game 1
+    assert "Judged for game 1: dictionary size 60, standard deck" in html
+
+
+def test_judge_uses_the_games_size_and_says_when_no_game_runs(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--level", "10")
+    html = client_for(db).get("/judge?words=zygote").get_data(as_text=True)
+    assert "dictionary size 10" in html and "not legal" in html
+    html = client_for(tmp_path / "none.sqlite3").get("/judge?words=zygote").get_data(as_text=True)
+    assert "No game is running: judged at dictionary size 60" in html
+
+
+def test_judge_bad_words_are_a_400_page_in_words(db: Path) -> None:
+    page = client_for(db).get("/judge?words=taps+h%C3%B6%24e")
+    assert page.status_code == 400
+    html = page.get_data(as_text=True)
+    assert "cannot be judged" in html and "not letters" in html and "TAPS" in html
+
+
+def test_judge_form_without_words(db: Path) -> None:
+    page = client_for(db).get("/judge")
+    assert page.status_code == 200 and '<input id="words"' in page.get_data(as_text=True)
+
+
+# -- live updates ---------------------------------------------------------------------------------
+
+def test_the_stream_sends_the_board_then_each_commit(db: Path) -> None:
+    client = client_for(db, BOARD_KEEPALIVE_SECONDS=5)
+    response = client.get("/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    assert next(chunks).startswith(b"retry:")
+    first = json.loads(next(chunks).decode()[len("data: "):])
+    assert "Sue&#39;s turn" in first["html"]
+    threading.Timer(0.3, lambda: run(db, "play", "taps", "--roll", "15")).start()
+    started = time.monotonic()
+    second = next(chunks).decode()
+    assert second.startswith("data: "), f"no update after a commit, only {second!r}"
+    update = json.loads(second[len("data: "):])
+    assert "TAPS" in update["html"] and "Sue plays TAPS" in update["announce"]
+    assert time.monotonic() - started < 1.5
+    response.close()
+
+
+def test_streams_beyond_the_budget_are_refused_with_a_retry(db: Path) -> None:
+    client = client_for(db, BOARD_STREAMS=1)
+    first = client.get("/events", buffered=False)
+    second = client.get("/events", buffered=False)
+    assert second.status_code == 503 and second.headers["Retry-After"] == "5"
+    first.close()
+    third = client.get("/events", buffered=False)
+    assert third.status_code == 200
+    third.close()
+
+
+def test_the_watcher_sees_commits_and_a_database_appearing(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    watcher = Watcher(db, poll_s=0.02)
+    try:
+        seen = watcher.version
+        watcher.start()
+        run(db, "new", "Ana", "Ben", "--first", "Ana")
+        seen = watcher.wait(seen, 2)
+        assert seen > 0
+        time.sleep(0.1)
+        seen = watcher.version
+        run(db, "discard")
+        assert watcher.wait(seen, 2) != seen
+        quiet = watcher.version
+        assert watcher.wait(quiet, 0.3) == quiet  # nothing committed: nothing wakes
+    finally:
+        watcher.stop()
+
+
+def test_source_recent_actions_group_a_play_with_its_roll(db: Path) -> None:
+    shown = Source(db).game(None)
+    assert shown.recent[-2] == ("Cindi plays LOOK for 4 points. Cindi rolls 7 and passes the sanity check for LOOK. "
+                                "Cindi scores 4: 4 points. Cindi draws 4 cards.")
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def test_board_help_says_what_0000_exposes_and_gives_an_example() -> None:
+    result = CliRunner().invoke(cli, ["board", "--help"])
+    assert result.exit_code == 0
+    flat = " ".join(result.output.split())
+    assert "0.0.0.0 lets every device" in flat and "read every game in the database" in flat
+    assert "Nobody can change a game" in flat and "Example: uw-referee board --host 0.0.0.0" in flat
+
+
+def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: port {port} on 127.0.0.1 is already in use: choose another with --port"
+
+
+def test_a_host_that_is_not_an_address_is_a_usage_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["board", "--host", "no.such.host.invalid"])
+    assert result.exit_code == 2 and "--host" in result.output and "Traceback" not in result.output
+
+
+def test_check_port_accepts_a_free_port() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    check_port("127.0.0.1", port)
+
+
+def test_the_address_as_a_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
+    print_qr("http://192.168.1.20:8080/")
+    drawn = capsys.readouterr().out
+    assert len(drawn.splitlines()) > 10 and ("█" in drawn or "▀" in drawn)
+    assert lan_address() is None or lan_address().count(".") == 3  # type: ignore[union-attr]
+
+
+# -- the real server ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_the_served_board_stops_at_once_with_streams_open(db: Path, sig: str) -> None:
+    import signal
+    import urllib.request
+
+    from board_support import Board
+
+    board = Board(db)
+    streams = [urllib.request.urlopen(board.url + "/events", timeout=10) for _ in range(3)]
+    for stream in streams:
+        assert stream.readline().startswith(b"retry:")
+    page = urllib.request.urlopen(board.url + "/", timeout=10)
+    assert page.status == 200 and b"Sue&#39;s turn" in page.read()
+    started = time.monotonic()
+    code, out, err = board.stop(getattr(signal, sig))
+    assert code == 0 and time.monotonic() - started < 5, (code, err)
+    assert "Traceback" not in err and "The board stopped." in out
+    assert "Only this machine can open it" in out and f"{board.url}/" in out
+
+
+def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import views
+
+    renders = []
+    real = views.render_board
+    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(shown.id) or real(shown))
+    client = client_for(db)
+    streams = [client.get("/events", buffered=False) for _ in range(5)]
+    for response in streams:
+        chunks = iter(response.response)
+        next(chunks)
+        assert next(chunks).startswith(b"data: ")
+    assert renders == [1]
+    for response in streams:
+        response.close()
+
+
+def test_a_sanity_roll_is_awaited_in_words_for_the_room(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Sue", "Ben", "--first", "Sue")
+    CliRunner().invoke(cli, ["--db", str(db), "play", "columns"], input="\n")  # no roll typed: it waits
+    html = client_for(db).get("/").get_data(as_text=True)
+    assert "Sue rolls for COLUMNS: 6 or more passes." in html
+
+
+@pytest.mark.parametrize("asked", ["7", "abc", "99999999999999999999999"])
+def test_judge_for_a_game_that_is_not_there_is_a_404_page(db: Path, asked: str) -> None:
+    page = client_for(db).get(f"/judge?words=taps&game={asked}")
+    assert page.status_code == 404 and "There is no game" in page.get_data(as_text=True)
+
+
+def test_judge_for_a_finished_game_when_asked(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--level", "35")
+    assert run(db, "play", "champ", "--roll", "19").exit_code == 0
+    client = client_for(db)
+    assert "No game is running" in client.get("/judge?words=champ").get_data(as_text=True)
+    html = client.get("/judge?words=champ&game=1").get_data(as_text=True)
+    assert "Judged for game 1: dictionary size 35" in html and "already used in this game" in html

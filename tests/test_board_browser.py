@@ -1,0 +1,181 @@
+"""The board in a real browser: headless Chromium (Debian's) through selenium, against the board the
+``uw-referee board`` command serves with gunicorn, while other processes play with the CLI."""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_support import Board, chromium, console_errors, emulate_phone, uw
+
+LIVE_LIMIT_S = 2.0
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as d:
+        yield d
+
+
+@pytest.fixture
+def driver(browser: Any) -> Iterator[Any]:
+    """The browser with an empty console; it leaves the board's pages before the board stops."""
+    browser.get("about:blank")
+    console_errors(browser)
+    yield browser
+    browser.get("about:blank")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    uw(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding")
+    uw(path, "play", "look", "--roll", "7")
+    return path
+
+
+def wait_for(condition: Any, timeout: float, step: float = 0.02) -> float:
+    """Seconds until ``condition()`` holds; raises after ``timeout``."""
+    start = time.monotonic()
+    while True:
+        if condition():
+            return time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"not true within {timeout} s")
+        time.sleep(step)
+
+
+def text(driver: Any, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return "\n".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, css))
+
+
+def test_board_shows_the_running_game_and_follows_other_processes(driver: Any, db: Path) -> None:
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        players = text(driver, ".players")
+        for name in ("Cindi", "Paul", "Sue"):
+            assert name in players
+        assert "4" in text(driver, ".is-turn, .player") and "Paul" in text(driver, ".is-turn")
+        assert "Paul's turn" in text(driver, "#waiting")
+        assert "LOOK" in text(driver, ".words")
+        wait_for(lambda: driver.find_element("id", "live").get_attribute("data-state") == "live", 5)
+        driver.execute_script("window.notReloaded = true;")
+        # Each of several commands from other processes shows without a reload, within the limit.
+        for args, expected in ((("play", "champ", "--roll", "18"), "CHAMP"),
+                               (("discard", "bcdfghk"), "discards"),
+                               (("bind", "--done",), "no word was named"),
+                               (("undo",), "Cindi")):
+            uw(db, *args)
+            committed = time.monotonic()
+            wait_for(lambda expected=expected: expected in text(driver, "#board"), LIVE_LIMIT_S)
+            assert time.monotonic() - committed < LIVE_LIMIT_S
+        assert driver.execute_script("return window.notReloaded === true;")
+        announced = driver.find_element("id", "announce").get_attribute("textContent")
+        assert announced.strip(), "the update was not announced to screen readers"
+        assert console_errors(driver) == []
+
+
+def test_board_follows_a_new_game_and_shows_the_winner(driver: Any, tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        assert "No games yet" in text(driver, "main")  # missing database: the page says so, then follows
+        uw(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5")
+        wait_for(lambda: "Ana" in text(driver, ".players"), LIVE_LIMIT_S)
+        uw(db, "play", "champ", "--roll", "19")
+        wait_for(lambda: "Ana wins with 15 points, reaching the target of 5." in text(driver, "#waiting"),
+                 LIVE_LIMIT_S)
+        assert "Winner" in text(driver, ".is-winner")
+        errors = console_errors(driver)
+        assert len(errors) == 1 and f"{board.url}/ " in errors[0] and "404" in errors[0]  # the page's own status
+
+
+def test_judge_gives_verdicts_with_reasons_from_the_keyboard(driver: Any, db: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    with Board(db) as board:
+        driver.get(board.url + "/judge")
+        # The word field takes the focus (autofocus, applied when the page first renders): type at once.
+        wait_for(lambda: driver.switch_to.active_element.get_attribute("id") == "words", 5)
+        field = driver.switch_to.active_element
+        field.send_keys("taps apts look" + Keys.ENTER)
+        wait_for(lambda: "Verdicts" in text(driver, "main"), 5)
+        verdicts = text(driver, ".verdict")
+        assert "TAPS: legal" in verdicts and "10 points" in verdicts and "55%" in verdicts
+        assert "APTS: not legal" in verdicts and "APTS is an abbreviation" in verdicts
+        assert "LOOK: legal, already used in this game" in verdicts
+        assert "for game 1" in text(driver, ".hint")
+        assert console_errors(driver) == []
+
+
+def test_phone_width_has_no_horizontal_scroll(driver: Any, db: Path) -> None:
+    uw(db, "play", "quartz", "--roll", "20", "--allow")
+    with Board(db) as board:
+        try:
+            emulate_phone(driver)
+            for path in ("/", "/games", "/judge?words=taps+apts+london+xqzzyxqzzyxqzzy", "/games/99"):
+                driver.get(board.url + path)
+                widths = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                assert widths[0] <= widths[1], f"{path} scrolls sideways at phone width: {widths}"
+                assert widths[1] <= 400, "the phone emulation did not apply"
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        errors = [e for e in console_errors(driver) if "/games/99" not in e]  # the 404 page is asked for
+        assert errors == []
+
+
+def test_ctrl_c_stops_the_board_cleanly_with_pages_open(driver: Any, db: Path) -> None:
+    board = Board(db)
+    driver.get(board.url + "/")
+    wait_for(lambda: driver.find_element("id", "live").get_attribute("data-state") == "live", 5)
+    started = time.monotonic()
+    code, out, err = board.stop()
+    assert code == 0 and time.monotonic() - started < 5
+    assert "The board stopped." in out and "Traceback" not in err
+
+
+def test_a_game_played_in_table_mode_shows_as_it_goes(driver: Any, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.sqlite3"
+    uw(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "15")
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        wait_for(lambda: driver.find_element("id", "live").get_attribute("data-state") == "live", 5)
+        table = subprocess.Popen([sys.executable, "-m", "referee.cli", "--db", str(db), "table"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert table.stdin is not None
+        try:
+            for answer, shown in (("look", "Ana plays LOOK"), ("7", "Ana rolls 7"), ("champ", "Ben plays CHAMP"),
+                                  ("19", "Ben wins with 15 points")):
+                table.stdin.write(answer + "\n")
+                table.stdin.flush()
+                wait_for(lambda shown=shown: shown in text(driver, "#board"), LIVE_LIMIT_S + 1)
+        finally:
+            table.stdin.close()
+            table.wait(timeout=30)
+        assert console_errors(driver) == []
+
+
+def test_the_board_is_usable_with_the_keyboard(driver: Any, db: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        body = driver.find_element("tag name", "body")
+        body.send_keys(Keys.TAB)
+        assert driver.switch_to.active_element.text == "Skip to the content"
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        link = driver.switch_to.active_element
+        assert link.text == "Board" and link.get_attribute("aria-current") == "page"
+        for _ in range(2):
+            driver.switch_to.active_element.send_keys(Keys.TAB)
+        assert driver.switch_to.active_element.text == "Judge a word"
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_for(lambda: driver.current_url.endswith("/judge"), 5)
