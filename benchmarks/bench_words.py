@@ -144,7 +144,7 @@ def main() -> None:
         row("uw-referee play WORD --roll N", statistics.median(times) * 1e3, "ms", "python -c pass", py, "<= 5x")
 
     # 5. Replaying a 1,000-event game.
-    from referee.engine import Game, Options, Setup, WordPlayed, SanityRolled, Discarded, RollOff
+    from referee.engine import Discarded, Game, Options, RollOff, SanityRolled, Setup, WordPlayed
 
     setup = Setup(("Ann", "Bob", "Cy"), target=10**9, options=Options(psychotherapy=False))
     game = Game(setup)
@@ -161,6 +161,7 @@ def main() -> None:
     events = list(game.events)
     replay_ms = median_us(lambda evs: Game.replay(evs), [events] * 15, repeat=1) / 1e3
     import json
+
     from referee.engine import event_from_dict
 
     raw = [json.dumps(e.to_dict()) for e in events]

@@ -44,6 +44,10 @@ class Deck:
     name: str
     counts: Mapping[str, int]
     points: Mapping[str, int]
+    _count_of: dict[str, int]
+    _points_of: dict[str, int]
+    _held: frozenset[str]
+    _holds_every_letter: bool
 
     def __init__(self, name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> None:
         points = dict(STANDARD_POINTS) if points is None else points
@@ -63,11 +67,12 @@ class Deck:
             raise DeckError(f"deck {name!r} has no cards")
         held = frozenset(k for k, v in counts.items() if v > 0)
         count_of, points_of = dict(counts), dict(points)  # plain dicts for the hot paths (a proxy's get is slower)
-        for attr, value in (("name", name), ("counts", MappingProxyType(count_of)),
-                            ("points", MappingProxyType(points_of)), ("_count_of", count_of),
-                            ("_points_of", points_of), ("_held", held),
-                            ("_holds_every_letter", len(held) == len(LETTERS))):
-            object.__setattr__(self, attr, value)
+        fields: tuple[tuple[str, object], ...] = (
+            ("name", name), ("counts", MappingProxyType(count_of)), ("points", MappingProxyType(points_of)),
+            ("_count_of", count_of), ("_points_of", points_of), ("_held", held),
+            ("_holds_every_letter", len(held) == len(LETTERS)))
+        for attr, field_value in fields:
+            object.__setattr__(self, attr, field_value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Deck is immutable: cannot set {name}")

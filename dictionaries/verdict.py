@@ -83,7 +83,7 @@ _new_verdict = _new_reason = tuple.__new__  # Reason(code, message) without the 
 
 
 def _reason(code: str, message: str) -> Reason:
-    return _new_reason(Reason, (code, message))  # type: ignore[return-value]
+    return _new_reason(Reason, (code, message))
 
 
 def normalize_word(text: str) -> str:
