@@ -74,13 +74,13 @@ def check(words: list[str]) -> int | None:
     """``uw-referee check WORD...`` at the default level with the standard deck."""
     from dictionaries import DEFAULT_LEVEL
     from dictionaries.deck import STANDARD
-    from dictionaries.dictionary import open_dictionary
+    from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
     from dictionaries.verdict import judge
     from referee.render import check_lines
 
     try:
-        dictionary = open_dictionary()
+        dictionary = open_for_command()
         verdicts = [judge(dictionary, word, DEFAULT_LEVEL, STANDARD) for word in words]
     except (WordError, DictionaryError):
         return HAND_OVER  # the Click command names the bad word, or the broken dictionary file
@@ -106,7 +106,7 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
 
 def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | None:
     """``uw-referee play WORD --roll N``."""
-    from dictionaries.dictionary import open_dictionary
+    from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
     from referee.actions import Referee, RequestError
     from referee.engine import Phase, RulesError
@@ -114,7 +114,7 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     from referee.store import Store, StoreError
 
     style = _style()
-    referee = Referee(Store(db), open_dictionary)
+    referee = Referee(Store(db), open_for_command)
 
     try:
         prepared = referee.prepare(game_id, word, roll=roll)

@@ -412,7 +412,7 @@ def test_errors_and_posts_carry_no_etag(client: FlaskClient) -> None:
 def other_dictionary_dir(tmp_path_factory: pytest.TempPathFactory, dictionary: Dictionary) -> Path:
     """A copy of the shipped dictionary with another version and checksum in its metadata."""
     out = tmp_path_factory.mktemp("other-dictionary")
-    for file in dictionary.path.iterdir():
+    for file in Path(dictionary.path).iterdir():
         shutil.copy(file, out / file.name)
     meta = json.loads((out / "metadata.json").read_text())
     meta["version"] = "test-copy"
