@@ -6,8 +6,8 @@ the built-ins are ``standard`` (96 cards) and ``double`` (two of every card, for
 from __future__ import annotations
 
 import json
+import os
 import string
-from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
@@ -203,8 +203,8 @@ def load_deck(spec: str) -> Deck:
     """
     if spec in BUILT_IN:
         return BUILT_IN[spec]
-    path = Path(spec)
-    if not path.is_file():
+    path = spec
+    if not os.path.isfile(path):
         raise DeckError(f"deck {spec!r} is neither 'standard', 'double' nor a readable JSON file")
     try:
         with open(path, "rb") as handle:
@@ -231,4 +231,4 @@ def load_deck(spec: str) -> Deck:
     points = data.get("points")
     if not isinstance(counts, dict) or (points is not None and not isinstance(points, dict)):
         raise DeckError(f"deck file {spec}: 'counts' and 'points' must be objects mapping letters to numbers")
-    return custom_deck(path.stem, counts, points)
+    return custom_deck(os.path.splitext(os.path.basename(path))[0], counts, points)

@@ -10,8 +10,8 @@ import mmap
 import os
 import struct
 import sys
+from collections import namedtuple
 from functools import lru_cache
-from typing import Any, NamedTuple
 
 import marisa_trie
 
@@ -65,12 +65,22 @@ def level_code(level: int | str | None) -> int:
 _CHANCES = CHANCES
 
 
-class RackWord(NamedTuple):
+TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+
+    class _RackWord(NamedTuple):
+        word: str
+        score: int
+        success_chance: float
+else:  # the same fields as a plain named tuple (tests/test_verdict.py holds them to the typed ones)
+    _RackWord = namedtuple("_RackWord", ("word", "score", "success_chance"))
+
+
+class RackWord(_RackWord):
     """One word a rack allows."""
 
-    word: str
-    score: int
-    success_chance: float
+    __slots__ = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"word": self.word, "score": self.score, "success_chance": self.success_chance}
