@@ -150,8 +150,6 @@ def main() -> None:
         row("uw-referee play WORD --roll N", start["play"], "python -c pass", start["pass"], "<= 4x")
 
         # Long games: the same commands at 5,000 events and at 10.
-        subprocess.run(play(dbs["short"]), env=env, stdout=subprocess.DEVNULL)
-        subprocess.run(play(dbs["long"]), env=env, stdout=subprocess.DEVNULL)
         grow = interleaved({
             "status 10": [referee, "--db", str(dbs["short"]), "status"],
             "status 5000": [referee, "--db", str(dbs["long"]), "status"],

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import os
-import string
 from types import MappingProxyType
-from typing import Mapping
 
 from dictionaries.rules import MAX_POINTS
 
-LETTERS = string.ascii_uppercase
+TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Mapping
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: RULES.md section 1: letter -> (count, points).
 STANDARD_TABLE: dict[str, tuple[int, int]] = {
