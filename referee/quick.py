@@ -1,7 +1,7 @@
 """The ``uw-referee`` program: the commands a table types most, answered without loading Click.
 
 Click and its imports cost more than the rest of a command (about twice Python's own start). The
-most common exact forms (``check WORD...``, ``status``, ``status --json``, ``play WORD --roll N``,
+most common exact forms (``check WORD...``, ``status``, ``status --json``, ``games``, ``play WORD --roll N``,
 each after optional leading ``--db PATH`` and ``--game ID``) are answered here through the same
 library and the same renderers as the Click commands, so they print the same bytes
 (tests/test_quick.py runs both on the same inputs). Anything else, any option this module does not
@@ -52,6 +52,8 @@ def run(args: list[str]) -> int | None:
     command, rest = args[0], args[1:]
     if command == "check" and rest and not any(word.startswith("-") for word in rest):
         return check(rest)
+    if command == "games" and not rest:
+        return games(db)
     if command == "status" and rest in ([], ["--json"]):
         return status(db, game, as_json=bool(rest))
     if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"
@@ -101,6 +103,19 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
         write([json_text({"game": gid, **view["state"]})])
     else:
         write(status_lines(gid, view, _style()))
+    return EXIT_OK
+
+
+def games(db: str | None) -> int | None:
+    """``uw-referee games``."""
+    from referee.render import games_lines
+    from referee.store import Store, StoreError
+
+    store = Store(db, read_only=True)
+    try:
+        write(games_lines(store.games(), store.path))
+    except StoreError as exc:
+        return _error(str(exc))
     return EXIT_OK
 
 

@@ -54,6 +54,7 @@ def test_status_agrees(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     same(db, ["status"], monkeypatch)
     same(db, ["status", "--json"], monkeypatch)
     same(db, ["--game", "1", "status"], monkeypatch)
+    same(db, ["games"], monkeypatch)
     code, _, err = same(db, ["--game", "7", "status"], monkeypatch)
     assert code == 1 and err.startswith("Error: there is no game 7")
 
@@ -73,7 +74,7 @@ def test_play_agrees_through_a_game(db: Path, monkeypatch: pytest.MonkeyPatch) -
     [], ["check"], ["check", "--level", "70", "taps"], ["check", "taps", "--json"], ["status", "--help"],
     ["play", "taps"], ["play", "taps", "--roll", "21"], ["play", "taps", "--roll", "0"], ["play", "--allow", "x"],
     ["play", "taps", "--allow", "--roll", "3"], ["--game", "x", "status"], ["--game", "0", "status"], ["--db"],
-    ["games"], ["new", "A", "B"], ["--version"], ["paly", "taps"], ["--db", "", "status"],
+    ["games", "--json"], ["new", "A", "B"], ["--version"], ["paly", "taps"], ["--db", "", "status"],
 ])
 def test_other_forms_are_handed_over(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_quick(args, monkeypatch)[0] is None
