@@ -18,6 +18,7 @@ from referee.engine import (
     Game,
     Outcome,
     Phase,
+    PlayerLeft,
     PsychotherapyRolled,
     RollOff,
     RulesError,
@@ -27,12 +28,14 @@ from referee.engine import (
     WordPlayed,
     WordRefused,
 )
+from referee.engine import Created as Created_
 from referee.store import Store
 from referee.values import value
+from referee.words import action_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
 
 
 class RequestError(ValueError):
@@ -218,9 +221,25 @@ class Referee:
         gid, game, notes = self.store.act(game_id, action)
         return Result(gid, game, _notes(notes, game))
 
-    def discard(self, game_id: int | None, letters: str | None = None) -> Result:
-        """Discard the current player's hand (its ``letters`` when Spell Binding or Psychotherapy need them)."""
-        gid, game, notes = self.store.act(game_id, lambda g: g.apply(Discarded(self._current(g), letters)))
+    def discard(self, game_id: int | None, letters: str | None = None, *, allow: bool = False) -> Result:
+        """Discard the current player's hand (its ``letters`` when Spell Binding or Psychotherapy need them).
+
+        With Spell Binding, when the letters allow no legal unused word, the referee says so and
+        closes Spell Binding at once: there is nothing to bind (``allow``: the table overrules the card count).
+        """
+        def action(game: Game) -> list[str]:
+            notes = game.apply(Discarded(self._current(game), letters, allow))
+            window = game.state.window
+            if game.state.phase is Phase.SPELL_BINDING and window is not None and window.letters:
+                found = [w for w in self._dictionary().rack(window.letters, game.setup.level, game.setup.deck)
+                         if not game.state.is_used(w.word)]
+                if not found:
+                    notes = notes[:-1] + [f"No legal unused word can be made from {window.letters}: "
+                                          "Spell Binding has nothing to bind."]
+                    notes += game.apply(BindDone())[1:]  # "no word was named" is not news here
+            return notes
+
+        gid, game, notes = self.store.act(game_id, action)
         return Result(gid, game, _notes(notes, game))
 
     def bind(self, prepared: Prepared, by: str) -> Result:
@@ -256,9 +275,100 @@ class Referee:
     # -- corrections ------------------------------------------------------------------------------
 
     def undo(self, game_id: int | None, actions: int = 1) -> Result:
-        """Take back the last ``actions`` actions (a play with its roll is one)."""
+        """Take back the last ``actions`` actions (a play with its roll is one); ``redo`` can put them back."""
         gid, game, removed = self.store.undo(game_id, actions)
         return Result(gid, game, (), removed=tuple(removed))
+
+    def redo(self, game_id: int | None, actions: int = 1) -> Result:
+        """Put back the last ``actions`` undone actions, in order (until the table takes a new action)."""
+        gid, game, back = self.store.redo(game_id, actions)
+        return Result(gid, game, (), removed=tuple(back))
+
+    def leave(self, game_id: int | None, name: str) -> Result:
+        """A player leaves the game (RULES.md 6)."""
+        gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)))
+        return Result(gid, game, _notes(notes, game))
+
+    def amend(self, game_id: int | None, roll: int, at: int | None = None) -> Amended:
+        """Correct a past roll: the latest, or the one of the action numbered ``at`` in ``log``.
+
+        Every later action is checked again in order; if one becomes impossible the amendment is
+        refused with the reason (an ``AmendRefused``) and nothing changes. The amendment is recorded.
+        """
+        from referee.engine import check_roll
+
+        check_roll(roll)
+
+        def change(events: list[Event], redo: list[Event]
+                   ) -> tuple[list[Event], list[Event], tuple[int, int, str, dict[str, Any]]]:
+            if events and isinstance(events[0], Created_) and events[0].setup.dice == "virtual":
+                raise RequestError("this game uses virtual dice: the referee's rolls cannot be amended")
+            seq = _roll_at(events, at)
+            old = events[seq]
+            assert isinstance(old, (SanityRolled, PsychotherapyRolled))
+            if old.roll == roll:
+                raise RulesError(f"the roll of event {seq} is already {roll}")
+            fixed = SanityRolled(old.player, roll) if isinstance(old, SanityRolled) else \
+                PsychotherapyRolled(old.player, roll)
+            new = [*events[:seq], fixed, *events[seq + 1:]]
+            game = Game.replay(new[:seq + 1])
+            for index in range(seq + 1, len(new)):
+                try:
+                    game.apply(new[index])
+                except RulesError as exc:
+                    raise AmendRefused(f"with {roll} instead of {old.roll} at event {seq}, event {index} "
+                                       f"({action_words([new[index]])}) becomes impossible: {exc}") from None
+            return new, [], (seq, old.roll or 0, old.player, Game.replay(events).state.to_dict())
+
+        def record(found: tuple[int, int, str, dict[str, Any]]) -> dict[str, object]:
+            return {"type": "amend", "seq": found[0], "player": found[2], "old": found[1], "new": roll}
+
+        gid, game, _, (seq, old, player, before) = self.store.rewrite(game_id, change, record)
+        return Amended(gid, game, seq, player, old, roll, before)
+
+
+class AmendRefused(RulesError):
+    """An amended roll that would make a later action impossible (names the action and why)."""
+
+
+@value(frozen=True)
+class Amended:
+    """What an amended roll did: which roll, from what to what, and the game as it now is."""
+
+    game_id: int
+    game: Game
+    seq: int
+    player: str
+    old: int
+    new: int
+    before: dict[str, Any]   # the state before, as ``State.to_dict()`` (to say what changed)
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def waiting(self) -> Waiting:
+        return waiting(self.game.state)
+
+
+def _roll_at(events: list[Event], at: int | None) -> int:
+    """The index of the roll to amend: the latest, or the one of event ``at`` (a roll, or the play it follows)."""
+    def is_roll(event: Event) -> bool:
+        return isinstance(event, SanityRolled) or (isinstance(event, PsychotherapyRolled) and event.roll is not None)
+
+    if at is None:
+        for index in range(len(events) - 1, -1, -1):
+            if is_roll(events[index]):
+                return index
+        raise RulesError("no roll has been recorded in this game yet")
+    if not 0 <= at < len(events):
+        raise RulesError(f"there is no event {at} in this game; 'uw-referee log' numbers them")
+    for index in (at, at + 1):
+        if index < len(events) and is_roll(events[index]) and (index == at or events[at].starts_action):
+            return index
+    raise RulesError(f"event {at} ({action_words([events[at]])}) has no roll to amend; 'uw-referee log' "
+                     "numbers the events")
 
 
 def history_notes(events: list[Event]) -> list[list[str]]:
@@ -271,4 +381,5 @@ def history_notes(events: list[Event]) -> list[list[str]]:
     return rows
 
 
-__all__ = ["Referee", "Result", "Prepared", "PlayCheck", "Waiting", "RequestError", "waiting", "history_notes"]
+__all__ = ["Referee", "Result", "Prepared", "PlayCheck", "Waiting", "RequestError", "waiting", "history_notes",
+           "Amended", "AmendRefused"]

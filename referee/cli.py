@@ -24,7 +24,8 @@ from referee.terminal import Style, use_color, write
 #: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
 LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
-    for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "games", "export", "table", "rules")
+    for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
+                 "export", "table", "rules")
 } | {"board": "referee.board.cli"}
 
 

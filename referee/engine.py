@@ -13,6 +13,7 @@ from collections import Counter
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
+from referee.words import plural, reasons_words
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -64,6 +65,15 @@ class NothingToUndo(RulesError):
     """Undo past the start of the game."""
 
 
+class CardsRefused(RulesError):
+    """A play or discard needing cards that lie face up in the discard pile (card accounting)."""
+
+    def __init__(self, message: str, letters: str) -> None:
+        super().__init__(message)
+        self.codes = ("discard_pile",)
+        self.letters = letters
+
+
 # -- set-up ---------------------------------------------------------------------------------------
 
 class Phase(str, enum.Enum):
@@ -95,11 +105,13 @@ class Setup:
     deck: Deck = STANDARD
     dice: str = "physical"
     seed: int = 0
+    #: Card accounting (RULES.md 6): ``uw-referee new`` turns it on; games recorded before it replay without it.
+    card_accounting: bool = False
 
     def __post_init__(self) -> None:
         names = self.players
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise SetupError(f"{len(names)} players: the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+            raise SetupError(f"{plural(len(names), 'player')}: the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
         if len(names) > MAX_PLAYERS_STANDARD and self.deck.size <= STANDARD.size:
             raise SetupError(f"{len(names)} players need a larger deck than the {self.deck.name} deck of "
                              f"{self.deck.size} cards: use --deck double or a custom deck")
@@ -125,7 +137,7 @@ class Setup:
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "target": self.target, "options": as_dict(self.options),
-            "level": self.level, "dice": self.dice, "seed": self.seed,
+            "level": self.level, "dice": self.dice, "seed": self.seed, "card_accounting": self.card_accounting,
             "deck": {"name": self.deck.name, "counts": dict(self.deck.counts), "points": dict(self.deck.points)},
         }
 
@@ -134,6 +146,7 @@ class Setup:
         deck = data["deck"]
         return cls(players=tuple(data["players"]), target=data["target"], options=Options(**data["options"]),
                    level=data["level"], dice=data["dice"], seed=data["seed"],
+                   card_accounting=bool(data.get("card_accounting", False)),
                    deck=custom_deck(deck["name"], deck["counts"], deck["points"]))
 
 
@@ -183,7 +196,7 @@ class WordPlayed(Event):
     score: int
     legal: bool
     reasons: tuple[str, ...] = ()   # the dictionary's reason codes when not legal
-    allowed: bool = False            # the table overrode the dictionary's verdict
+    allowed: bool = False            # the table overrode the dictionary's verdict (and the card count)
 
 
 @value(frozen=True)
@@ -199,6 +212,7 @@ class Discarded(Event):
     kind: ClassVar[str] = "discarded"
     player: str
     letters: str | None = None
+    allowed: bool = False            # the table overrode the card count
 
 
 @value(frozen=True)
@@ -230,9 +244,17 @@ class PsychotherapyRolled(Event):
     roll: int | None = None
 
 
+@value(frozen=True)
+class PlayerLeft(Event):
+    """A player leaves the game (RULES.md 6): out as if the last pawn were lost."""
+
+    kind: ClassVar[str] = "player_left"
+    player: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindDone,
-                              PsychotherapyRolled)
+                              PsychotherapyRolled, PlayerLeft)
 }
 
 
@@ -282,9 +304,10 @@ class Player:
     out: bool = False
     hand: int = HAND_SIZE
     score_changed_at: int = 0  # event number of the last change of score (Last Words ties)
+    left: bool = False         # out because the player left the game
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "score": self.score, "pawns": self.pawns, "out": self.out}
+        return {"name": self.name, "score": self.score, "pawns": self.pawns, "out": self.out, "left": self.left}
 
 
 @value()
@@ -323,6 +346,8 @@ class State:
     outcome: Outcome | None = None
     events: int = 0
     notes: list[str] = field(default_factory=list)  # what the last event did, and what the table does
+    #: Card accounting: the letters known to lie face up in the discard pile since the last reshuffle.
+    face_up: dict[str, int] = field(default_factory=dict)
 
     # -- queries ----------------------------------------------------------------------------------
 
@@ -353,7 +378,8 @@ class State:
         """What the game waits for, in plain words."""
         cur = self.current
         if self.phase is Phase.OVER:
-            return f"The game is over: {self.winner} wins."
+            assert self.winner is not None
+            return f"The game is over: {self.winner} won with {plural(self.player(self.winner).score, 'point')}."
         if self.phase is Phase.ROLL_OFF:
             return "Waiting for the roll-off."
         assert cur is not None
@@ -362,12 +388,11 @@ class State:
             score = self.pending.score
             article = "an" if score in (8, 11, 18) else "a"
             need = "any roll passes" if score <= 1 else (
-                f"{article} {score} or more, or a 20" if score < DIE else "a 20")
+                f"needs {article} {score} or more, or a 20" if score < DIE else "needs a 20")
             return f"Waiting for {cur.name}'s sanity roll for {self.pending.word} ({need})."
         if self.phase is Phase.SPELL_BINDING:
             assert self.window is not None
-            return (f"Spell Binding: the others may name words from {cur.name}'s discard "
-                    f"{self.window.letters}; then 'bind --done'.")
+            return f"Spell Binding: the others may name words from {cur.name}'s discard {self.window.letters}."
         if self.phase is Phase.PSYCHOTHERAPY:
             assert self.window is not None and self.window.letters is not None
             value = self.setup.deck.score(self.window.letters)
@@ -409,7 +434,7 @@ class State:
             "winner": self.winner, "pending": as_dict(self.pending) if self.pending else None,
             "window": as_dict(self.window) if self.window else None, "last_words": self.last_words,
             "reached": self.reached, "outcome": self.outcome.to_dict() if self.outcome else None,
-            "events": self.events,
+            "events": self.events, "face_up": dict(self.face_up),
         }
 
     @classmethod
@@ -426,7 +451,7 @@ class State:
             if window else None,
             last_words=data["last_words"], reached=data["reached"],
             outcome=Outcome(Termination(outcome["termination"]), outcome["winner"], outcome["score"]) if outcome else None,
-            events=data["events"],
+            events=data["events"], face_up=dict(data.get("face_up", {})),
         )
 
 
@@ -440,6 +465,8 @@ class Game:
         self.events: list[Event] = []
         #: How many events came before ``events[0]`` (0 unless resumed from a snapshot).
         self.base = 0
+        #: How many undos the game has had: a virtual roll after an undo is a new roll (RULES.md 6).
+        self.generation = 0
         self.state = State(setup=setup, phase=Phase.ROLL_OFF, players=[Player(n) for n in setup.players])
         self._apply_created(Created(setup))
         self.events.append(Created(setup))
@@ -451,6 +478,7 @@ class Game:
         game = cls.__new__(cls)
         game.events = []
         game.base = state.events
+        game.generation = 0
         game.state = state
         return game
 
@@ -486,7 +514,8 @@ class Game:
         """A virtual d20, reproducible from the game's seed and the number of events so far."""
         import random  # only games with virtual dice roll
 
-        return random.Random(f"{self.setup.seed}:{self.count}:{salt}").randint(1, DIE)
+        key = f"{self.setup.seed}:{self.count}:{salt}" + (f":{self.generation}" if self.generation else "")
+        return random.Random(key).randint(1, DIE)
 
     def roll_off_virtual(self) -> RollOff:
         """Roll the roll-off with virtual dice: the tied highest re-roll until one is highest."""
@@ -512,11 +541,11 @@ class Game:
         if isinstance(event, Created):
             raise WrongPhase("the game is already created")
         if state.phase is Phase.OVER:
-            raise GameOver(f"the game is over: {state.winner} won. Start a new game with 'uw-referee new'.")
+            raise GameOver(state.waiting_for()[0].lower() + state.waiting_for()[1:-1])
         handler = {
             RollOff: self._apply_roll_off, WordPlayed: self._apply_word, SanityRolled: self._apply_sanity,
             Discarded: self._apply_discard, BindNamed: self._apply_bind_named, BindDone: self._apply_bind_done,
-            PsychotherapyRolled: self._apply_psychotherapy,
+            PsychotherapyRolled: self._apply_psychotherapy, PlayerLeft: self._apply_left,
         }[type(event)]
         notes: list[str] = []
         handler(event, notes)  # type: ignore[operator]
@@ -569,26 +598,59 @@ class Game:
         oath = state.can_oath(player)
         self._check_word_fits(word, player.hand, oath)
         if not (event.legal or event.allowed or oath):
-            raise WordRefused(f"{word} is not allowed ({', '.join(event.reasons) or 'not legal'}); "
-                              "the table may overrule the dictionary with --allow", event.reasons)
+            raise WordRefused(f"{word} is not allowed: it is {reasons_words(event.reasons, state.setup.level)}",
+                              event.reasons)
         expected = state.setup.deck.score(word)
         if event.score != expected:
             raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
+        face_up = self._face_up_refusal(word)
+        if face_up and not event.allowed:
+            raise CardsRefused(f"{player.name} cannot hold {word}: {face_up}", word)
         state.used_words.append(word)
         player.hand -= len(word)
         state.discard_pile += len(word)
+        self._lay_face_up(word)
         state.pending = Pending(state.turn, word, event.score)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        how = " (the table overrules the dictionary)" if event.allowed and not event.legal else (
+        overruled = []
+        if event.allowed and not event.legal:
+            overruled.append(f"the dictionary ({word} is {reasons_words(event.reasons, state.setup.level)})")
+        if event.allowed and face_up:
+            overruled.append(f"the card count ({face_up})")
+        how = f" (the table overrules {' and '.join(overruled)})" if overruled else (
             " (the Unspellable Oath)" if oath and not event.legal else "")
-        notes.append(f"{player.name} plays {word} for {event.score} points{how}.")
+        notes.append(f"{player.name} plays {word} for {plural(event.score, 'point')}{how}.")
         notes.append(state.waiting_for())
+
+    def _face_up_refusal(self, letters: str) -> str:
+        """Card accounting: why ``letters`` cannot be in a hand, in words, or "" when they can."""
+        state = self.state
+        if not state.setup.card_accounting:
+            return ""
+        problems = []
+        for letter, needed in sorted(Counter(letters).items()):
+            held = state.setup.deck.counts.get(letter, 0)
+            seen = state.face_up.get(letter, 0)
+            if seen and needed > held - seen:
+                if held == 1:
+                    problems.append(f"the only {letter} is in the discard pile")
+                elif seen == held:
+                    problems.append(f"all {held} {letter}s are in the discard pile")
+                else:
+                    problems.append(f"{seen} of the {held} {letter}s are in the discard pile, "
+                                    f"so at most {held - seen} can be in a hand")
+        return "; ".join(problems)
+
+    def _lay_face_up(self, letters: str) -> None:
+        for letter in letters:
+            self.state.face_up[letter] = self.state.face_up.get(letter, 0) + 1
 
     def _check_word_fits(self, word: str, hand: int, oath: bool) -> None:
         state = self.state
         shortest = 1 if oath else MIN_WORD_LETTERS
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
-            raise WordRefused(f"{word} has {len(word)} letters; a word here needs {shortest} to {min(hand, HAND_SIZE)}",
+            raise WordRefused(f"{word} has {plural(len(word), 'letter')}; a word here needs {shortest} to "
+                              f"{min(hand, HAND_SIZE)}",
                               ("too_short",) if len(word) < shortest else ("too_long",))
         over = state.setup.deck.over_limit(word)
         if over:
@@ -610,12 +672,13 @@ class Game:
         verdict = "passes" if passed else "fails"
         notes.append(f"{player.name} rolls {event.roll} and {verdict} the sanity check for {pending.word}.")
         if reaches and not passed:
-            notes.append(f"{pending.word} would have reached {target}: it scores 0.")
+            notes.append(f"{pending.word} would have reached {player.score + pending.score} (the target is {target}): "
+                         "it scores 0.")
         else:
             player.score += pending.score
             if pending.score:
                 player.score_changed_at = self.count
-            notes.append(f"{player.name} scores {pending.score}: {player.score} points.")
+            notes.append(f"{player.name} scores {pending.score}: {plural(player.score, 'point')}.")
         state.pending = None
         if not passed:
             player.pawns -= 1
@@ -655,17 +718,18 @@ class Game:
         if rest and state.discard_pile:
             shuffled = state.discard_pile
             state.draw_pile, state.discard_pile = shuffled, 0
+            state.face_up = {}
             second = min(rest, state.draw_pile)
             state.draw_pile -= second
             drawn = first + second
-            before = f"{player.name} draws {first} card{'s' if first != 1 else ''}; then t" if first else "T"
+            before = f"{player.name} draws {plural(first, 'card')}; then t" if first else "T"
             notes.append(f"{before}he draw pile is empty: shuffle the {shuffled} discards into a new draw pile, "
                          f"then {player.name} draws {second} more.")
         else:
             drawn = first
-            notes.append(f"{player.name} draws {drawn} card{'s' if drawn != 1 else ''}.")
+            notes.append(f"{player.name} draws {plural(drawn, 'card')}.")
         if drawn < wanted:
-            notes.append(f"Both piles are empty: {player.name} holds {player.hand + drawn} cards.")
+            notes.append(f"Both piles are empty: {player.name} holds {plural(player.hand + drawn, 'card')}.")
         player.hand += drawn
 
     def _end_turn(self, player: Player, notes: list[str]) -> None:
@@ -676,8 +740,8 @@ class Game:
         if player.pawns == 0:
             player.out = True
             if player.hand:
-                notes.append(f"{player.name}'s {player.hand} remaining cards go to the discard pile; "
-                             f"{player.name} draws nothing.")
+                notes.append(f"{player.name}'s remaining {plural(player.hand, 'card')} go"
+                             f"{'es' if player.hand == 1 else ''} to the discard pile; {player.name} draws nothing.")
             state.discard_pile += player.hand
             player.hand = 0
             standing = [p for p in state.players if not p.out]
@@ -685,9 +749,18 @@ class Game:
                 self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
                           Termination.LAST_STANDING)
                 return
+        elif self._last_turn_of_game():
+            self._draw(player, HAND_SIZE - player.hand, [])  # the game ends now: nothing to say about drawing
         else:
             self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
         self._next_turn(notes)
+
+    def _last_turn_of_game(self) -> bool:
+        """True when the turn ending now is the last of Last Words (the game ends with it)."""
+        state = self.state
+        if state.last_words is None:
+            return False
+        return not [s for s in state.last_words if s != state.turn and not state.players[s].out]
 
     def _next_turn(self, notes: list[str]) -> None:
         state = self.state
@@ -720,7 +793,7 @@ class Game:
         tied = [p for p in standing if p.score == best]
         winner = min(tied, key=lambda p: p.score_changed_at)
         tie = f" (tied at {best}; {winner.name} reached it first)" if len(tied) > 1 else ""
-        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {best} points{tie}!",
+        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {plural(best, 'point')}{tie}!",
                   Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
@@ -736,14 +809,23 @@ class Game:
                              "(for example: discard OCLNUSM)")
         if letters is not None:
             if len(letters) != player.hand:
-                raise BadLetters(f"{player.name} holds {player.hand} cards, but {letters} is {len(letters)} letters")
+                raise BadLetters(f"{player.name} holds {plural(player.hand, 'card')}, but {letters} is "
+                                 f"{plural(len(letters), 'letter')}")
             over = state.setup.deck.over_limit(letters)
             if over:
                 detail = ", ".join(f"{n} {c} (the deck holds {h})" for c, (n, h) in over.items())
                 raise BadLetters(f"{letters} cannot be a hand: {detail}")
+            face_up = self._face_up_refusal(letters)
+            if face_up and not event.allowed:
+                raise CardsRefused(f"{letters} cannot be {player.name}'s hand: {face_up}", letters)
+        else:
+            face_up = ""
         state.discard_pile += player.hand
+        if letters:
+            self._lay_face_up(letters)
         shown = f" ({letters})" if letters else ""
-        notes.append(f"{player.name} discards the hand{shown}.")
+        how = f" (the table overrules the card count: {face_up})" if face_up else ""
+        notes.append(f"{player.name} discards the hand{shown}{how}.")
         player.hand = 0
         state.window = DiscardWindow(state.turn, letters)  # type: ignore[arg-type]
         if options.spell_binding:
@@ -759,7 +841,7 @@ class Game:
             notes.append(state.waiting_for())
             return
         if state.setup.options.psychotherapy:
-            notes.append(f"{player.name} has all {PAWNS} pawns: no Psychotherapy roll.")
+            notes.append(f"{player.name} has all {plural(PAWNS, 'pawn')}: no Psychotherapy roll.")
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
@@ -781,14 +863,15 @@ class Game:
                               + ", ".join(f"{n} more {c}" for c, n in sorted(missing.items())))
         self._check_word_fits(word, HAND_SIZE, False)
         if not event.legal:
-            raise WordRefused(f"{word} is not a legal word ({', '.join(event.reasons) or 'not legal'})", event.reasons)
+            raise WordRefused(f"{word} is not a legal word: it is {reasons_words(event.reasons, state.setup.level)}",
+                              event.reasons)
         if any(w == word for _, w, _ in window.named):
             raise WordRefused(f"{word} was already named")
         expected = state.setup.deck.score(word)
         if event.score != expected:
             raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
         window.named.append((namer.name, word, event.score))
-        notes.append(f"{namer.name} names {word} ({event.score} points) from {state.current.name}'s discard.")
+        notes.append(f"{namer.name} names {word} ({plural(event.score, 'point')}) from {state.current.name}'s discard.")
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
@@ -806,7 +889,7 @@ class Game:
         state.used_words.append(word)
         state.pending = Pending(state.turn, word, score, forced=True)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        notes.append(f"Spell Binding: {player.name} must play {word} for {score} points (named by {by}).")
+        notes.append(f"Spell Binding: {player.name} must play {word} for {plural(score, 'point')} (named by {by}).")
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
@@ -826,6 +909,51 @@ class Game:
             else:
                 notes.append(f"{player.name} rolls {event.roll}, not higher than {value}: nothing happens.")
         self._end_turn(player, notes)
+
+
+    def _apply_left(self, event: PlayerLeft, notes: list[str]) -> None:
+        """A player leaves (RULES.md 6): out as if the last pawn were lost; the game goes on without them."""
+        state = self.state
+        if state.phase is Phase.ROLL_OFF:
+            raise WrongPhase("the game has not started: set it up again without that player")
+        player = state.player(event.player)
+        if player.out:
+            raise RulesError(f"{player.name} has already left the game" if player.left else
+                             f"{player.name} is already out of the game")
+        seat = state.players.index(player)
+        current = seat == state.turn
+        player.out = True
+        player.left = True
+        notes.append(f"{player.name} leaves the game with {plural(player.score, 'point')}.")
+        if current and state.pending is not None:
+            notes.append(f"{state.pending.word} was not rolled for: it scores nothing.")
+            state.pending = None
+        if current and state.window is not None:
+            state.window = None
+        if player.hand:
+            notes.append(f"{player.name}'s {plural(player.hand, 'card')} go{'es' if player.hand == 1 else ''} "
+                         "to the discard pile.")
+        state.discard_pile += player.hand
+        player.hand = 0
+        standing = [p for p in state.players if not p.out]
+        if len(standing) == 1:
+            self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
+                      Termination.LAST_STANDING)
+            return
+        if state.last_words is not None:
+            state.last_words = [s for s in state.last_words if s != seat]
+            if current or not state.last_words:
+                if not state.last_words:
+                    self._finish_last_words(notes)
+                    return
+                state.turn = state.last_words[0]
+                state.phase = Phase.LAST_WORDS
+            notes.append(state.waiting_for())
+            return
+        if current:
+            self._next_turn(notes)
+            return
+        notes.append(state.waiting_for())
 
 
 def is_letters(text: object) -> bool:

@@ -20,12 +20,16 @@ from referee.engine import (
     RulesError,
     Setup,
     check_roll_off,
+    event_from_dict,
 )
 from referee.render import (
+    amend_lines,
+    correction_lines,
+    correction_words,
     describe_game,
     games_lines,
     play_verdict_lines,
-    refused_line,
+    refusal_lines,
     result_lines,
     say_lines,
     status_lines,
@@ -45,22 +49,28 @@ class Refused(click.ClickException):
 
     exit_code = EXIT_REFUSED
 
+    def __init__(self, message: str, codes: tuple[str, ...] = (), mode: str = "command", action: str = "") -> None:
+        super().__init__(message)
+        self.codes, self.mode, self.action = codes, mode, action
+
     def format_message(self) -> str:
         return self.message
 
     def show(self, file: Any = None) -> None:
-        click.echo(refused_line(self.message, style(sys.stderr)), err=True)
+        for line in refusal_lines(self.message, self.codes, style(sys.stderr), self.mode, self.action):
+            click.echo(line, err=True)
 
 
-def run_store(obj: Obj, call: Callable[[], Any]) -> Any:
+def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", action: str = "") -> Any:
     """Call the library, turning its errors into Click errors: a refusal or a store error exits 1 with
-    one clear line, a request that does not fit the game is a usage error (exit 2)."""
+    one clear line (and how to overrule it, when the table may, for ``action``), a request that does
+    not fit the game is a usage error (exit 2)."""
     from referee.store import StoreError
 
     try:
         return call()
     except RulesError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(str(exc), getattr(exc, "codes", ()), mode, action) from None
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     except RequestError as exc:
@@ -79,9 +89,32 @@ def say(notes: list[str]) -> None:
     write(say_lines(notes, style()))
 
 
-def say_result(result: Result) -> None:
-    """Print what an action did, then what the game waits for (or, at the end, who won) in bold."""
-    write(result_lines(result, style()))
+def say_result(result: Result, mode: str = "command") -> None:
+    """Print what an action did, the scoreboard, then what the game waits for (or, at the end, who won) in bold."""
+    write(result_lines(result, style(), mode))
+
+
+def db_option(f: Any) -> Any:
+    """``--db`` after the subcommand too, named in its help."""
+    def set_db(ctx: click.Context, _: Any, value: str | None) -> None:
+        if value is not None:
+            ctx.ensure_object(Obj).db = value
+
+    return click.option("--db", metavar="PATH", expose_value=False, callback=set_db, is_eager=True,
+                        help="The games database (default: $UW_REFEREE_DB, else games.sqlite3 in your data "
+                             "directory; 'uw-referee games' shows where).")(f)
+
+
+def game_options(f: Any) -> Any:
+    """``--db`` and ``--game`` after the subcommand too (``uw-referee status --game 2``), named in its help."""
+    def set_game(ctx: click.Context, _: Any, value: int | None) -> None:
+        if value is not None:
+            ctx.ensure_object(Obj).game = value
+
+    f = click.option("--game", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID", expose_value=False,
+                     callback=set_game, is_eager=True,
+                     help="Act on this game instead of the most recently active one.")(f)
+    return db_option(f)
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -101,9 +134,13 @@ def say_result(result: Result) -> None:
 @click.option("--dice", type=click.Choice(["physical", "virtual"]), default="physical", show_default=True,
               help="Roll a real d20 and type the rolls, or let the referee roll.")
 @click.option("--seed", type=int, default=None, help="Seed for virtual dice, so a game replays identically.")
+@click.option("--no-card-accounting", "no_cards", is_flag=True,
+              help="Do not refuse plays and discards needing cards that lie face up in the discard pile.")
+@db_option
 @click.pass_obj
 def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_binding: bool, psychotherapy: bool,
-        last_words: bool, target: int, level: str, deck_spec: str, dice: str, seed: int | None) -> None:
+        last_words: bool, target: int, level: str, deck_spec: str, dice: str, seed: int | None,
+        no_cards: bool) -> None:
     """Start a game for the players NAMES, in seat order (clockwise).
 
     With virtual dice the referee rolls the roll-off and shows every roll; with physical dice it asks
@@ -124,7 +161,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
     deck = get_deck(deck_spec)
     try:
         setup = Setup(players=tuple(names), target=target, level=int(level), deck=deck, dice=dice,
-                      seed=seed if seed is not None else (random.SystemRandom().randrange(2**31) if dice == "virtual" else 0),
+                      card_accounting=not no_cards, seed=seed if seed is not None else (random.SystemRandom().randrange(2**31) if dice == "virtual" else 0),
                       options=Options(oath=oath, spell_binding=spell_binding, psychotherapy=psychotherapy,
                                       last_words=last_words))
     except SetupError as exc:
@@ -186,7 +223,9 @@ def prompt_roll(label: str) -> int | None:
 @click.command(context_settings=CONTEXT)
 @click.argument("word")
 @click.option("--roll", type=click.IntRange(1, DIE), default=None, help="The sanity roll (physical dice).")
-@click.option("--allow", is_flag=True, help="The table overrules the dictionary for this play (recorded).")
+@click.option("--allow", is_flag=True, help="The table overrules the dictionary and the card count for this play "
+                                            "(recorded).")
+@game_options
 @click.pass_obj
 def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     """Play WORD for the player whose turn it is: judge, score, record, then the sanity roll.
@@ -203,17 +242,16 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     write(play_verdict_lines(prepared.verdict, allow))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
-        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow))
+        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow), action="play")
         roll = prompt_roll(f"{check.player}'s sanity roll for {prepared.verdict.word}")
-    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow))
+    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow), action="play")
     say_result(result)
-    if result.state.phase is Phase.SANITY:
-        click.echo("Enter it with: uw-referee roll N")
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("value", required=False, type=click.IntRange(1, DIE))
 @click.option("--skip", is_flag=True, help="Psychotherapy only: the discarder does not roll.")
+@game_options
 @click.pass_obj
 def roll(obj: Obj, value: int | None, skip: bool) -> None:
     """Enter the roll the game is waiting for: a sanity check, or Psychotherapy (VALUE 1-20).
@@ -231,21 +269,27 @@ def roll(obj: Obj, value: int | None, skip: bool) -> None:
 
 @click.command(context_settings=CONTEXT)
 @click.argument("letters", required=False)
+@click.option("--allow", is_flag=True, help="The table overrules the card count for this discard (recorded).")
+@game_options
 @click.pass_obj
-def discard(obj: Obj, letters: str | None) -> None:
+def discard(obj: Obj, letters: str | None, allow: bool) -> None:
     """Discard the whole hand (no score, a new hand of 7). Give the LETTERS for Spell Binding and Psychotherapy.
+
+    Letters whose every copy lies face up in the discard pile cannot be in a hand: the discard is
+    refused, unless the table overrules the card count with --allow.
 
     \b
     Example:
         uw-referee discard bcdfghk
     """
-    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters)))
+    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow), action="discard"))
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("word", required=False)
 @click.option("--by", "by", metavar="NAME", help="Who names the word.")
 @click.option("--done", is_flag=True, help="No more words will be named: settle Spell Binding.")
+@game_options
 @click.pass_obj
 def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
     """Spell Binding: another player names a WORD from the discarded letters, or --done closes the naming.
@@ -273,6 +317,7 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
 
 @click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@game_options
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
     """Scores, pawns, whose turn it is, the piles, and what the game waits for.
@@ -290,6 +335,7 @@ def status(obj: Obj, as_json: bool) -> None:
 
 @click.command(context_settings=CONTEXT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@game_options
 @click.pass_obj
 def log(obj: Obj, as_json: bool) -> None:
     """Every recorded event of the game with its time, in order.
@@ -298,35 +344,98 @@ def log(obj: Obj, as_json: bool) -> None:
     Example:
         uw-referee log
     """
-    gid, game, history = run_store(obj, lambda: obj.reader().history(obj.game))
+    reader = obj.reader()
+    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    _, corrections = run_store(obj, lambda: reader.corrections(gid))
     notes = history_notes([event for _, event in history])
     notes[0] = [describe_game(gid, game)]
     rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": notes[seq]}
             for seq, (at, event) in enumerate(history)]
+    fixes = [{"at": at, **record,
+              "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
+             for at, record in corrections]
     if as_json:
-        emit_json({"game": gid, "events": rows})
+        emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
     for row in rows:
         click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"]))
+    if fixes:
+        click.echo("Corrections:")
+    for fix in fixes:
+        click.echo(f"      {fix['at'][:19].replace('T', ' ')}  {fix['words']}")
 
 
 @click.command(context_settings=CONTEXT)
 @click.argument("actions", type=click.IntRange(min=1), default=1)
+@game_options
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
-    """Undo the last ACTIONS actions (default 1). A play with its roll is one action.
+    """Undo the last ACTIONS actions (default 1), saying what was undone. A play with its roll is one action.
+
+    'uw-referee redo' puts them back until the table takes a new action. With virtual dice, a roll
+    after an undo is a new roll (the table never learns its next roll by undoing).
 
     \b
     Example:
         uw-referee undo 2
     """
     result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
-    removed = len(result.removed)
-    click.echo(f"Undone: {actions} action{'s' if actions != 1 else ''} ({removed} event{'s' if removed != 1 else ''}).")
-    click.echo(style().bold(result.waiting.text))
+    write(correction_lines("Undid", list(result.removed), result, style()))
 
 
 @click.command(context_settings=CONTEXT)
+@click.argument("actions", type=click.IntRange(min=1), default=1)
+@game_options
+@click.pass_obj
+def redo(obj: Obj, actions: int) -> None:
+    """Put back the last ACTIONS undone actions (default 1), in order, until the table takes a new action.
+
+    \b
+    Example:
+        uw-referee undo 2 && uw-referee redo 2
+    """
+    result = run_store(obj, lambda: obj.referee.redo(obj.game, actions))
+    write(correction_lines("Redid", list(result.removed), result, style()))
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("action", required=False, type=click.IntRange(min=0))
+@click.option("--roll", "value", type=click.IntRange(1, DIE), required=True, help="The roll as it really was.")
+@game_options
+@click.pass_obj
+def amend(obj: Obj, action: int | None, value: int) -> None:
+    """Correct a roll typed wrong: the latest roll, or the one of ACTION (its number in 'uw-referee log').
+
+    Every later action is checked again, in order, as if the right roll had been typed: scores,
+    pawns, eliminations and the winner follow. If a later action becomes impossible, the amendment
+    is refused with the reason and nothing changes. The amendment is recorded ('uw-referee log').
+
+    \b
+    Example:
+        uw-referee amend --roll 16 && uw-referee amend 4 --roll 3
+    """
+    write(amend_lines(run_store(obj, lambda: obj.referee.amend(obj.game, value, action)), style()))
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("name")
+@game_options
+@click.pass_obj
+def leave(obj: Obj, name: str) -> None:
+    """NAME leaves the game: out as if the last pawn were lost (the hand goes to the discard pile, the score stays).
+
+    If that leaves one player with pawns, that player wins. A player who leaves during Last Words
+    takes no final turn.
+
+    \b
+    Example:
+        uw-referee leave Sue
+    """
+    say_result(run_store(obj, lambda: obj.referee.leave(obj.game, name)))
+
+
+@click.command(context_settings=CONTEXT)
+@game_options
 @click.pass_obj
 def games(obj: Obj) -> None:
     """List the games in the database, most recently active first.
@@ -340,17 +449,21 @@ def games(obj: Obj) -> None:
 
 
 @click.command(context_settings=CONTEXT)
+@game_options
 @click.pass_obj
 def export(obj: Obj) -> None:
-    """The whole game as JSON: set-up, every event with its time, and the state now.
+    """The whole game as JSON: set-up, every event with its time, the corrections (undo, redo, amend), the state now.
 
     \b
     Example:
         uw-referee export > game.json
     """
-    gid, game, history = run_store(obj, lambda: obj.reader().history(obj.game))
+    reader = obj.reader()
+    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    _, corrections = run_store(obj, lambda: reader.corrections(gid))
     emit_json({"game": gid, "setup": game.setup.to_dict(),
                "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],
+               "corrections": [{"at": at, **record} for at, record in corrections],
                "state": {"game": gid, **game.state.to_dict()}})
 
 
@@ -368,17 +481,20 @@ def rules(obj: Obj) -> None:
 
 # -- the table loop -------------------------------------------------------------------------------
 
-TABLE_HELP = ("Type a word to play it, 'discard LETTERS', 'undo', 'status', 'help' or 'quit'. "
-              "Add '!' after a word to overrule the dictionary (e.g. 'cthulhu!').")
+TABLE_HELP = ("Type a word to play it, 'discard LETTERS', 'status', 'undo', 'redo', 'amend N' (the latest roll "
+              "was N), 'leave NAME', 'help' or 'quit'. Add '!' after a word or a discard's letters to overrule "
+              "the dictionary or the card count (e.g. 'cthulhu!').")
 
 
 @click.command(context_settings=CONTEXT)
+@game_options
 @click.pass_obj
 def table(obj: Obj) -> None:
     """Run the current game turn by turn: the referee asks, the table answers.
 
     It announces each turn, asks for the word or a discard, asks for the roll, and says what
-    happened and what to do. End of input or 'quit' leaves the game saved.
+    happened, the scores and what to do. At any prompt: status, undo, redo, amend N, leave NAME,
+    help, quit. End of input or 'quit' leaves the game saved.
 
     \b
     Example:
@@ -413,9 +529,7 @@ def table(obj: Obj) -> None:
             exc.show()
         except click.exceptions.Exit:
             pass
-    if game.state.is_over():
-        click.echo(style().bold(game.state.waiting_for()))
-    else:
+    if not game.state.is_over():
         click.echo(f"The game is saved. Continue with 'uw-referee --game {gid} table'.")
 
 
@@ -425,22 +539,41 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     referee = obj.referee
     words = answer.split()
     command = words[0].lower() if words else ""
+    table = "table"
     if command in ("help", "?", ""):
         click.echo(TABLE_HELP)
         return game
     if command == "status":
-        for p in state.players:
-            click.echo(f"  {p.name:<12} {p.score:>4} points  {p.pawns} pawns{' (out)' if p.out else ''}")
-        click.echo(f"  Draw pile {state.draw_pile}, discard pile {state.discard_pile}.")
+        write(status_lines(gid, state.view(), style()))
         return game
-    if command == "undo":
-        result = run_store(obj, lambda: referee.undo(gid, 1))
-        click.echo("Undone.")
-        click.echo(style().bold(result.waiting.text))
+    if command in ("undo", "redo"):
+        count = 1
+        if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+            count = int(words[1])
+        elif len(words) != 1:
+            raise click.UsageError(f"type '{command}' or '{command} N' (N actions)")
+        call = referee.undo if command == "undo" else referee.redo
+        result = run_store(obj, lambda: call(gid, count), mode=table)
+        write(correction_lines("Undid" if command == "undo" else "Redid", list(result.removed), result, style()))
         return result.game
-    if state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
+    if command == "amend":
+        if len(words) not in (2, 3) or not all(w.isdigit() for w in words[1:]):
+            raise click.UsageError("type 'amend N' (the latest roll was N) or 'amend ACTION N' "
+                                   "(the roll of ACTION, numbered as in 'uw-referee log')")
+        at = int(words[1]) if len(words) == 3 else None
+        right = int(words[-1])
+        if not 1 <= right <= DIE:
+            raise click.UsageError(f"{right} is not a roll: type a number from 1 to {DIE}")
+        amended = run_store(obj, lambda: referee.amend(gid, right, at), mode=table)
+        write(amend_lines(amended, style()))
+        return amended.game
+    if command == "leave":
+        if len(words) != 2:
+            raise click.UsageError("type 'leave NAME'")
+        result = run_store(obj, lambda: referee.leave(gid, words[1]), mode=table)
+    elif state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
         if state.phase is Phase.PSYCHOTHERAPY and command in ("pass", "skip", "no"):
-            result = run_store(obj, lambda: referee.roll(gid, skip=True))
+            result = run_store(obj, lambda: referee.roll(gid, skip=True), mode=table)
         else:
             value: int | None = None
             if game.setup.dice == "physical":
@@ -448,31 +581,33 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                     value = int(command)
                 except ValueError:
                     raise click.UsageError(f"{answer!r} is not a roll: type a number from 1 to {DIE}") from None
-            result = run_store(obj, lambda: referee.roll(gid, value))
+            result = run_store(obj, lambda: referee.roll(gid, value), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
         if command == "done":
-            result = run_store(obj, lambda: referee.bind_done(gid))
+            result = run_store(obj, lambda: referee.bind_done(gid), mode=table)
         else:
             if len(words) != 2:
                 raise click.UsageError("name a word as 'NAME WORD', or type 'done'")
-            prepared = run_store(obj, lambda: referee.prepare(gid, words[1]))
-            result = run_store(obj, lambda: referee.bind(prepared, words[0]))
+            prepared = run_store(obj, lambda: referee.prepare(gid, words[1]), mode=table)
+            result = run_store(obj, lambda: referee.bind(prepared, words[0]), mode=table, action="bind")
     elif command == "discard":
         letters = words[1] if len(words) > 1 else None
-        result = run_store(obj, lambda: referee.discard(gid, letters))
+        allow = bool(letters and letters.endswith("!"))
+        letters = letters.rstrip("!") if letters else None
+        result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow), mode=table, action="discard")
     else:
         if len(words) != 1:
             raise click.UsageError(f"{answer!r}: type one word, or 'discard LETTERS'")
         allow = words[0].endswith("!")
-        prepared = run_store(obj, lambda: referee.prepare(gid, words[0].rstrip("!")))
+        prepared = run_store(obj, lambda: referee.prepare(gid, words[0].rstrip("!")), mode=table)
         if not prepared.verdict.legal:
             for reason in prepared.verdict.reasons:
                 click.echo(f"The dictionary says: {reason.message}.")
         # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
-        result = run_store(obj, lambda: referee.play(prepared, allow=allow))
-    say_result(result)
+        result = run_store(obj, lambda: referee.play(prepared, allow=allow), mode=table, action="play")
+    say_result(result, table)
     return result.game
 
 
-__all__ = ["Refused", "RULINGS", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "games",
-           "export", "table"]
+__all__ = ["Refused", "RULINGS", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo",
+           "amend", "leave", "games", "export", "table"]

@@ -124,8 +124,8 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
     from referee.actions import Referee, RequestError
-    from referee.engine import Phase, RulesError
-    from referee.render import play_verdict_lines, refused_line, result_lines
+    from referee.engine import RulesError
+    from referee.render import play_verdict_lines, refusal_lines, result_lines
     from referee.store import Store, StoreError
 
     style = _style()
@@ -138,7 +138,7 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     except StoreError as exc:
         return _error(str(exc))
     except RulesError as exc:
-        write([refused_line(str(exc), Style(use_color(sys.stderr)))], sys.stderr)
+        write(refusal_lines(str(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
         return EXIT_REFUSED
     write(play_verdict_lines(prepared.verdict, allow=False))
     try:
@@ -146,10 +146,7 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     except StoreError as exc:
         return _error(str(exc))
     except RulesError as exc:
-        write([refused_line(str(exc), Style(use_color(sys.stderr)))], sys.stderr)
+        write(refusal_lines(str(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
         return EXIT_REFUSED
-    lines = result_lines(result, style)
-    if result.state.phase is Phase.SANITY:
-        lines.append("Enter it with: uw-referee roll N")
-    write(lines)
+    write(result_lines(result, style))
     return EXIT_OK

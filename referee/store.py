@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from referee.engine import Event, Game, Setup, State
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 10.0
 #: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
 STAMP_SUFFIX = "-verified"
@@ -62,6 +62,23 @@ MIGRATIONS: list[str] = [
         digest TEXT NOT NULL
     );
     ALTER TABLE games ADD COLUMN summary TEXT;
+    """,
+    # Version 3: the corrections a table made (undo, redo, amend), for log and export and for new
+    # virtual rolls after an undo; and each game's redo stack (undone events, most recent first).
+    """
+    CREATE TABLE corrections (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        n INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE redo (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        pos INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, pos)
+    );
     """,
 ]
 
@@ -448,12 +465,50 @@ class Store:
         from referee.engine import Game, State
 
         data = self._snapshot(conn, game_id)
+        game = None
         if data is not None:
             try:
-                return Game.resume(State.from_snapshot(data))
+                game = Game.resume(State.from_snapshot(data))
             except (ValueError, KeyError, TypeError):
                 pass  # a snapshot this version cannot read: replay
-        return self._replay(conn, game_id)
+        if game is None:
+            game = self._replay(conn, game_id)
+        game.generation = self._undos(conn, game_id)
+        return game
+
+    def _undos(self, conn: sqlite3.Connection, game_id: int) -> int:
+        """How many undos the game has had (virtual rolls after an undo are new rolls)."""
+        if self._version < 3:
+            return 0
+        row = conn.execute("SELECT count(*) FROM corrections WHERE game_id = ? AND substr(data, 1, 15) = ?",
+                           (game_id, '{"type":"undo"')).fetchone()
+        return int(row[0])
+
+    def _corrections(self, conn: sqlite3.Connection, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+        if self._version < 3:
+            return []
+        rows = conn.execute("SELECT at, data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
+        return [(at, json.loads(data)) for at, data in rows]
+
+    def _record(self, conn: sqlite3.Connection, game_id: int, correction: dict[str, Any]) -> None:
+        """Record a correction (undo, redo, amend) with the time."""
+        row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
+        conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (?, ?, ?, ?)",
+                     (game_id, row[0], now(), _dumps(correction)))
+
+    def _redo_stack(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
+        from referee.engine import event_from_dict
+
+        rows = conn.execute("SELECT data FROM redo WHERE game_id = ? ORDER BY pos", (game_id,)).fetchall()
+        try:
+            return [event_from_dict(json.loads(data)) for (data,) in rows]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._unreplayable(game_id, exc) from None
+
+    def _set_redo(self, conn: sqlite3.Connection, game_id: int, events: list[Event]) -> None:
+        conn.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))
+        conn.executemany("INSERT INTO redo (game_id, pos, data) VALUES (?, ?, ?)",
+                         [(game_id, i, _dumps(e.to_dict())) for i, e in enumerate(events)])
 
     def load(self, game_id: int | None = None) -> tuple[int, Game]:
         """The game (the most recently active one when ``game_id`` is None), without its past events."""
@@ -495,6 +550,12 @@ class Store:
             events, stamps = self._events(conn, gid)
             game = self._replay(conn, gid, events)
         return gid, game, list(zip(stamps, game.events))
+
+    def corrections(self, game_id: int | None = None) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
+        """The corrections recorded for the game (undo, redo, amend), each with its time, in order."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            return gid, self._corrections(conn, gid)
 
     def games(self) -> list[GameSummary]:
         """Every game, most recently active first, from the summaries kept beside them."""
@@ -566,14 +627,20 @@ class Store:
             result = action(game)
             if game.count > before:
                 self._save(conn, gid, game, before, game.events[before - game.base:])
+                if self._version >= 3:
+                    conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
         return gid, game, result
 
-    def rewrite(self, game_id: int | None, change: Callable[[list[Event]], tuple[list[Event], Any]]
+    def rewrite(self, game_id: int | None,
+                change: Callable[[list[Event], list[Event]], tuple[list[Event], list[Event] | None, Any]],
+                correction: Callable[[Any], dict[str, Any] | None] | None = None
                 ) -> tuple[int, Game, list[Event], Any]:
-        """Replace a game's events by ``change(events)``'s, replayed, in one transaction (undo, redo, amend).
+        """Replace a game's events by ``change(events, redo)``'s, replayed, in one transaction (undo, redo, amend).
 
-        ``change`` returns the new list of events and a result; the new list is replayed in full
-        (a RulesError rolls back). Returns the game, the events it had before, and the result.
+        ``change`` gets the events and the redo stack, and returns the new list of events, the new
+        redo stack (None: unchanged) and a result; the new list is replayed in full (a RulesError
+        rolls back). ``correction(result)`` is recorded. Returns the game, the events it had
+        before, and the result.
         """
         from referee.engine import Game
 
@@ -581,25 +648,55 @@ class Store:
             gid = self._resolve(conn, game_id)
             events, _ = self._events(conn, gid)
             self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
-            new_events, result = change(list(events))
+            redo = self._redo_stack(conn, gid) if self._version >= 3 else []
+            new_events, new_redo, result = change(list(events), redo)
             game = Game.replay(new_events)
             keep = 0
             while keep < min(len(events), len(new_events)) and events[keep] == new_events[keep]:
                 keep += 1
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (gid, keep))
             self._save(conn, gid, game, keep, game.events[keep:])
+            if self._version >= 3:
+                if new_redo is not None:
+                    self._set_redo(conn, gid, new_redo)
+                record = correction(result) if correction is not None else None
+                if record is not None:
+                    self._record(conn, gid, record)
+                game.generation = self._undos(conn, gid)
         return gid, game, events, result
 
     def undo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
-        """Remove the last ``actions`` actions; returns the game as it is now and the events removed."""
+        """Remove the last ``actions`` actions (they go on the redo stack); returns the game and the events removed."""
         from referee.engine import undo_point
 
-        def cut(events: list[Event]) -> tuple[list[Event], list[Event]]:
+        def cut(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
             keep = undo_point(events, actions)
-            return events[:keep], events[keep:]
+            return events[:keep], events[keep:] + redo, events[keep:]
 
-        gid, game, _, removed = self.rewrite(game_id, cut)
+        def record(removed: list[Event]) -> dict[str, Any]:
+            return {"type": "undo", "actions": actions, "events": [e.to_dict() for e in removed]}
+
+        gid, game, _, removed = self.rewrite(game_id, cut, record)
         return gid, game, removed
+
+    def redo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
+        """Put back the last ``actions`` undone actions, in order; returns the game and the events put back."""
+        from referee.engine import NothingToUndo, action_starts
+
+        def put_back(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
+            starts = action_starts([events[0], *redo])  # index 0 stands for the creation
+            if actions < 1 or actions > len(starts):
+                raise NothingToUndo("there is nothing to redo" if not starts else
+                                    f"only {len(starts)} undone action{'s' if len(starts) != 1 else ''} "
+                                    f"can be redone, not {actions}")
+            end = starts[actions] - 1 if actions < len(starts) else len(redo)
+            return events + redo[:end], redo[end:], redo[:end]
+
+        def record(back: list[Event]) -> dict[str, Any]:
+            return {"type": "redo", "actions": actions, "events": [e.to_dict() for e in back]}
+
+        gid, game, _, back = self.rewrite(game_id, put_back, record)
+        return gid, game, back
 
 
 __all__ = ["Store", "StoreError", "NoGame", "GameSummary", "default_db_path"]

@@ -52,7 +52,7 @@ def test_status_json_fields(db: Path) -> None:
         assert key in data
     assert data["turn"] == "Paul" and data["used_words"] == ["LOOK"] and data["draw_pile"] == 71
     assert set(data["options"]) == {"oath", "spell_binding", "psychotherapy", "last_words"}
-    assert data["players"][0] == {"name": "Cindi", "score": 4, "pawns": 5, "out": False}
+    assert data["players"][0] == {"name": "Cindi", "score": 4, "pawns": 5, "out": False, "left": False}
 
 
 BAD = [
@@ -213,8 +213,8 @@ def test_foreign_sqlite_database_is_refused(db: Path) -> None:
 
 def test_table_loop_plays_turns(db: Path) -> None:
     started(db, "--psychotherapy")
-    answers = "\n".join(["look", "7", "ta2ps", "london", "champ", "12", "status", "discard bcdfghk", "top", "3",
-                         "discard bcdfghk", "3", "undo", "quit"]) + "\n"
+    answers = "\n".join(["look", "7", "ta2ps", "london", "champ", "12", "status", "discard bcdfghx", "top", "3",
+                         "discard aeiourt", "3", "undo", "quit"]) + "\n"
     result = run(db, "table", input=answers)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -226,7 +226,8 @@ def test_table_loop_plays_turns(db: Path) -> None:
     assert "Cindi loses a pawn: 4 left." in out
     assert "Psychotherapy: Paul may roll against the hand's value 19" in out
     assert "Paul rolls 3, not higher than 19: nothing happens." in out
-    assert "Undone." in out
+    assert "Undid Paul's discard of AEIOURT, Psychotherapy roll 3." in out
+    assert "Scores, target 100: Cindi 4 (4 pawns), ->Paul 15 (4 pawns), Sue 5 (4 pawns)." in out
     assert "The game is saved" in out
     data = status(db)
     assert data["used_words"] == ["LOOK", "CHAMP", "TOP"] and data["turn"] == "Paul" and data["phase"] == "action"

@@ -123,13 +123,28 @@ def test_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
     gid = new_game(Store(db))
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what uw-referee 0.1 wrote: no snapshots, no summaries
-        con.executescript("DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; PRAGMA user_version = 1;")
+        con.executescript("DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; DROP TABLE corrections; "
+                          "DROP TABLE redo; PRAGMA user_version = 1;")
     assert Store(db, read_only=True).load(gid)[1].state.current.name == "Bob"  # type: ignore[union-attr]
     assert Store(db, read_only=True).games()[0].turn == "Bob"
     discard(Store(db), gid)
     assert Store(db).games()[0].turn == "Ann"
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    gid = new_game(Store(db))
+    discard(Store(db), gid)
+    with sqlite3.connect(db) as con:  # what issue 8's referee wrote: no corrections, no redo stack
+        con.executescript("DROP TABLE corrections; DROP TABLE redo; PRAGMA user_version = 2;")
+    assert Store(db, read_only=True).corrections(gid) == (gid, [])
+    store = Store(db)
+    store.undo(gid, 1)
+    assert [c["type"] for _, c in Store(db).corrections(gid)[1]] == ["undo"]
+    assert Store(db).load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
+    assert Store(db).redo(gid, 1)[1].state.current.name == "Bob"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("xdg", [None, "", "   ", "/tmp/xdg data"])

@@ -75,7 +75,7 @@ def test_example2_paul_wins_with_rum(tmp_path: Path) -> None:
     assert "Sue's turn" in before
     assert "Sue scores 0" not in by_line["play ten --roll 9"][1]
     code, out = by_line["play columns --roll 4"]
-    assert code == 0 and "would have reached 100: it scores 0" in out and "Sue loses a pawn: 2 left" in out
+    assert code == 0 and "would have reached 101 (the target is 100): it scores 0" in out and "Sue loses a pawn: 2 left" in out
     code, out = by_line["play rum --roll 17"]
     assert code == 0 and "Paul scores 7: 104 points" in out and "Paul reaches 104 and wins!" in out
     code, out = by_line["play tap --roll 3"]

@@ -40,7 +40,7 @@ def main() -> None:
     sue = pick(95, 6, used)            # two failed, four passed: 95 points, 3 pawns
     paul_rolls = [1, 1, 20, 1, 1, 20]
     sue_rolls = [1, 20, 1, 20, 20, 20]
-    lines = ["new Cindi Paul Sue --first Cindi"]
+    lines = ["new Cindi Paul Sue --first Cindi --no-card-accounting"]
     for turn in range(6):
         if turn < 5:
             lines.append(f"play {cindi[turn].lower()} --roll 1")
