@@ -614,10 +614,10 @@ class Game:
         state.phase = Phase.SANITY
         overruled = []
         if event.allowed and not event.legal:
-            overruled.append(f"the dictionary ({word} is {reasons_words(event.reasons, state.setup.level)})")
+            overruled.append(f"the dictionary: {word} is {reasons_words(event.reasons, state.setup.level)}")
         if event.allowed and face_up:
-            overruled.append(f"the card count ({face_up})")
-        how = f" (the table overrules {' and '.join(overruled)})" if overruled else (
+            overruled.append(f"the card count: {face_up}")
+        how = f" (the table overrules {'; and '.join(overruled)})" if overruled else (
             " (the Unspellable Oath)" if oath and not event.legal else "")
         notes.append(f"{player.name} plays {word} for {plural(event.score, 'point')}{how}.")
         notes.append(state.waiting_for())

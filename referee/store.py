@@ -481,7 +481,7 @@ class Store:
         if self._version < 3:
             return 0
         row = conn.execute("SELECT count(*) FROM corrections WHERE game_id = ? AND substr(data, 1, 15) = ?",
-                           (game_id, '{"type":"undo"')).fetchone()
+                           (game_id, '{"type":"undo",')).fetchone()
         return int(row[0])
 
     def _corrections(self, conn: sqlite3.Connection, game_id: int) -> list[tuple[str, dict[str, Any]]]:

@@ -227,7 +227,7 @@ def test_table_loop_plays_turns(db: Path) -> None:
     assert "Psychotherapy: Paul may roll against the hand's value 19" in out
     assert "Paul rolls 3, not higher than 19: nothing happens." in out
     assert "Undid Paul's discard of AEIOURT, Psychotherapy roll 3." in out
-    assert "Scores, target 100: Cindi 4 (4 pawns), ->Paul 15 (4 pawns), Sue 5 (4 pawns)." in out
+    assert "Scores, target 100: Cindi 9 (4 pawns), ->Paul 15 (4 pawns), Sue 0 (5 pawns)." in out
     assert "The game is saved" in out
     data = status(db)
     assert data["used_words"] == ["LOOK", "CHAMP", "TOP"] and data["turn"] == "Paul" and data["phase"] == "action"

@@ -19,16 +19,28 @@ from referee.cli import cli
 
 TRANSCRIPTS = Path(__file__).parent / "data" / "transcripts"
 CASES = sorted(p.stem for p in TRANSCRIPTS.glob("*.commands"))
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00")
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+
+
+def read_commands(name: str) -> list[tuple[str, str | None]]:
+    """Each command line with the lines typed at its prompts (the lines after it that start with '> ')."""
+    commands: list[tuple[str, str | None]] = []
+    for line in (TRANSCRIPTS / f"{name}.commands").read_text().splitlines():
+        if line.startswith("> ") and commands:
+            command, typed = commands[-1]
+            commands[-1] = (command, (typed or "") + line[2:] + "\n")
+        elif line.strip() and not line.startswith("#"):
+            commands.append((line, None))
+    return commands
 
 
 def run_transcript(name: str, db: Path) -> tuple[str, list[tuple[str, int, str]]]:
     runner = CliRunner()
     parts = []
     results = []
-    for line in (TRANSCRIPTS / f"{name}.commands").read_text().splitlines():
+    for line, typed in read_commands(name):
         args = shlex.split(line)
-        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+        result = runner.invoke(cli, ["--db", str(db), *args], input=typed, catch_exceptions=False)
         output = _TIME.sub("<time>", result.output)
         parts.append(f"$ uw-referee {line}\n{output}[exit {result.exit_code}]\n")
         results.append((line, result.exit_code, result.output))
@@ -82,10 +94,38 @@ def test_example2_paul_wins_with_rum(tmp_path: Path) -> None:
     assert code == 1 and "the game is over" in out.lower()
 
 
-def test_virtual_dice_replay_identically(tmp_path: Path) -> None:
-    first, _ = run_transcript("virtual", tmp_path / "a.sqlite3")
-    second, _ = run_transcript("virtual", tmp_path / "b.sqlite3")
+@pytest.mark.parametrize("name", ["virtual", "virtual_undo"])
+def test_virtual_dice_replay_identically(name: str, tmp_path: Path) -> None:
+    first, _ = run_transcript(name, tmp_path / "a.sqlite3")
+    second, _ = run_transcript(name, tmp_path / "b.sqlite3")
     assert first == second
+
+
+def test_a_virtual_roll_after_an_undo_is_a_new_roll(tmp_path: Path) -> None:
+    _, results = run_transcript("virtual_undo", tmp_path / "g.sqlite3")
+    rolls = [re.search(r"Ann rolls (\d+)", out).group(1) for line, _, out in results if line == "play champ"]  # type: ignore[union-attr]
+    assert len(rolls) == 3 and len(set(rolls)) == 3  # seed 7: 6, then 14, then 20
+
+
+def test_amend_changes_a_pawn_an_elimination_and_the_winner(tmp_path: Path) -> None:
+    _, results = run_transcript("amend", tmp_path / "g.sqlite3")
+    by_line = {line: (code, out) for line, code, out in results}
+    assert by_line["amend 2 --roll 2"] == (0, by_line["amend 2 --roll 2"][1])
+    assert "Ann: 4 -> 3 pawns." in by_line["amend 2 --roll 2"][1]
+    code, out = by_line["amend 7 --roll 20"]
+    assert code == 1 and "event 8" in out and "the game is over" in out
+    code, out = by_line["amend --roll 1"]
+    assert code == 0 and "now out of the game" in out and "Now Ann wins." in out
+
+
+def test_card_accounting_is_refused_overruled_and_reset(tmp_path: Path) -> None:
+    _, results = run_transcript("cards", tmp_path / "g.sqlite3")
+    by_line = {line: (code, out) for line, code, out in results}
+    assert by_line["play quartz --roll 12"][0] == 1 and "the only Q is in the discard pile" in \
+        by_line["play quartz --roll 12"][1]
+    assert by_line["discard xqzvwkj"][0] == 1
+    assert "the table overrules the card count" in by_line["play quartz --roll 12 --allow"][1]
+    assert by_line["play quiz --roll 18"][0] == 0  # after the reshuffle the Q may be in a hand again
 
 
 def test_spell_binding_tie_goes_to_the_word_named_first(tmp_path: Path) -> None:
