@@ -39,7 +39,7 @@ def check_lines(verdicts: list[Verdict], style: Style) -> list[str]:
 
 def play_verdict_lines(verdict: Verdict, allow: bool) -> list[str]:
     """What the dictionary says about a word being played."""
-    lines = []  # with --allow, the play's own note says what the table overrules, if anything
+    lines: list[str] = []  # with --allow, the play's own note says what the table overrules, if anything
     lines.extend(f"The dictionary says: {reason.message}." for reason in verdict.reasons)
     return lines
 
