@@ -18,7 +18,8 @@ from referee.cli_common import (
     level_option,
 )
 from referee.render import check_lines, letters_text
-from referee.terminal import Style, use_color, write
+from referee.paths import default_db_path
+from referee.terminal import Style, disable_color, use_color, write
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
 #: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
@@ -35,6 +36,17 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command names the nearest ones: ``uw-referee paly`` suggests ``play``."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            near = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.5)
+            hint = f" Did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+            ctx.fail(f"No such command {name!r}.{hint} 'uw-referee --help' lists them.")
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
             import importlib
@@ -47,11 +59,14 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="uw-referee")
 @click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
-              help="The games database (default: games.sqlite3 in your data directory).")
+              help=f"The games database (default: {default_db_path()}). Every game command takes it after its "
+                   "name too.")
 @click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID",
-              help="Act on this game instead of the most recently active one.")
+              help="Act on this game instead of the most recently active one (also after the command's name).")
+@click.option("--no-color", is_flag=True, help="No colour (without it: colour only on a terminal, and never "
+                                               "with NO_COLOR set).")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, game_id: int | None) -> None:
+def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool) -> None:
     """The referee for Unspeakable Words: settles words and keeps the game.
 
     \b
@@ -67,6 +82,8 @@ def cli(ctx: click.Context, db: str | None, game_id: int | None) -> None:
     """
     obj = ctx.ensure_object(Obj)
     obj.db, obj.game = db, game_id
+    if no_color:
+        disable_color()
 
 
 @cli.command()

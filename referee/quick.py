@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from referee.terminal import EXIT_OK, EXIT_REFUSED, Style, json_text, use_color, write
+from referee.terminal import EXIT_OK, EXIT_REFUSED, Style, disable_color, json_text, use_color, write
 
 #: ``--game`` accepts what SQLite's integer ids can hold (as the Click option does).
 MAX_GAME_ID = 2**63 - 1
@@ -39,7 +39,11 @@ def run(args: list[str]) -> int | None:
     """Answer ``args`` and return the exit status, or None to hand over to the Click CLI."""
     db: str | None = None
     game: int | None = None
-    while len(args) >= 2 and args[0] in ("--db", "--game"):
+    while args and args[0] == "--no-color" or len(args) >= 2 and args[0] in ("--db", "--game"):
+        if args[0] == "--no-color":
+            disable_color()
+            args = args[1:]
+            continue
         if args[0] == "--db":
             db = args[1]
         elif args[1].isascii() and args[1].isdigit() and 1 <= int(args[1]) <= MAX_GAME_ID:

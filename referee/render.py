@@ -202,7 +202,7 @@ def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
     """``games``: each game with its last activity, players and state; or how to start one."""
     if not summaries:
         return [f"No games yet in {where}: start one with 'uw-referee new NAME NAME'."]
-    return [f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
+    return [f"Games in {where}, most recently active first:"] + [f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
             for g in summaries]
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
+from referee.paths import default_db_path
 from referee.values import value
 
 try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
@@ -103,26 +103,6 @@ class GameSummary:
     turn: str | None
     winner: str | None
     scores: tuple[int, ...]
-
-
-def default_db_path() -> str:
-    """``UW_REFEREE_DB``, else games.sqlite3 in the user's data directory.
-
-    On Linux and other XDG systems the directory is platformdirs' ``user_data_dir`` rule written
-    out (importing platformdirs costs more than a status command; tests/test_store.py holds the
-    two equal); elsewhere platformdirs answers.
-    """
-    env = os.environ.get("UW_REFEREE_DB")
-    if env:
-        return env
-    if os.name == "posix" and not sys.platform.startswith("darwin"):
-        base = os.environ.get("XDG_DATA_HOME", "")
-        if not base.strip():
-            base = os.path.expanduser("~/.local/share")
-        return os.path.join(base, "uw-referee", "games.sqlite3")
-    import platformdirs
-
-    return os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
 
 
 def _rollback(conn: sqlite3.Connection) -> None:

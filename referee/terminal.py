@@ -17,9 +17,18 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
+#: Set by ``--no-color`` for the rest of the run.
+_COLOR_OFF = [False]
+
+
+def disable_color() -> None:
+    """``--no-color``: no colour for the rest of this run, whatever the terminal."""
+    _COLOR_OFF[0] = True
+
+
 def use_color(stream: TextIO, disabled: bool = False) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org) or --no-color given."""
-    if disabled or os.environ.get("NO_COLOR"):
+    if disabled or _COLOR_OFF[0] or os.environ.get("NO_COLOR"):
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

@@ -252,3 +252,57 @@ def test_real_subprocess(tmp_path: Path) -> None:
     refused = subprocess.run([*exe, "roll", "5"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
     assert refused.returncode == 1 and "Refused:" in refused.stderr and "Traceback" not in refused.stderr
     assert "\x1b[" not in played.stdout  # no colour when not on a terminal
+
+
+# -- command-line habits (issue 9, point 6) --------------------------------------------------------
+
+def test_db_and_game_work_after_the_subcommand(tmp_path: Path) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["new", "Ann", "Bob", "--first", "Ann", "--db", db]).exit_code == 0
+    assert runner.invoke(cli, ["new", "Cy", "Dee", "--first", "Dee", "--db", db]).exit_code == 0
+    result = runner.invoke(cli, ["status", "--game", "1", "--db", db])
+    assert result.exit_code == 0 and "Game 1: Ann, Bob." in result.output
+    result = runner.invoke(cli, ["play", "look", "--roll", "7", "--db", db, "--game", "1"])
+    assert result.exit_code == 0 and "Ann plays LOOK" in result.output
+    assert "Dee's turn" in runner.invoke(cli, ["--db", db, "status", "--game", "2"]).output  # game 2 untouched
+
+
+@pytest.mark.parametrize("command", ["play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend",
+                                     "leave", "games", "export", "table"])
+def test_every_game_command_names_db_and_game_in_its_help(command: str) -> None:
+    out = CliRunner().invoke(cli, [command, "--help"]).output
+    assert "--db PATH" in out and "--game ID" in out and "Example" in out
+
+
+def test_an_unknown_command_suggests_the_nearest() -> None:
+    result = CliRunner().invoke(cli, ["paly", "taps"])
+    assert result.exit_code == 2 and "Did you mean 'play'?" in result.output
+    assert "Did you mean" not in CliRunner().invoke(cli, ["zzzzzz"]).output
+
+
+def test_help_and_games_show_where_the_database_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.paths import default_db_path
+
+    out = CliRunner().invoke(cli, ["--help"]).output
+    assert default_db_path().replace(" ", "") in out.replace("\n", "").replace(" ", "")
+    db = tmp_path / "g.sqlite3"
+    CliRunner().invoke(cli, ["--db", str(db), "new", "Ann", "Bob", "--first", "Ann"])
+    assert CliRunner().invoke(cli, ["--db", str(db), "games"]).output.startswith(f"Games in {db}")
+
+
+def test_no_color_flag_and_no_color_env_turn_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee import terminal
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(terminal, "_COLOR_OFF", [False])
+    assert terminal.use_color(Tty())  # type: ignore[arg-type]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not terminal.use_color(Tty())  # type: ignore[arg-type]
+    monkeypatch.delenv("NO_COLOR")
+    assert CliRunner().invoke(cli, ["--no-color", "score", "champ"]).exit_code == 0
+    assert not terminal.use_color(Tty())  # type: ignore[arg-type]
