@@ -17,8 +17,8 @@ from referee.cli_common import (
     json_option,
     level_option,
 )
-from referee.render import check_lines, letters_text
 from referee.paths import default_db_path
+from referee.render import check_lines, letters_text
 from referee.terminal import Style, disable_color, use_color, write
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``

@@ -597,13 +597,14 @@ class Game:
         word = event.word.upper()
         oath = state.can_oath(player)
         self._check_word_fits(word, player.hand, oath)
+        face_up = self._face_up_refusal(word)
         if not (event.legal or event.allowed or oath):
-            raise WordRefused(f"{word} is not allowed: it is {reasons_words(event.reasons, state.setup.level)}",
-                              event.reasons)
+            cards = f"; and {player.name} cannot hold it: {face_up}" if face_up else ""
+            raise WordRefused(f"{word} is not allowed: it is {reasons_words(event.reasons, state.setup.level)}{cards}",
+                              (*event.reasons, "discard_pile") if face_up else event.reasons)
         expected = state.setup.deck.score(word)
         if event.score != expected:
             raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
-        face_up = self._face_up_refusal(word)
         if face_up and not event.allowed:
             raise CardsRefused(f"{player.name} cannot hold {word}: {face_up}", word)
         state.used_words.append(word)

@@ -2,6 +2,7 @@
 its errors become Click errors with the right exit status (1 refused by the rules, 2 usage)."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, Callable
 
@@ -36,12 +37,8 @@ from referee.render import (
 )
 from referee.terminal import EXIT_REFUSED, Style, use_color, write
 
-RULINGS = """\b
-Rulings (RULES.md): the card table scores CHAMP 15, TOP 5, RUM 7 (the rulebook's examples misprint them);
-a word needs 3 to 7 letters and no more copies of a letter than the deck holds; a word that would reach
-the target scores only on a passed sanity check, and is used up either way; a player who is out
-discards the rest of the hand and draws nothing; Spell Binding ties go to the word named first;
-Psychotherapy needs a roll strictly higher than the hand's value (a 20 is not automatic)."""
+#: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data).
+RULES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RULES.txt")
 
 
 class Refused(click.ClickException):
@@ -470,13 +467,14 @@ def export(obj: Obj) -> None:
 @click.command(context_settings=CONTEXT)
 @click.pass_obj
 def rules(obj: Obj) -> None:
-    """The rulings this referee applies where the rulebooks leave a gap.
+    """Every rule this referee enforces and every ruling it makes where the rulebooks leave a gap.
 
     \b
     Example:
-        uw-referee rules
+        uw-referee rules | less
     """
-    click.echo(RULINGS.replace("\b\n", ""))
+    with open(RULES_FILE, encoding="utf-8") as file:
+        click.echo(file.read(), nl=False)
 
 
 # -- the table loop -------------------------------------------------------------------------------
@@ -609,5 +607,5 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     return result.game
 
 
-__all__ = ["Refused", "RULINGS", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo",
+__all__ = ["Refused", "RULES_FILE", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo",
            "amend", "leave", "games", "export", "table"]

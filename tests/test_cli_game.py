@@ -306,3 +306,36 @@ def test_no_color_flag_and_no_color_env_turn_colour_off(monkeypatch: pytest.Monk
     monkeypatch.delenv("NO_COLOR")
     assert CliRunner().invoke(cli, ["--no-color", "score", "champ"]).exit_code == 0
     assert not terminal.use_color(Tty())  # type: ignore[arg-type]
+
+
+def test_shell_completion_as_the_readme_shows_it() -> None:
+    env = {"_UW_REFEREE_COMPLETE": "bash_complete", "COMP_WORDS": "uw-referee pl", "COMP_CWORD": "1"}
+    result = CliRunner().invoke(cli, [], prog_name="uw-referee", env=env)
+    assert "plain,play" in result.output
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert '_UW_REFEREE_COMPLETE=bash_source uw-referee' in readme
+
+
+# -- the rules travel with the program (issue 9, point 7) -----------------------------------------
+
+def test_rules_prints_every_rule_and_ruling_from_the_shipped_file() -> None:
+    from referee.game_cli import RULES_FILE
+
+    out = CliRunner().invoke(cli, ["rules"]).output
+    assert out == Path(RULES_FILE).read_text(encoding="utf-8")
+    for needle in ("CHAMP scores 15", "Only the players tied for highest roll", "Unspellable Oath",
+                   "the player who reached that final score first wins", "Ruling (redo)", "Ruling (amending a roll)",
+                   "Ruling (a player leaves)", "Ruling (card accounting)", "Ruling (virtual dice after an undo)",
+                   "a tie goes to the word named first", "strictly higher", "double deck", "--target"):
+        assert needle in out, needle
+
+
+def test_the_readme_carries_the_rules_and_points_outside_at_nothing() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    assert (root / "referee" / "RULES.txt").read_text() in readme
+    assert "../shared" not in readme and "RULES.md" not in readme
+    package_data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "RULES.txt" in package_data["referee"]

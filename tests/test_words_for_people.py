@@ -19,7 +19,7 @@ WORDLIKE = sorted(c for c in CODES if "_" not in c)  # "used", "unknown": Englis
 LEAKED = re.compile(r"\b(" + "|".join(c for c in CODES if "_" in c) + r")\b|\((" + "|".join(WORDLIKE)
                     + r"|action|sanity|over)\)|\d events?\)")
 PLURAL = re.compile(r"(?<![\w.-])1 (points|letters|players|cards|pawns|actions|events|words|rolls)\b"
-                    r"|(?<![\w.-])(0|[2-9]|\d\d+) (point|letter|player|card|pawn|action|event)(?![\w-])")
+                    r"|(?<![\w.-])(0|[2-9]|\d\d+) (point|letter|player|card|pawn|action|event)(?![\w-]| cards?\b)")
 NEEDS = re.compile(r"\(an? \d+\)")
 
 
