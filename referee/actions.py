@@ -26,7 +26,6 @@ from referee.engine import (
     Setup,
     State,
     WordPlayed,
-    WordRefused,
 )
 from referee.engine import Created as Created_
 from referee.store import Store
@@ -242,13 +241,11 @@ class Referee:
         gid, game, notes = self.store.act(game_id, action)
         return Result(gid, game, _notes(notes, game))
 
-    def bind(self, prepared: Prepared, by: str) -> Result:
-        """Spell Binding: ``by`` names the prepared word from the discarded letters (refused unless legal)."""
+    def bind(self, prepared: Prepared, by: str, *, allow: bool = False) -> Result:
+        """Spell Binding: ``by`` names the prepared word from the discarded letters (refused unless legal,
+        or the table overrules the dictionary with ``allow``; the overrule is recorded)."""
         verdict = prepared.verdict
-        if not verdict.legal:
-            reasons = "; ".join(r.message for r in verdict.reasons)
-            raise WordRefused(f"{verdict.word} cannot bind: {reasons}", verdict.codes)
-        event = BindNamed(by, verdict.word, verdict.score, verdict.legal, verdict.codes)
+        event = BindNamed(by, verdict.word, verdict.score, verdict.legal, verdict.codes, allow)
         gid, game, notes = self.store.act(prepared.game_id, lambda g: g.apply(event))
         return Result(gid, game, _notes(notes, game), verdict)
 

@@ -225,6 +225,7 @@ class BindNamed(Event):
     score: int
     legal: bool
     reasons: tuple[str, ...] = ()
+    allowed: bool = False            # the table overrode the dictionary's verdict
 
 
 @value(frozen=True)
@@ -824,9 +825,9 @@ class Game:
         state.discard_pile += player.hand
         if letters:
             self._lay_face_up(letters)
-        shown = f" ({letters})" if letters else ""
-        how = f" (the table overrules the card count: {face_up})" if face_up else ""
-        notes.append(f"{player.name} discards the hand{shown}{how}.")
+        how = f"; the table overrules the card count: {face_up}" if face_up else ""
+        shown = f" ({letters}{how})" if letters else ""
+        notes.append(f"{player.name} discards the hand{shown}.")
         player.hand = 0
         state.window = DiscardWindow(state.turn, letters)  # type: ignore[arg-type]
         if options.spell_binding:
@@ -863,7 +864,7 @@ class Game:
             raise WordRefused(f"{word} cannot be made from {window.letters}: it needs "
                               + ", ".join(f"{n} more {c}" for c, n in sorted(missing.items())))
         self._check_word_fits(word, HAND_SIZE, False)
-        if not event.legal:
+        if not event.legal and not event.allowed:
             raise WordRefused(f"{word} is not a legal word: it is {reasons_words(event.reasons, state.setup.level)}",
                               event.reasons)
         if any(w == word for _, w, _ in window.named):
@@ -872,7 +873,10 @@ class Game:
         if event.score != expected:
             raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
         window.named.append((namer.name, word, event.score))
-        notes.append(f"{namer.name} names {word} ({plural(event.score, 'point')}) from {state.current.name}'s discard.")
+        how = (f" (the table overrules the dictionary: {word} is {reasons_words(event.reasons, state.setup.level)})"
+               if event.allowed and not event.legal else "")
+        notes.append(f"{namer.name} names {word} ({plural(event.score, 'point')}) from {state.current.name}'s "
+                     f"discard{how}.")
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:

@@ -286,9 +286,10 @@ def discard(obj: Obj, letters: str | None, allow: bool) -> None:
 @click.argument("word", required=False)
 @click.option("--by", "by", metavar="NAME", help="Who names the word.")
 @click.option("--done", is_flag=True, help="No more words will be named: settle Spell Binding.")
+@click.option("--allow", is_flag=True, help="The table overrules the dictionary for this word (recorded).")
 @game_options
 @click.pass_obj
-def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
+def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) -> None:
     """Spell Binding: another player names a WORD from the discarded letters, or --done closes the naming.
 
     The discarder must then play the highest-scoring legal word named (a tie goes to the word named
@@ -299,15 +300,16 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool) -> None:
         uw-referee bind column --by Paul && uw-referee bind --done
     """
     if done:
-        if word or by:
-            raise click.UsageError("--done takes no word and no --by")
+        if word or by or allow:
+            raise click.UsageError("--done takes no word, no --by and no --allow")
         say_result(run_store(obj, lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
         raise click.UsageError("name a word with: uw-referee bind WORD --by NAME (or close with --done)")
     referee = obj.referee
     prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
-    say_result(run_store(obj, lambda: referee.bind(prepared, by)))
+    write(play_verdict_lines(prepared.verdict, allow))
+    say_result(run_store(obj, lambda: referee.bind(prepared, by, allow=allow), action="bind"))
 
 
 # -- the record -----------------------------------------------------------------------------------
@@ -499,6 +501,9 @@ def table(obj: Obj) -> None:
         uw-referee new Cindi Paul Sue --first Sue && uw-referee table
     """
     gid, game = run_store(obj, lambda: obj.store.load(obj.game))
+    if game.state.is_over():
+        click.echo(style().bold(game.state.waiting_for()))
+        return
     click.echo(style().bold(describe_game(gid, game)))
     click.echo(TABLE_HELP)
     click.echo(style().bold(game.state.waiting_for()))
@@ -586,8 +591,10 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         else:
             if len(words) != 2:
                 raise click.UsageError("name a word as 'NAME WORD', or type 'done'")
-            prepared = run_store(obj, lambda: referee.prepare(gid, words[1]), mode=table)
-            result = run_store(obj, lambda: referee.bind(prepared, words[0]), mode=table, action="bind")
+            allow = words[1].endswith("!")
+            prepared = run_store(obj, lambda: referee.prepare(gid, words[1].rstrip("!")), mode=table)
+            write(play_verdict_lines(prepared.verdict, allow))
+            result = run_store(obj, lambda: referee.bind(prepared, words[0], allow=allow), mode=table, action="bind")
     elif command == "discard":
         letters = words[1] if len(words) > 1 else None
         allow = bool(letters and letters.endswith("!"))

@@ -94,9 +94,11 @@ def refusal_lines(message: str, codes: Iterable[str], style: Style, mode: str = 
     """A refusal and, when the table may overrule it, how, in the form of the mode in use."""
     lines = [refused_line(message, style)]
     what = sorted({OVERRULABLE[c] for c in codes if c in OVERRULABLE})
-    if what and action in ("play", "discard"):
-        how = ("add '!' after the word (e.g. 'cthulhu!')" if action == "play" else
-               "add '!' after the letters (e.g. 'discard QXZ!')") if mode == "table" else "add --allow"
+    if what and action in ("play", "discard", "bind"):
+        table_how = {"play": "add '!' after the word (e.g. 'cthulhu!')",
+                     "discard": "add '!' after the letters (e.g. 'discard QXZ!')",
+                     "bind": "add '!' after the word (e.g. 'Ann cthulhu!')"}
+        how = table_how[action] if mode == "table" else "add --allow"
         lines.append(f"The table may overrule {' and '.join(what)} for this {action}: {how}.")
     return lines
 
