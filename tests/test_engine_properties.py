@@ -27,6 +27,7 @@ from referee.engine import (
     GameOver,
     Options,
     Phase,
+    PlayerLeft,
     PsychotherapyRolled,
     RollOff,
     RulesError,
@@ -136,7 +137,7 @@ def check_invariants(before: State, event: Event, after: State) -> None:
     for b, a in zip(before.players, after.players):
         assert a.score >= b.score >= 0
         assert 0 <= a.pawns <= PAWNS and abs(a.pawns - b.pawns) <= 1
-        assert a.out == (a.pawns == 0)
+        assert a.out == (a.pawns == 0 or a.left)  # out: no pawns left, or left the game (RULES.md 6)
         assert not (b.out and not a.out)  # out stays out
         assert 0 <= a.hand <= HAND_SIZE
         if a.out:
@@ -179,6 +180,8 @@ def check_invariants(before: State, event: Event, after: State) -> None:
         value = STANDARD.score(before.window.letters)
         gained = event.roll is not None and event.roll > value and b.pawns < PAWNS
         assert a.pawns == b.pawns + (1 if gained else 0)
+    if isinstance(event, PlayerLeft):
+        assert after.player(event.player).left and after.player(event.player).hand == 0
     # only a sanity roll can cost a pawn; only a word can score
     if not isinstance(event, SanityRolled):
         for b, a in zip(before.players, after.players):
@@ -192,9 +195,10 @@ options = st.builds(Options, oath=st.booleans(), spell_binding=st.booleans(), ps
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), opts=options, n=st.integers(2, 4), target=st.sampled_from([15, 30, 50, 100]),
-       steps=st.integers(5, 120))
-def test_random_games_keep_the_rules(data: st.DataObject, opts: Options, n: int, target: int, steps: int) -> None:
-    game = Game(Setup(players=NAMES[:n], target=target, options=opts))
+       steps=st.integers(5, 120), cards=st.booleans())
+def test_random_games_keep_the_rules(data: st.DataObject, opts: Options, n: int, target: int, steps: int,
+                                     cards: bool) -> None:
+    game = Game(Setup(players=NAMES[:n], target=target, options=opts, card_accounting=cards))
     states = {len(game.events): snapshot(game.state)}  # the state after each number of events
     seen: set[str] = set()
     game.apply(data.draw(fitting_action(game.state)))  # the roll-off
@@ -202,7 +206,9 @@ def test_random_games_keep_the_rules(data: st.DataObject, opts: Options, n: int,
     for _ in range(steps):
         state = game.state
         wild = data.draw(st.integers(0, 9)) == 0
-        if state.is_over() or wild:
+        if not state.is_over() and data.draw(st.integers(0, 40)) == 0:  # now and then a player leaves
+            action = PlayerLeft(data.draw(st.sampled_from([p.name for p in state.players])))
+        elif state.is_over() or wild:
             action = data.draw(random_action(state))
         else:
             action = data.draw(fitting_action(state))
