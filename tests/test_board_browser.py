@@ -108,6 +108,7 @@ def test_judge_gives_verdicts_with_reasons_from_the_keyboard(driver: Any, db: Pa
         assert "TAPS: legal" in verdicts and "10 points" in verdicts and "55%" in verdicts
         assert "APTS: not legal" in verdicts and "APTS is an abbreviation" in verdicts
         assert "LOOK: legal, already used in this game" in verdicts
+        assert "verb strike lightly" in verdicts  # what TAPS means, from WordNet
         assert "for game 1" in text(driver, ".hint")
         assert console_errors(driver) == []
 

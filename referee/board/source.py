@@ -84,7 +84,7 @@ def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
     """What the last ``count`` actions did, in the referee's own words (as ``uw-referee log`` says
     them); a roll joins the play it belongs to, as the table sees one action."""
     lines: list[str] = []
-    for event, notes in zip(events, history_notes(events)):
+    for event, notes in zip(events, history_notes(events), strict=True):
         if not notes:
             continue
         if lines and not event.starts_action:

@@ -270,12 +270,16 @@ def judge_page() -> Any:
     return Response(page, status=status, mimetype="text/html")
 
 
-def definitions_for(word: str) -> list[str] | None:
-    """DEFINITIONS GO HERE: the word's senses from ``dictionaries.definitions`` once that module exists.
+def definitions_for(word: str) -> list[tuple[str, str]] | None:
+    """The word's short WordNet senses as (part of speech, gloss); None when the dictionary was built
+    without definitions or their files cannot be read (the page then says nothing about meaning)."""
+    from dictionaries.definitions import definitions
+    from dictionaries.errors import DictionaryError, WordError
 
-    None means "no definitions available" (the page then says nothing about meanings).
-    """
-    return None
+    try:
+        return [(d.part_of_speech, d.text) for d in definitions(word)]
+    except (DictionaryError, WordError):
+        return None
 
 
 # -- JSON -----------------------------------------------------------------------------------------
