@@ -48,9 +48,11 @@ def wait_for(condition: Any, timeout: float, step: float = 0.02) -> float:
 
 
 def text(driver: Any, css: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return "\n".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, css))
+    """The visible text of the elements ``css`` selects, read in one step (the board may be replaced
+    between two WebDriver calls)."""
+    found: str = driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText).join('\\n');", css)
+    return found
 
 
 def test_board_shows_the_running_game_and_follows_other_processes(driver: Any, db: Path) -> None:

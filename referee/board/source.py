@@ -104,6 +104,12 @@ def waiting_text(state: State) -> str:
     return now.text.replace("; then 'bind --done'.", "; then the table says it is done.")
 
 
+def sentence(text: str) -> str:
+    """A store message (written to follow "Error: ") as a sentence on its own."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
+
+
 def ending_text(state: State) -> str:
     """Who won and why, from the engine's Outcome."""
     outcome = getattr(state, "outcome", None)
@@ -201,4 +207,4 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "waiting_text"]
+__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "sentence", "waiting_text"]

@@ -20,13 +20,14 @@ from flask import (
 )
 
 from dictionaries.rules import PAWNS
-from referee.board.app import runtime
+from referee.board.runtime import runtime
 from referee.board.source import (
     BoardError,
     Shown,
     Source,
     ending_text,
     is_over,
+    sentence,
     waiting_text,
 )
 
@@ -79,12 +80,6 @@ def render_board(shown: Shown) -> dict[str, str]:
 
 def _title(shown: Shown) -> str:
     return f"Game {shown.id}: {', '.join(shown.state.setup.players)}"
-
-
-def sentence(text: str) -> str:
-    """A store message (written to follow "Error: ") as a sentence on its own."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
 
 
 def problem_payload(exc: BoardError) -> dict[str, str]:
