@@ -5,7 +5,7 @@ point to another directory holding the same files (see ``dictionaries.dictionary
 """
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from dictionaries.rules import MAX_WORD_LETTERS  # noqa: F401 - the format's longest key
 
@@ -45,4 +45,5 @@ DEFINITION_ID_BYTES = 3
 #: Part-of-speech byte -> name, as the API shows it.
 PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb")
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+#: The shipped built files (a str: pathlib costs more to import than a word check takes).
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

@@ -209,8 +209,9 @@ class Frequencies:
     def from_wordfreq(cls) -> Frequencies:
         """wordfreq's 'large' English list (frequencies rounded to 2 decimals: stable output)."""
         try:
-            import wordfreq  # build-time only
             from importlib.metadata import version
+
+            import wordfreq  # build-time only
         except ImportError:
             raise BuildError("the 'wordfreq' package is needed to build (pip install '.[build]')") from None
         english = {word: round(math.log10(freq) + 9, 2)
@@ -612,7 +613,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
 
     counts: dict[str, dict[str, int]] = {}
     for sense_i, sense in enumerate(SENSES):
-        per_level = defaultdict(int)
+        per_level: defaultdict[str, int] = defaultdict(int)
         for slot in levels.values():
             if slot[sense_i]:
                 per_level[str(LEVELS[slot[sense_i] - 1])] += 1

@@ -6,14 +6,16 @@ the built-ins are ``standard`` (96 cards) and ``double`` (two of every card, for
 from __future__ import annotations
 
 import json
-import string
-from pathlib import Path
+import os
 from types import MappingProxyType
-from typing import Mapping
 
 from dictionaries.rules import MAX_POINTS
 
-LETTERS = string.ascii_uppercase
+TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Mapping
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: RULES.md section 1: letter -> (count, points).
 STANDARD_TABLE: dict[str, tuple[int, int]] = {
@@ -44,6 +46,10 @@ class Deck:
     name: str
     counts: Mapping[str, int]
     points: Mapping[str, int]
+    _count_of: dict[str, int]
+    _points_of: dict[str, int]
+    _held: frozenset[str]
+    _holds_every_letter: bool
 
     def __init__(self, name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> None:
         points = dict(STANDARD_POINTS) if points is None else points
@@ -63,11 +69,12 @@ class Deck:
             raise DeckError(f"deck {name!r} has no cards")
         held = frozenset(k for k, v in counts.items() if v > 0)
         count_of, points_of = dict(counts), dict(points)  # plain dicts for the hot paths (a proxy's get is slower)
-        for attr, value in (("name", name), ("counts", MappingProxyType(count_of)),
-                            ("points", MappingProxyType(points_of)), ("_count_of", count_of),
-                            ("_points_of", points_of), ("_held", held),
-                            ("_holds_every_letter", len(held) == len(LETTERS))):
-            object.__setattr__(self, attr, value)
+        fields: tuple[tuple[str, object], ...] = (
+            ("name", name), ("counts", MappingProxyType(count_of)), ("points", MappingProxyType(points_of)),
+            ("_count_of", count_of), ("_points_of", points_of), ("_held", held),
+            ("_holds_every_letter", len(held) == len(LETTERS)))
+        for attr, field_value in fields:
+            object.__setattr__(self, attr, field_value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Deck is immutable: cannot set {name}")
@@ -198,8 +205,8 @@ def load_deck(spec: str) -> Deck:
     """
     if spec in BUILT_IN:
         return BUILT_IN[spec]
-    path = Path(spec)
-    if not path.is_file():
+    path = spec
+    if not os.path.isfile(path):
         raise DeckError(f"deck {spec!r} is neither 'standard', 'double' nor a readable JSON file")
     try:
         with open(path, "rb") as handle:
@@ -226,4 +233,4 @@ def load_deck(spec: str) -> Deck:
     points = data.get("points")
     if not isinstance(counts, dict) or (points is not None and not isinstance(points, dict)):
         raise DeckError(f"deck file {spec}: 'counts' and 'points' must be objects mapping letters to numbers")
-    return custom_deck(path.stem, counts, points)
+    return custom_deck(os.path.splitext(os.path.basename(path))[0], counts, points)

@@ -12,7 +12,6 @@ import mmap
 import os
 import struct
 from functools import lru_cache
-from pathlib import Path
 from typing import NamedTuple
 
 import marisa_trie
@@ -47,10 +46,11 @@ class Definitions:
     """The definition files of a built dictionary directory, memory-mapped."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
-        meta_path = self.path / METADATA
+        self.path = os.fspath(path) if path is not None else default_path()
+        meta_path = os.path.join(self.path, METADATA)
         try:
-            metadata = json.loads(meta_path.read_text(encoding="utf-8"))
+            with open(meta_path, encoding="utf-8") as handle:
+                metadata = json.load(handle)
         except FileNotFoundError:
             raise DictionaryError(f"dictionary file {meta_path} is missing") from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -59,24 +59,24 @@ class Definitions:
         if not isinstance(info, dict):
             raise DictionaryError(f"dictionary {self.path} was built without definitions (no 'definitions' in {meta_path})")
         for name in DEFINITION_FILES:
-            file = self.path / name
+            file = os.path.join(self.path, name)
             try:
-                size = file.stat().st_size
+                size = os.stat(file).st_size
             except OSError:
                 raise DictionaryError(f"dictionary file {file} is missing") from None
             expected = info.get("files", {}).get(name, {}).get("bytes")
             if size != expected:
                 raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
         try:
-            self._trie = marisa_trie.BytesTrie().mmap(str(self.path / DEFINITIONS_TRIE))
+            self._trie = marisa_trie.BytesTrie().mmap(str(os.path.join(self.path, DEFINITIONS_TRIE)))
         except Exception as exc:  # marisa raises plain Exception subclasses for bad files
-            raise DictionaryError(f"dictionary file {self.path / DEFINITIONS_TRIE} is not a valid marisa trie: {exc}") from None
-        with open(self.path / DEFINITIONS_TEXT, "rb") as handle:
+            raise DictionaryError(f"dictionary file {os.path.join(self.path, DEFINITIONS_TRIE)} is not a valid marisa trie: {exc}") from None
+        with open(os.path.join(self.path, DEFINITIONS_TEXT), "rb") as handle:
             self._text = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         count = struct.unpack_from("<I", self._text, len(DEFINITIONS_MAGIC))[0] if len(self._text) >= _HEADER else -1
         if self._text[:len(DEFINITIONS_MAGIC)] != DEFINITIONS_MAGIC or count != info.get("glosses") \
                 or len(self._text) < _HEADER + 4 * (count + 1):
-            raise DictionaryError(f"dictionary file {self.path / DEFINITIONS_TEXT} does not match {meta_path}")
+            raise DictionaryError(f"dictionary file {os.path.join(self.path, DEFINITIONS_TEXT)} does not match {meta_path}")
         self._offsets = memoryview(self._text)[_HEADER:_HEADER + 4 * (count + 1)].cast("I")
         self._base = _HEADER + 4 * (count + 1)
         self.checksum: str = info.get("checksum", "")

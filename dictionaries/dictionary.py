@@ -5,14 +5,13 @@ process. ``UW_DICTIONARY`` points to another directory of built files.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
 import struct
+import sys
+from collections import namedtuple
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, NamedTuple
 
 import marisa_trie
 
@@ -66,22 +65,32 @@ def level_code(level: int | str | None) -> int:
 _CHANCES = CHANCES
 
 
-class RackWord(NamedTuple):
+TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+
+    class _RackWord(NamedTuple):
+        word: str
+        score: int
+        success_chance: float
+else:  # the same fields as a plain named tuple (tests/test_verdict.py holds them to the typed ones)
+    _RackWord = namedtuple("_RackWord", ("word", "score", "success_chance"))
+
+
+class RackWord(_RackWord):
     """One word a rack allows."""
 
-    word: str
-    score: int
-    success_chance: float
+    __slots__ = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"word": self.word, "score": self.score, "success_chance": self.success_chance}
 
 
 
-def default_path() -> Path:
+def default_path() -> str:
     """``UW_DICTIONARY`` when set, else the data shipped with the package."""
     env = os.environ.get("UW_DICTIONARY")
-    return Path(env) if env else DATA_DIR
+    return env if env else DATA_DIR
 
 
 class Dictionary:
@@ -93,11 +102,12 @@ class Dictionary:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, verify: bool = True) -> None:
-        self.path = Path(path) if path is not None else default_path()
-        meta_path = self.path / METADATA
+        self.path = os.fspath(path) if path is not None else default_path()
+        meta_path = os.path.join(self.path, METADATA)
         try:
-            meta_bytes = meta_path.read_bytes()
-            self._metadata_sha256 = hashlib.sha256(meta_bytes).hexdigest()
+            with open(meta_path, "rb") as handle:
+                meta_bytes = handle.read()
+            self._metadata_bytes = meta_bytes
             self.metadata: dict = json.loads(meta_bytes.decode("utf-8"))
         except FileNotFoundError:
             raise DictionaryError(f"dictionary file {meta_path} is missing") from None
@@ -112,9 +122,9 @@ class Dictionary:
         if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in DATA_FILES):
             raise DictionaryError(f"dictionary file {meta_path} does not describe every data file; rebuild the dictionary")
         for name in DATA_FILES:
-            file = self.path / name
+            file = os.path.join(self.path, name)
             try:
-                size = file.stat().st_size
+                size = os.stat(file).st_size
             except OSError:
                 raise DictionaryError(f"dictionary file {file} is missing") from None
             expected = files[name].get("bytes")
@@ -137,7 +147,7 @@ class Dictionary:
             (RACKS_WORDS, len(self._rack_words), 4 * (self.metadata.get("rack_words") or 0)),
         ):
             if size != expected:
-                raise DictionaryError(f"dictionary file {self.path / name} does not match {meta_path} "
+                raise DictionaryError(f"dictionary file {os.path.join(self.path, name)} does not match {meta_path} "
                                       f"({size} entries or bytes, expected {expected})")
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
@@ -147,18 +157,21 @@ class Dictionary:
     def verify(self) -> None:
         """DictionaryError naming the first file whose SHA-256 is not the one in ``metadata.json``
         (the metadata file itself must still be the one read at opening)."""
-        meta_path = self.path / METADATA
+        import hashlib  # only when verifying: loading OpenSSL costs more than a word check
+
+        meta_path = os.path.join(self.path, METADATA)
         try:
-            meta_now = hashlib.sha256(meta_path.read_bytes()).hexdigest()
+            with open(meta_path, "rb") as handle:
+                meta_now = handle.read()
         except OSError:
             raise DictionaryError(f"dictionary file {meta_path} is missing or unreadable") from None
-        if meta_now != self._metadata_sha256:
+        if meta_now != self._metadata_bytes:
             raise DictionaryError(f"dictionary file {meta_path} changed since it was opened; restart to use the new files")
         files = self.metadata.get("files")
         if not isinstance(files, dict) or any(name not in files for name in DATA_FILES):
             raise DictionaryError(f"dictionary file {meta_path} lists no checksum for some data files; rebuild it")
         for name, entry in files.items():
-            file = self.path / name
+            file = os.path.join(self.path, name)
             expected = entry.get("sha256") if isinstance(entry, dict) else None
             try:
                 with open(file, "rb") as handle:
@@ -176,7 +189,7 @@ class Dictionary:
         signature: list[tuple[object, ...]] = []
         for name in names:
             try:
-                st = os.stat(self.path / name)
+                st = os.stat(os.path.join(self.path, name))
             except OSError:
                 signature.append((name, None))
             else:
@@ -185,12 +198,12 @@ class Dictionary:
 
     def _trie(self, kind: type, name: str) -> Any:
         try:
-            return kind().mmap(str(self.path / name))
+            return kind().mmap(str(os.path.join(self.path, name)))
         except Exception as exc:  # marisa raises plain Exception subclasses for bad files
-            raise DictionaryError(f"dictionary file {self.path / name} is not a valid marisa trie: {exc}") from None
+            raise DictionaryError(f"dictionary file {os.path.join(self.path, name)} is not a valid marisa trie: {exc}") from None
 
     def _map(self, name: str) -> mmap.mmap | bytes:
-        file = self.path / name
+        file = os.path.join(self.path, name)
         with open(file, "rb") as handle:
             if os.fstat(handle.fileno()).st_size == 0:
                 return b""
@@ -284,9 +297,63 @@ def normalize_rack(letters: str) -> str:
     return rack
 
 
+def open_for_command(path: str | os.PathLike[str] | None = None) -> Dictionary:
+    """The dictionary for a short-lived command: its checksums are verified when its files changed.
+
+    Hashing every file (``Dictionary.verify``) costs more than the command; the files' signature
+    (``Dictionary.file_signature``: inode, size, modification and change times) costs a few stat
+    calls. A stamp in the user's cache directory records the signature of the files as last
+    verified; when it differs (first use, a file written or replaced, a new install) the files are
+    verified again, and a damaged file stops the command with one line naming it.
+    """
+    dictionary = Dictionary(path, verify=False)
+    signature = json.loads(json.dumps(dictionary.file_signature()))  # as the stamp stores it
+    stamp = os.path.join(stamp_directory(), "dictionary-" + _path_key(dictionary.path) + ".json")
+    try:
+        with open(stamp, encoding="utf-8") as handle:
+            if json.load(handle) == signature:
+                return dictionary
+    except (OSError, ValueError):
+        pass
+    dictionary.verify()
+    try:
+        os.makedirs(os.path.dirname(stamp), exist_ok=True)
+        temp = f"{stamp}.{os.getpid()}"
+        with open(temp, "w", encoding="utf-8") as handle:
+            json.dump(signature, handle)
+        os.replace(temp, stamp)
+    except OSError:
+        pass  # no stamp (a read-only home): every command verifies, which is only slower
+    return dictionary
+
+
+def stamp_directory() -> str:
+    """Where verification stamps live: the user's cache directory for uw-referee.
+
+    On Linux and other XDG systems this is platformdirs' ``user_cache_dir`` rule written out
+    (importing platformdirs costs more than a word check; tests/test_dictionary.py holds the two equal).
+    """
+    if os.name == "posix" and not sys.platform.startswith("darwin"):
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not base.strip():
+            base = os.path.expanduser("~/.cache")
+        return os.path.join(base, "uw-referee")
+    import platformdirs
+
+    return platformdirs.user_cache_dir("uw-referee", appauthor=False)
+
+
+def _path_key(path: str) -> str:
+    """A short file-name-safe key for a directory path."""
+    from zlib import crc32
+
+    absolute = os.path.abspath(path)
+    return f"{crc32(absolute.encode()):08x}-{len(absolute)}"
+
+
 def open_dictionary(path: str | os.PathLike[str] | None = None) -> Dictionary:
     """One Dictionary per directory per process (``default_path()`` when None), its checksums verified."""
-    return _open_dictionary(str(Path(path) if path is not None else default_path()))
+    return _open_dictionary(os.fspath(path) if path is not None else default_path())
 
 
 @lru_cache(maxsize=None)

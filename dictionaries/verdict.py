@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
 from dictionaries.deck import STANDARD, Deck
@@ -32,28 +32,45 @@ _EXCLUSION_NAMES = {
 }
 
 
-class Reason(NamedTuple):
+TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+
+    class _Reason(NamedTuple):
+        code: str
+        message: str
+
+    class _Verdict(NamedTuple):
+        word: str
+        legal: bool
+        reasons: tuple[Reason, ...]
+        score: int
+        points: bytes
+        level: int | None
+        success_chance: float
+else:  # the same fields, as plain named tuples (tests/test_verdict.py holds them to the typed ones)
+    _Reason = namedtuple("_Reason", ("code", "message"))
+    _Verdict = namedtuple("_Verdict", ("word", "legal", "reasons", "score", "points", "level", "success_chance"))
+
+
+class Reason(_Reason):
     """Why a word is not playable: a stable code and a sentence for the table."""
 
-    code: str
-    message: str
+    __slots__ = ()
 
     def to_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
 
 
-class Verdict(NamedTuple):
-    """One word judged at one level."""
+class Verdict(_Verdict):
+    """One word judged at one level: ``word, legal, reasons, score, points, level, success_chance``.
 
-    word: str
-    legal: bool
-    reasons: tuple[Reason, ...]
-    score: int
-    #: Each letter's points, in order. Bytes, not a tuple of pairs: CPython keeps freed tuples of
-    #: every length on free lists, so a tuple per verdict left ~3 MB resident after 100,000 words.
-    points: bytes
-    level: int | None
-    success_chance: float
+    ``points`` holds each letter's points, in order. Bytes, not a tuple of pairs: CPython keeps
+    freed tuples of every length on free lists, so a tuple per verdict left ~3 MB resident after
+    100,000 words.
+    """
+
+    __slots__ = ()
 
     def is_legal(self) -> bool:
         return self.legal
@@ -83,7 +100,7 @@ _new_verdict = _new_reason = tuple.__new__  # Reason(code, message) without the 
 
 
 def _reason(code: str, message: str) -> Reason:
-    return _new_reason(Reason, (code, message))  # type: ignore[return-value]
+    return _new_reason(Reason, (code, message))
 
 
 def normalize_word(text: str) -> str:

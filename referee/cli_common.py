@@ -7,7 +7,7 @@ import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
-from dictionaries.dictionary import Dictionary, open_dictionary
+from dictionaries.dictionary import Dictionary, open_for_command
 from dictionaries.errors import DictionaryError
 from referee.terminal import json_text
 from referee.values import value
@@ -54,7 +54,7 @@ class Obj:
     def dictionary(self) -> Dictionary:
         if self._dictionary is None:
             try:
-                self._dictionary = open_dictionary()
+                self._dictionary = open_for_command()
             except DictionaryError as exc:
                 raise click.ClickException(str(exc)) from None
         return self._dictionary

@@ -422,7 +422,7 @@ class State:
             players=[Player(**p) for p in data["players"]], turn=data["turn"],
             used_words=list(data["used_words"]), draw_pile=data["draw_pile"], discard_pile=data["discard_pile"],
             winner=data["winner"], pending=Pending(**data["pending"]) if data["pending"] else None,
-            window=DiscardWindow(window["player"], window["letters"], [tuple(n) for n in window["named"]])  # type: ignore[misc]
+            window=DiscardWindow(window["player"], window["letters"], [(by, word, score) for by, word, score in window["named"]])
             if window else None,
             last_words=data["last_words"], reached=data["reached"],
             outcome=Outcome(Termination(outcome["termination"]), outcome["winner"], outcome["score"]) if outcome else None,

@@ -23,6 +23,7 @@ from referee.engine import (
 )
 from referee.render import (
     describe_game,
+    games_lines,
     play_verdict_lines,
     refused_line,
     result_lines,
@@ -334,12 +335,8 @@ def games(obj: Obj) -> None:
     Example:
         uw-referee games
     """
-    found = run_store(obj, lambda: obj.reader().games())
-    if not found:
-        click.echo("No games yet: start one with 'uw-referee new NAME NAME'.")
-    for g in found:
-        result = f"won by {g.winner}" if g.winner else g.phase.replace("_", " ")
-        click.echo(f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({result})")
+    reader = obj.reader()
+    write(games_lines(run_store(obj, reader.games), reader.path))
 
 
 @click.command(context_settings=CONTEXT)

@@ -1,7 +1,7 @@
 """The ``uw-referee`` program: the commands a table types most, answered without loading Click.
 
 Click and its imports cost more than the rest of a command (about twice Python's own start). The
-most common exact forms (``check WORD...``, ``status``, ``status --json``, ``play WORD --roll N``,
+most common exact forms (``check WORD...``, ``status``, ``status --json``, ``games``, ``play WORD --roll N``,
 each after optional leading ``--db PATH`` and ``--game ID``) are answered here through the same
 library and the same renderers as the Click commands, so they print the same bytes
 (tests/test_quick.py runs both on the same inputs). Anything else, any option this module does not
@@ -52,6 +52,8 @@ def run(args: list[str]) -> int | None:
     command, rest = args[0], args[1:]
     if command == "check" and rest and not any(word.startswith("-") for word in rest):
         return check(rest)
+    if command == "games" and not rest:
+        return games(db)
     if command == "status" and rest in ([], ["--json"]):
         return status(db, game, as_json=bool(rest))
     if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"
@@ -74,13 +76,13 @@ def check(words: list[str]) -> int | None:
     """``uw-referee check WORD...`` at the default level with the standard deck."""
     from dictionaries import DEFAULT_LEVEL
     from dictionaries.deck import STANDARD
-    from dictionaries.dictionary import open_dictionary
+    from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
     from dictionaries.verdict import judge
     from referee.render import check_lines
 
     try:
-        dictionary = open_dictionary()
+        dictionary = open_for_command()
         verdicts = [judge(dictionary, word, DEFAULT_LEVEL, STANDARD) for word in words]
     except (WordError, DictionaryError):
         return HAND_OVER  # the Click command names the bad word, or the broken dictionary file
@@ -104,9 +106,22 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
     return EXIT_OK
 
 
+def games(db: str | None) -> int | None:
+    """``uw-referee games``."""
+    from referee.render import games_lines
+    from referee.store import Store, StoreError
+
+    store = Store(db, read_only=True)
+    try:
+        write(games_lines(store.games(), store.path))
+    except StoreError as exc:
+        return _error(str(exc))
+    return EXIT_OK
+
+
 def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | None:
     """``uw-referee play WORD --roll N``."""
-    from dictionaries.dictionary import open_dictionary
+    from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
     from referee.actions import Referee, RequestError
     from referee.engine import Phase, RulesError
@@ -114,7 +129,7 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     from referee.store import Store, StoreError
 
     style = _style()
-    referee = Referee(Store(db), open_dictionary)
+    referee = Referee(Store(db), open_for_command)
 
     try:
         prepared = referee.prepare(game_id, word, roll=roll)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from dictionaries.verdict import Verdict
     from referee.actions import Result
     from referee.engine import Game
+    from referee.store import GameSummary
 
 
 def letters_text(letters: Iterable[tuple[str, int]]) -> str:
@@ -84,6 +85,33 @@ def status_lines(game_id: int, view: dict[str, Any], style: Style) -> list[str]:
                  f"Words used: {', '.join(state['used_words']) or 'none'}.")
     lines.append(style.bold(state["waiting_for"]))
     return lines
+
+
+#: What a game waits for, in a few words, by phase (``games``): {turn} is the player whose turn it is.
+_GAME_STATES = {
+    "roll_off": "waiting for the roll-off",
+    "action": "{turn}'s turn",
+    "last_words": "{turn}'s last turn (Last Words)",
+    "sanity": "{turn}'s sanity roll",
+    "spell_binding": "Spell Binding on {turn}'s discard",
+    "psychotherapy": "{turn}'s Psychotherapy roll",
+}
+
+
+def game_state_words(summary: GameSummary) -> str:
+    """A game's state in words: "Sue's turn", "over: Paul won with 104"."""
+    if summary.phase == "over" and summary.winner is not None:
+        score = dict(zip(summary.players, summary.scores)).get(summary.winner)
+        return f"over: {summary.winner} won with {score}"
+    return _GAME_STATES.get(summary.phase, summary.phase).format(turn=summary.turn)
+
+
+def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
+    """``games``: each game with its last activity, players and state; or how to start one."""
+    if not summaries:
+        return [f"No games yet in {where}: start one with 'uw-referee new NAME NAME'."]
+    return [f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
+            for g in summaries]
 
 
 def refused_line(message: str, style: Style) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
@@ -88,10 +89,20 @@ class GameSummary:
 
 
 def default_db_path() -> str:
-    """``UW_REFEREE_DB``, else games.sqlite3 in the user's data directory."""
+    """``UW_REFEREE_DB``, else games.sqlite3 in the user's data directory.
+
+    On Linux and other XDG systems the directory is platformdirs' ``user_data_dir`` rule written
+    out (importing platformdirs costs more than a status command; tests/test_store.py holds the
+    two equal); elsewhere platformdirs answers.
+    """
     env = os.environ.get("UW_REFEREE_DB")
     if env:
         return env
+    if os.name == "posix" and not sys.platform.startswith("darwin"):
+        base = os.environ.get("XDG_DATA_HOME", "")
+        if not base.strip():
+            base = os.path.expanduser("~/.local/share")
+        return os.path.join(base, "uw-referee", "games.sqlite3")
     import platformdirs
 
     return os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
@@ -216,8 +227,10 @@ class Store:
                     "Restore a backup, or move it aside and start a new file")
         if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self._disk_full()):
             return f"the disk holding {self.path} is full: nothing was changed; free some space and try again"
-        if code == "SQLITE_READONLY" or "readonly" in text:
-            return f"{self.path} cannot be written (read-only file or medium): nothing was changed"
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
+            return (f"{self.path} cannot be written (a read-only file, folder or medium): nothing was changed; "
+                    "it can still be read (status, log, export)")
         return f"{self.path}: {text}"
 
     def _disk_full(self) -> bool:

@@ -37,7 +37,8 @@ def field(*, default_factory: Callable[[], Any]) -> Any:
 
 def fields_of(obj: Any) -> tuple[str, ...]:
     """The names of the fields of a value class or instance, in order."""
-    return obj._value_fields  # type: ignore[no-any-return]  # set by @value on every value class
+    fields: tuple[str, ...] = obj._value_fields  # set by @value on every value class
+    return fields
 
 
 def as_dict(obj: Any) -> dict[str, Any]:

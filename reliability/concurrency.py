@@ -160,7 +160,7 @@ def run_concurrency(db: Path, games: int = 3, terminals: int = 2, commands: int 
     """Create ``games`` games on ``db``, let ``terminals`` terminals per game act at once, then check."""
     report = Report(games=games, terminals_per_game=terminals)
     started = time.perf_counter()
-    for g in range(games):
+    for _ in range(games):
         outcome = run_referee(db, "new", *PLAYERS, "--first", PLAYERS[0], "--target", str(10**9))
         if outcome.code != 0:
             raise RuntimeError(outcome.describe())

@@ -35,7 +35,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reliability.common import (  # noqa: E402
-    Outcome, Snapshot, integrity, legal_words, run_referee, snapshot, start_referee,
+    Outcome,
+    Snapshot,
+    integrity,
+    legal_words,
+    run_referee,
+    snapshot,
+    start_referee,
 )
 
 PLAYERS = ("Ann", "Bob", "Cy")

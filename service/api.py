@@ -13,7 +13,7 @@ import socket
 import sys
 import time
 from functools import lru_cache
-from json.encoder import encode_basestring  # type: ignore[attr-defined]  # the C string encoder
+from json.encoder import encode_basestring  # the C string encoder
 from typing import Any, Callable, Mapping
 
 from flask import Blueprint, Response, current_app, request

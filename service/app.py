@@ -46,7 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             app.config[key] = os.environ[key]
     if config:
         app.config.update(config)
-    app.json.sort_keys = False  # keep the documented field order
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # DefaultJSONProvider has it; keep the documented field order
     app.extensions["word_service"] = _word_service(app.config)
 
     app.extensions["openapi"] = build_document(app.extensions["word_service"])

@@ -46,7 +46,7 @@ def toy_dictionary(toy_dictionary_dir: Path) -> Dictionary:
 SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
                 "test_board_browser.py", "test_examples.py", "test_service_cli.py")
 SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
-              "test_real_subprocess", "test_the_quick_path_does_not_load_click")
+              "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

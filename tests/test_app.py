@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-
 import json
 import logging
 import shutil
@@ -11,19 +10,19 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from flask.testing import FlaskClient
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
 from dictionaries import LEVELS
-from service import api as api_module
-from service.app import create_app
-from service.core import MAX_BODY_BYTES
 from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
+from service import api as api_module
+from service.app import create_app
+from service.core import MAX_BODY_BYTES
 
 JSON = "application/json"
 PROBLEM = "application/problem+json"
@@ -413,7 +412,7 @@ def test_errors_and_posts_carry_no_etag(client: FlaskClient) -> None:
 def other_dictionary_dir(tmp_path_factory: pytest.TempPathFactory, dictionary: Dictionary) -> Path:
     """A copy of the shipped dictionary with another version and checksum in its metadata."""
     out = tmp_path_factory.mktemp("other-dictionary")
-    for file in dictionary.path.iterdir():
+    for file in Path(dictionary.path).iterdir():
         shutil.copy(file, out / file.name)
     meta = json.loads((out / "metadata.json").read_text())
     meta["version"] = "test-copy"
@@ -503,7 +502,7 @@ def test_fast_path_answers_exactly_as_the_flask_view(app: Flask, word: str, if_n
         seen: dict[str, object] = {}
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
-            seen["status"], seen["headers"] = status, headers
+            seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
 
         body = b"".join(wsgi(dict(environ), start))
         answers.append((seen["status"], body, sorted(seen["headers"])))
@@ -524,7 +523,7 @@ def test_fast_health_answer_is_the_views(app: Flask) -> None:
         seen: dict[str, object] = {}
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
-            seen["status"], seen["headers"] = status, headers
+            seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
 
         answers.append((seen, b"".join(wsgi(dict(environ), start))))
     (fast, fast_body), (flask_only, flask_body) = answers

@@ -115,7 +115,7 @@ def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:
     definitions = toy_dictionary.metadata["definitions"]
     assert set(definitions["files"]) == set(DEFINITION_FILES)
     assert not set(DEFINITION_FILES) & set(DATA_FILES)  # the word loader never needs them
-    files = toy_dictionary.path
+    files = Path(toy_dictionary.path)
     for name, info in definitions["files"].items():
         assert hashlib.sha256((files / name).read_bytes()).hexdigest() == info["sha256"]
 

@@ -134,4 +134,40 @@ def test_shipped_metadata(dictionary: Dictionary) -> None:
     assert "SCOWL" in meta["source"]
     assert meta["counts_by_sense_and_level"]["word"]["60"] > 1000
     assert len(meta["checksum"]) == 64
-    assert (dictionary.path / "SCOWL-COPYRIGHT").is_file()
+    assert (Path(dictionary.path) / "SCOWL-COPYRIGHT").is_file()
+
+
+@pytest.mark.parametrize("xdg", [None, "", "  ", "/tmp/xdg cache"])
+def test_stamps_live_where_platformdirs_puts_the_cache(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    from dictionaries.dictionary import stamp_directory
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert stamp_directory() == platformdirs.user_cache_dir("uw-referee", appauthor=False)
+
+
+def test_a_command_verifies_the_files_once_until_they_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from dictionaries import DATA_DIR
+    from dictionaries.dictionary import open_for_command
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    copy = tmp_path / "dictionary"
+    shutil.copytree(DATA_DIR, copy)
+    calls: list[int] = []
+    original = Dictionary.verify
+    monkeypatch.setattr(Dictionary, "verify", lambda self: calls.append(1) or original(self))
+    open_for_command(copy)
+    open_for_command(copy)
+    assert calls == [1]  # the second command trusted the stamp
+    levels = copy / "words.levels"
+    data = bytearray(levels.read_bytes())
+    data[100:110] = b"\xff" * 10  # same size, other bytes: only the checksum can tell
+    levels.write_bytes(bytes(data))
+    with pytest.raises(DictionaryError, match="words.levels"):
+        open_for_command(copy)

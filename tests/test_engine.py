@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
+from dictionaries.deck import DOUBLE, STANDARD, Deck, custom_deck
 from referee.engine import (
     PAWNS,
     BadLetters,
@@ -45,7 +46,6 @@ from referee.engine import (
     event_from_dict,
     undo_point,
 )
-from dictionaries.deck import DOUBLE, STANDARD, Deck, custom_deck
 
 TWO = ("Ann", "Bob")
 THREE = ("Ann", "Bob", "Cy")

@@ -16,11 +16,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
-
-from service.app import create_app
-from dictionaries.verdict import REASON_CODES
-
 from test_app import REASON_EXAMPLES
+
+from dictionaries.verdict import REASON_CODES
+from service.app import create_app
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 

@@ -130,3 +130,19 @@ def test_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
     assert Store(db).games()[0].turn == "Ann"
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+@pytest.mark.parametrize("xdg", [None, "", "   ", "/tmp/xdg data"])
+def test_the_default_database_is_where_platformdirs_puts_it(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import platformdirs
+
+    from referee.store import default_db_path
+
+    monkeypatch.delenv("UW_REFEREE_DB", raising=False)
+    if xdg is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
+    assert default_db_path() == os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")

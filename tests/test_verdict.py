@@ -122,3 +122,22 @@ def test_bad_levels_are_input_errors(dictionary: Dictionary, level: object) -> N
 
 def test_level_may_be_a_numeric_string(dictionary: Dictionary) -> None:
     assert judge(dictionary, "flam", "70").legal
+
+
+def test_the_runtime_records_have_the_checked_fields() -> None:
+    """The verdict records are plain named tuples at run time and typed NamedTuples for the type
+    checker (typing costs more to import than a word check): both name the same fields."""
+    import ast
+    from pathlib import Path
+
+    from dictionaries.dictionary import RackWord
+    from dictionaries.verdict import Reason, Verdict
+
+    typed: dict[str, tuple[str, ...]] = {}
+    for module in ("verdict", "dictionary"):
+        tree = ast.parse((Path(__file__).parent.parent / "dictionaries" / f"{module}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name.startswith("_"):
+                typed[node.name[1:]] = tuple(s.target.id for s in node.body
+                                             if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name))
+    assert typed == {"Reason": Reason._fields, "Verdict": Verdict._fields, "RackWord": RackWord._fields}

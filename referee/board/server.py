@@ -40,7 +40,7 @@ def _post_worker_init(worker: Any) -> None:
     signal.signal(signal.SIGTERM, on_term)
 
 
-class BoardServer(BaseApplication):  # type: ignore[misc]
+class BoardServer(BaseApplication):
     """The board app under gunicorn, configured here rather than from a file."""
 
     def __init__(self, bind: str, log_level: str = "warning") -> None:
