@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,22 +93,32 @@ def interleaved(commands: dict[str, list[str]], env: dict[str, str], rounds: int
     before each timed run of ``name``.
     """
     times: dict[str, list[float]] = {name: [] for name in commands}
+    walls: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
         for name, cmd in commands.items():
             if before and name in before:
                 subprocess.run(before[name], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            start = time.perf_counter()
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             _, status, usage = os.wait4(proc.pid, 0)
+            walls[name].append(time.perf_counter() - start)
             err = proc.stderr.read() if proc.stderr else b""
             proc.returncode = os.waitstatus_to_exitcode(status)
             times[name].append(usage.ru_utime + usage.ru_stime)
             if proc.returncode != 0:
                 raise SystemExit(f"{' '.join(cmd)} failed: {err.decode()}")
+    WALL.update({name: statistics.median(values) * 1e3 for name, values in walls.items()})
     return {name: statistics.median(values) * 1e3 for name, values in times.items()}
 
 
-def row(name: str, value: float, base_name: str, base: float, target: str) -> None:
-    print(f"{name:<44} {value:8.2f} ms | {base_name:<34} {base:8.2f} ms | ratio {value / base:6.2f} | {target}")
+#: Median wall times (ms) of the last ``interleaved`` call, printed beside the CPU times.
+WALL: dict[str, float] = {}
+
+
+def row(name: str, value: float, base_name: str, base: float, target: str, wall: tuple[str, str] | None = None) -> None:
+    """One figure beside its baseline (CPU time), and the same ratio by wall time when ``wall`` names the two."""
+    by_wall = f" | wall {WALL[wall[0]]:7.2f} / {WALL[wall[1]]:7.2f} ms = {WALL[wall[0]] / WALL[wall[1]]:5.2f}" if wall else ""
+    print(f"{name:<38} {value:7.2f} ms | {base_name:<30} {base:7.2f} ms | ratio {value / base:5.2f} | {target:<8}{by_wall}")
 
 
 def main() -> None:
@@ -145,9 +156,9 @@ def main() -> None:
             "status": [referee, "--db", str(dbs["short"]), "status"],
             "play": play(dbs["short"]),
         }, env, args.rounds, before={"play": undo(dbs["short"])})
-        row("uw-referee check taps", start["check"], "python -c pass", start["pass"], "<= 3x")
-        row("uw-referee status", start["status"], "python -c pass", start["pass"], "<= 4x")
-        row("uw-referee play WORD --roll N", start["play"], "python -c pass", start["pass"], "<= 4x")
+        row("uw-referee check taps", start["check"], "python -c pass", start["pass"], "<= 3x", ("check", "pass"))
+        row("uw-referee status", start["status"], "python -c pass", start["pass"], "<= 4x", ("status", "pass"))
+        row("uw-referee play WORD --roll N", start["play"], "python -c pass", start["pass"], "<= 4x", ("play", "pass"))
 
         # Long games: the same commands at 5,000 events and at 10.
         grow = interleaved({
@@ -157,8 +168,9 @@ def main() -> None:
             "play 5000": play(dbs["long"]),
         }, env, args.rounds, before={"play 10": undo(dbs["short"]), "play 5000": undo(dbs["long"])})
         row("status, a game of 5,000 events", grow["status 5000"], "status, a game of 10 events", grow["status 10"],
-            "<= 1.2x")
-        row("play, a game of 5,000 events", grow["play 5000"], "play, a game of 10 events", grow["play 10"], "<= 1.2x")
+            "<= 1.2x", ("status 5000", "status 10"))
+        row("play, a game of 5,000 events", grow["play 5000"], "play, a game of 10 events", grow["play 10"], "<= 1.2x",
+            ("play 5000", "play 10"))
 
         full = interleaved({
             "play one": play(dbs["one"]),
@@ -167,8 +179,8 @@ def main() -> None:
             "pass": [python, "-c", "pass"],
         }, env, args.rounds, before={"play one": undo(dbs["one"]), "play full": undo(dbs["full"])})
         row("play, a file of 1,000 finished games", full["play full"], "play, a file of one game", full["play one"],
-            "<= 1.2x")
-        row("games, 1,001 games listed", full["games"], "python -c pass", full["pass"], "< 100 ms")
+            "<= 1.2x", ("play full", "play one"))
+        row("games, 1,001 games listed", full["games"], "python -c pass", full["pass"], "< 100 ms", ("games", "pass"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -3,6 +3,7 @@ and ``referee`` (games); the game commands are in ``referee.game_cli``, loaded o
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -86,20 +87,43 @@ def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool)
         disable_color()
 
 
+def define_option(f: Any) -> Any:
+    return click.option("--define", is_flag=True, help="Also give each word's meanings (WordNet 3.0).")(f)
+
+
+def word_definitions(obj: Obj, word: str) -> list[Any]:
+    """WordNet's senses of ``word`` from the dictionary in use (inflections reach their lemma)."""
+    from dictionaries.definitions import open_definitions
+
+    try:
+        return open_definitions(obj.dictionary.path).lookup(word.lower())
+    except DictionaryError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def definition_lines(word: str, senses: list[Any]) -> list[str]:
+    """One line per sense, or a sentence saying WordNet has none."""
+    if not senses:
+        return [f"  WordNet has no definition of {word}."]
+    return [f"  {sense.part_of_speech}: {sense.text}" for sense in senses]
+
+
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
 @level_option
 @deck_option
+@define_option
 @json_option
 @click.pass_obj
-def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, as_json: bool) -> None:
+def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: bool, as_json: bool) -> None:
     """Judge WORDS: legal or not, with the reasons, score and sanity-check chance.
 
-    Exit status 1 when any word is not legal.
+    Exit status 1 when any word is not legal. --define adds what each word means.
 
     \b
     Example:
         uw-referee check taps apts london
+        uw-referee check --define qat
     """
     from dictionaries.verdict import judge
 
@@ -110,12 +134,51 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, as_json:
             verdicts.append(judge(obj.dictionary, word, int(level), deck))
         except WordError as exc:
             raise click.BadParameter(str(exc), param_hint="WORD") from None
+    senses = [word_definitions(obj, v.word) for v in verdicts] if define else []
     if as_json:
-        emit_json([v.to_dict() for v in verdicts])
+        rows = [v.to_dict() for v in verdicts]
+        for row, found in zip(rows, senses):
+            row["definitions"] = [sense.to_dict() for sense in found]
+        emit_json(rows)
+    elif define:
+        style = Style(use_color(sys.stdout))
+        for verdict, found in zip(verdicts, senses):
+            write([*check_lines([verdict], style), *definition_lines(verdict.word, found)])
     else:
         write(check_lines(verdicts, Style(use_color(sys.stdout))))
     if not all(v.legal for v in verdicts):
         sys.exit(1)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@json_option
+@click.pass_obj
+def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
+    """What WORDS mean: a few senses per part of speech from WordNet 3.0, for a disputed word.
+
+    An inflection reaches its lemma (TAPS gives the senses of TAP). Legal or not is 'check'.
+
+    \b
+    Example:
+        uw-referee define qat taps
+    """
+    from dictionaries.verdict import normalize_word
+
+    keys = []
+    for word in words:
+        try:
+            keys.append(normalize_word(word).upper())
+        except WordError as exc:
+            raise click.BadParameter(str(exc), param_hint="WORD") from None
+    found = [word_definitions(obj, key) for key in keys]
+    if as_json:
+        emit_json([{"word": key, "definitions": [sense.to_dict() for sense in senses]}
+                   for key, senses in zip(keys, found)])
+        return
+    style = Style(use_color(sys.stdout))
+    for key, senses in zip(keys, found):
+        write([f"{style.bold(key)}:", *definition_lines(key, senses)])
 
 
 @cli.command()

@@ -224,8 +224,10 @@ class Store:
                     "Restore a backup, or move it aside and start a new file")
         if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self._disk_full()):
             return f"the disk holding {self.path} is full: nothing was changed; free some space and try again"
-        if code == "SQLITE_READONLY" or "readonly" in text:
-            return f"{self.path} cannot be written (read-only file or medium): nothing was changed"
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
+            return (f"{self.path} cannot be written (a read-only file, folder or medium): nothing was changed; "
+                    "it can still be read (status, log, export)")
         return f"{self.path}: {text}"
 
     def _disk_full(self) -> bool:

@@ -323,6 +323,7 @@ def test_the_address_as_a_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
 
 # -- the real server ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
 def test_the_served_board_stops_at_once_with_streams_open(db: Path, sig: str) -> None:
     import signal
@@ -382,3 +383,9 @@ def test_judge_for_a_finished_game_when_asked(tmp_path: Path) -> None:
     assert "No game is running" in client.get("/judge?words=champ").get_data(as_text=True)
     html = client.get("/judge?words=champ&game=1").get_data(as_text=True)
     assert "Judged for game 1: dictionary size 35" in html and "already used in this game" in html
+
+
+def test_judge_shows_what_a_word_means(db: Path) -> None:
+    html = client_for(db).get("/judge?words=taps+xqzt").get_data(as_text=True)
+    assert "<i>verb</i> strike lightly" in html
+    assert "WordNet has no definition of XQZT." in html

@@ -123,3 +123,39 @@ def test_every_command_has_help_with_an_example(runner: CliRunner, path: tuple[s
     result = run(runner, *path, flag)
     assert result.exit_code == 0
     assert "Example" in result.output, f"{' '.join(path)} has no example in its help"
+
+
+# -- define and check --define ----------------------------------------------------------------------
+
+def test_define_gives_wordnet_senses_and_says_when_there_are_none() -> None:
+    result = run(CliRunner(), "define", "qat", "taps", "xyzzyq")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "QAT:" and lines[1].startswith("  noun: the leaves of the shrub Catha edulis")
+    assert "  verb: strike lightly" in lines  # TAPS reaches the senses of TAP
+    assert lines[-2:] == ["XYZZYQ:", "  WordNet has no definition of XYZZYQ."]
+
+
+def test_define_json() -> None:
+    result = run(CliRunner(), "define", "--json", "taps", "xyzzyq")
+    data = json.loads(result.output)
+    assert [row["word"] for row in data] == ["TAPS", "XYZZYQ"]
+    assert {"part_of_speech": "verb", "text": "strike lightly"} in data[0]["definitions"]
+    assert data[1]["definitions"] == []
+
+
+def test_define_refuses_what_is_not_a_word() -> None:
+    result = run(CliRunner(), "define", "t4ps")
+    assert result.exit_code == 2 and "t4ps" in result.output
+
+
+def test_check_define_adds_the_senses_after_each_verdict() -> None:
+    result = run(CliRunner(), "check", "--define", "london", "taps")
+    lines = result.output.splitlines()
+    assert result.exit_code == 1  # LONDON is not legal; the meanings are there all the same
+    assert lines[0] == "LONDON: not legal" and any(line.startswith("  noun: the capital") for line in lines)
+    taps = lines.index(next(line for line in lines if line.startswith("TAPS: legal")))
+    assert lines[taps + 1].startswith("  verb: ")
+    data = json.loads(run(CliRunner(), "check", "--define", "--json", "taps").output)
+    assert data[0]["legal"] is True and data[0]["definitions"][0]["part_of_speech"] in ("noun", "verb")
+    assert "definitions" not in json.loads(run(CliRunner(), "check", "--json", "taps").output)[0]

@@ -3,43 +3,19 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from referee.board.source import BoardError, Watcher
-
-#: gunicorn threads of the board's one worker: every open page holds one for its event stream.
-THREADS = 64
-#: Threads kept free for pages, the judge and the JSON view: streams beyond the rest get a 503
-#: and the page retries (it still shows the game; it updates once a stream is free).
-SPARE_THREADS = 8
-
-
-@dataclass
-class Runtime:
-    """What the app keeps for its process: the change watcher and the open streams' budget."""
-
-    watcher: Watcher
-    streams: threading.BoundedSemaphore
-    dictionary: Any = field(default=None)
-    #: The last board each stream target rendered, by watcher version: ten pages of one game cost
-    #: one render per commit, not ten.
-    renders: dict[int | None, tuple[int, dict[str, str]]] = field(default_factory=dict)
-    render_lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def runtime(app: Flask) -> Runtime:
-    rt: Runtime = app.extensions["board"]
-    return rt
+from referee.board.runtime import SPARE_THREADS, THREADS, Runtime
+from referee.board.source import BoardError, Watcher, sentence
+from referee.board.views import board
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The board app. ``UW_BOARD_DB`` (else ``UW_REFEREE_DB``, else the referee's default) names the
     database; ``UW_BOARD_GAME`` pins one game."""
-    from referee.board.views import board
     from referee.store import default_db_path
 
     app = Flask(__name__)
@@ -64,8 +40,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 def _error(exc: Exception) -> Any:
     """Every error as a page in words (or problem+json under /api/), never a traceback."""
     if isinstance(exc, BoardError):
-        from referee.board.views import sentence
-
         status, title, detail = exc.status, _TITLES.get(exc.status, "Error"), sentence(str(exc))
     elif isinstance(exc, HTTPException):
         status, title = exc.code or 500, exc.name

@@ -14,7 +14,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from referee.board.app import SPARE_THREADS, THREADS, runtime
+from referee.board.runtime import SPARE_THREADS, THREADS, runtime
 
 
 def _stop_streams(worker: Any) -> None:

@@ -84,7 +84,7 @@ def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
     """What the last ``count`` actions did, in the referee's own words (as ``uw-referee log`` says
     them); a roll joins the play it belongs to, as the table sees one action."""
     lines: list[str] = []
-    for event, notes in zip(events, history_notes(events)):
+    for event, notes in zip(events, history_notes(events), strict=True):
         if not notes:
             continue
         if lines and not event.starts_action:
@@ -102,6 +102,12 @@ def waiting_text(state: State) -> str:
                   else f"{now.needs} or more passes")
         return f"{now.player} rolls for {now.word}: {passes}."
     return now.text.replace("; then 'bind --done'.", "; then the table says it is done.")
+
+
+def sentence(text: str) -> str:
+    """A store message (written to follow "Error: ") as a sentence on its own."""
+    text = text.strip()
+    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
 
 
 def ending_text(state: State) -> str:
@@ -201,4 +207,4 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "waiting_text"]
+__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "sentence", "waiting_text"]

@@ -20,13 +20,14 @@ from flask import (
 )
 
 from dictionaries.rules import PAWNS
-from referee.board.app import runtime
+from referee.board.runtime import runtime
 from referee.board.source import (
     BoardError,
     Shown,
     Source,
     ending_text,
     is_over,
+    sentence,
     waiting_text,
 )
 
@@ -79,12 +80,6 @@ def render_board(shown: Shown) -> dict[str, str]:
 
 def _title(shown: Shown) -> str:
     return f"Game {shown.id}: {', '.join(shown.state.setup.players)}"
-
-
-def sentence(text: str) -> str:
-    """A store message (written to follow "Error: ") as a sentence on its own."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
 
 
 def problem_payload(exc: BoardError) -> dict[str, str]:
@@ -270,12 +265,16 @@ def judge_page() -> Any:
     return Response(page, status=status, mimetype="text/html")
 
 
-def definitions_for(word: str) -> list[str] | None:
-    """DEFINITIONS GO HERE: the word's senses from ``dictionaries.definitions`` once that module exists.
+def definitions_for(word: str) -> list[tuple[str, str]] | None:
+    """The word's short WordNet senses as (part of speech, gloss); None when the dictionary was built
+    without definitions or their files cannot be read (the page then says nothing about meaning)."""
+    from dictionaries.definitions import definitions
+    from dictionaries.errors import DictionaryError, WordError
 
-    None means "no definitions available" (the page then says nothing about meanings).
-    """
-    return None
+    try:
+        return [(d.part_of_speech, d.text) for d in definitions(word)]
+    except (DictionaryError, WordError):
+        return None
 
 
 # -- JSON -----------------------------------------------------------------------------------------
