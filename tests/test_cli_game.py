@@ -339,3 +339,27 @@ def test_the_readme_carries_the_rules_and_points_outside_at_nothing() -> None:
     assert "../shared" not in readme and "RULES.md" not in readme
     package_data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     assert "RULES.txt" in package_data["referee"]
+
+
+def test_status_at_the_table_is_uw_referee_status(db: Path) -> None:
+    started(db)
+    run(db, "play", "look", "--roll", "7")
+    one_shot = run(db, "status").output
+    at_table = run(db, "table", input="status\nquit\n").output
+    assert one_shot in at_table
+
+
+def test_the_scoreboard_is_the_same_in_both_modes(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.sqlite3", tmp_path / "two.sqlite3"
+    for path in (one, two):
+        run(path, "new", "Ann", "Bob", "Cy", "--first", "Ann", "--target", "20")
+    outputs = [run(one, "play", "champ", "--roll", "3").output + run(one, "play", "look", "--roll", "20").output
+               + run(one, "leave", "Cy").output + run(one, "play", "quart", "--roll", "20").output,
+               run(two, "table", input="champ\n3\nlook\n20\nleave Cy\nquart\n20\n").output]
+    boards = [[line for line in out.splitlines() if line.startswith("Scores, target 20: ")] for out in outputs]
+    # the table also shows the board while a word waits for its roll; every board of the one-shot commands
+    # appears at the table, in order, and both end on the same one
+    assert len(boards[0]) == 4 and len(boards[1]) == 7
+    rest = iter(boards[1])
+    assert all(any(board == other for other in rest) for board in boards[0])
+    assert boards[0][-1] == boards[1][-1]
