@@ -233,9 +233,7 @@ class Referee:
                 found = [w for w in self._dictionary().rack(window.letters, game.setup.level, game.setup.deck)
                          if not game.state.is_used(w.word)]
                 if not found:
-                    notes = notes[:-1] + [f"No legal unused word can be made from {window.letters}: "
-                                          "Spell Binding has nothing to bind."]
-                    notes += game.apply(BindDone())[1:]  # "no word was named" is not news here
+                    notes = notes[:-1] + game.apply(BindDone(nothing_to_bind=True))
             return notes
 
         gid, game, notes = self.store.act(game_id, action)

@@ -233,6 +233,13 @@ class BindDone(Event):
     """Spell Binding: the table has named all the words it will."""
 
     kind: ClassVar[str] = "bind_done"
+    #: The referee closed it at once: the discarded letters allow no legal unused word (issue 9, point 8).
+    nothing_to_bind: bool = False
+
+    @property
+    def starts_action(self) -> bool:  # type: ignore[override]  # a class constant elsewhere: here it depends on the event
+        """Closed by the referee at once, it belongs to the discard (an undo takes both back)."""
+        return not self.nothing_to_bind
 
 
 @value(frozen=True)
@@ -885,6 +892,12 @@ class Game:
         window = state.window
         player = state.current
         assert window is not None and player is not None
+        if event.nothing_to_bind and window.named:
+            raise RulesError("words were named: Spell Binding has something to bind")
+        if event.nothing_to_bind:
+            notes.append(f"No legal unused word can be made from {window.letters}: Spell Binding has nothing to bind.")
+            self._after_binding(player, notes)
+            return
         if not window.named:
             notes.append("Spell Binding: no word was named.")
             self._after_binding(player, notes)
