@@ -363,3 +363,19 @@ def test_the_scoreboard_is_the_same_in_both_modes(tmp_path: Path) -> None:
     rest = iter(boards[1])
     assert all(any(board == other for other in rest) for board in boards[0])
     assert boards[0][-1] == boards[1][-1]
+
+
+def test_log_and_export_carry_the_corrections(db: Path) -> None:
+    started(db)
+    run(db, "play", "look", "--roll", "7")
+    run(db, "undo")
+    run(db, "redo")
+    run(db, "amend", "--roll", "2")
+    exported = json.loads(run(db, "export").output)
+    assert [c["type"] for c in exported["corrections"]] == ["undo", "redo", "amend"]
+    assert exported["corrections"][2] | {"at": ""} == {"at": "", "type": "amend", "seq": 3, "player": "Cindi",
+                                                        "old": 7, "new": 2}
+    logged = json.loads(run(db, "log", "--json").output)
+    assert [c["words"] for c in logged["corrections"]][:2] == ["Undid Cindi's LOOK: 4 points, roll 7.",
+                                                               "Redid Cindi's LOOK: 4 points, roll 7."]
+    assert "Corrections:" in run(db, "log").output
