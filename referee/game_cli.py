@@ -32,7 +32,6 @@ from referee.render import (
     play_verdict_lines,
     refusal_lines,
     result_lines,
-    say_lines,
     status_lines,
 )
 from referee.terminal import EXIT_REFUSED, Style, use_color, write
@@ -79,11 +78,6 @@ def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", actio
 def style(stream: Any = None) -> Style:
     """The styling of this run: colour only on a terminal without NO_COLOR."""
     return Style(use_color(stream if stream is not None else sys.stdout))
-
-
-def say(notes: list[str]) -> None:
-    """Print what happened and what the table does next; the last note (what the game waits for) stands out."""
-    write(say_lines(notes, style()))
 
 
 def say_result(result: Result, mode: str = "command") -> None:
