@@ -24,6 +24,8 @@ import os
 import gunicorn.glogging
 import gunicorn.util
 
+from service.core import MAX_HEADER_FIELD_BYTES, MAX_HEADER_FIELDS, MAX_REQUEST_LINE
+
 
 def _cpu_count() -> int:
     """CPUs this process may run on (respects container CPU sets)."""
@@ -43,9 +45,9 @@ graceful_timeout = 20
 max_requests = 0          # no periodic recycling: nothing leaks, and restarts cost latency
 
 # Requests are small: a word is at most 64 characters, a batch body at most 64 KiB (Flask checks that).
-limit_request_line = 2048
-limit_request_fields = 50
-limit_request_field_size = 4096
+limit_request_line = MAX_REQUEST_LINE
+limit_request_fields = MAX_HEADER_FIELDS
+limit_request_field_size = MAX_HEADER_FIELD_BYTES
 
 # One line per request on stdout, unless UW_ACCESS_LOG=off. On by default: a service on the open
 # internet needs a record of who asked what. /healthz is never logged: probes every few seconds
