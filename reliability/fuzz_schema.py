@@ -34,7 +34,7 @@ def run(examples: int, seed: int, workers: int | None = None, phases: str = "exa
             [str(SCHEMATHESIS), "--config-file", str(CONFIG), "run", f"{server.url}/openapi.json", "--checks", "all", "--max-examples", str(examples),
              "--seed", str(seed), "--phases", phases, "--continue-on-failure", "--report", "ndjson", "--report-ndjson-path", str(report),
              "--no-color"],
-            capture_output=True, text=True, timeout=3600)
+            capture_output=True, text=True, timeout=3600, cwd=tmp)  # its example database goes there too
         seconds = time.perf_counter() - started
         log = server.log()
     cases = passed = failed = 0

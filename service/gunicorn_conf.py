@@ -136,6 +136,7 @@ gunicorn.util.write_error = _problem_page
 def post_request(worker: object, req: object, environ: object, resp: object) -> None:
     """Yield to the other connections after each answer: a kept-alive client whose next request
     is already waiting would otherwise be served again and again before the others get a turn."""
-    import gevent
+    if "gevent" in str(getattr(getattr(worker, "cfg", None), "worker_class_str", "")):
+        import gevent
 
-    gevent.sleep(0)
+        gevent.sleep(0)
