@@ -12,8 +12,11 @@ from service.core import (
     CACHE_CONTROL,
     MAX_BATCH_WORDS,
     MAX_BODY_BYTES,
+    MAX_HEADER_FIELD_BYTES,
+    MAX_HEADER_FIELDS,
     MAX_JSON_DEPTH,
     MAX_RACK_LIMIT,
+    MAX_REQUEST_LINE,
     QUERY_PARAMETERS,
     RACK_PATTERN,
     WORD_PATTERN,
@@ -44,6 +47,11 @@ _CACHE_HEADERS = {
 _NOT_MODIFIED = {"description": "Not modified: the If-None-Match ETag still matches", "headers": _CACHE_HEADERS}
 
 
+#: What gunicorn refuses before the API sees a request (any operation).
+_SERVER_LIMITS = {
+    "414": _problem(f"Request line over {MAX_REQUEST_LINE:,} bytes (refused by the server)"),
+    "431": _problem(f"More than {MAX_HEADER_FIELDS} header fields, or one over {MAX_HEADER_FIELD_BYTES:,} bytes"),
+}
 _UNAVAILABLE = _problem("The dictionary files changed under the running server and no longer match their checksums")
 
 
@@ -51,7 +59,7 @@ def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, par
          path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter") -> dict[str, Any]:  # type: ignore[assignment]
     """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id]."""
     responses: dict[str, Any] = {"200": _json(schema, description, _CACHE_HEADERS), "304": _NOT_MODIFIED,
-                                 "400": _problem(bad_input), "503": _UNAVAILABLE}
+                                 "400": _problem(bad_input), "503": _UNAVAILABLE, **_SERVER_LIMITS}
     if path_params:
         responses["404"] = _problem("No such path (for example a '/' inside the word)")
     operation: dict[str, Any] = {"summary": summary, "operationId": op_id, "responses": responses}
@@ -195,7 +203,7 @@ def build_document(service: WordService) -> dict[str, Any]:
                                 f"more than {MAX_BATCH_WORDS:,} words, a malformed word, no such level or deck"),
                 "408": _problem(f"The body did not arrive within {BODY_SECONDS:g} seconds (the connection is closed)"),
                 "413": _problem(f"Body over {MAX_BODY_BYTES // 1024} KiB (chunked bodies too)"),
-                "503": _UNAVAILABLE,
+                "503": _UNAVAILABLE, **_SERVER_LIMITS,
             },
         }},
         "/v1/racks/{letters}": _get(
@@ -210,7 +218,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         "/healthz": {"get": {"summary": "Health", "operationId": "healthz", "responses": {
             "200": _json(_ref("Health"), "The dictionary is open and its files still match their checksums"),
             "400": _problem("An unknown query parameter"),
-            "503": _UNAVAILABLE}}},
+            "503": _UNAVAILABLE, **_SERVER_LIMITS}}},
         "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document", params),
     }
     return {
