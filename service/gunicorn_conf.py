@@ -150,7 +150,7 @@ def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
 # An internal too (tests/test_reliability_service.py checks the bytes against gunicorn's own path).
 _gunicorn_write = gunicorn.http.wsgi.Response.write
 if all(hasattr(gunicorn.http.wsgi.Response, name) for name in ("default_headers", "send_headers", "write")):
-    gunicorn.http.wsgi.Response.write = _write_once  # type: ignore[method-assign]
+    gunicorn.http.wsgi.Response.write = _write_once
 
 
 def post_request(worker: object, req: object, environ: object, resp: object) -> None:
