@@ -73,7 +73,7 @@ RACK_RE = re.compile(RACK_PATTERN)
 #: The query parameters of each operation (OpenAPI operationId): the code refuses any other,
 #: and the OpenAPI document lists exactly these.
 QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "getWord": ("level", "deck"),
+    "getWord": ("level", "deck", "define"),
     "postWords": (),
     "getRack": ("level", "deck", "limit"),
     "getDeck": ("deck",),
@@ -82,7 +82,7 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
     "openapi": (),
 }
 #: The fields of a batch body, ``words`` required.
-BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck")
+BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck", "define")
 
 
 class DictionaryDamaged(Exception):

@@ -82,11 +82,16 @@ def build_document(service: WordService) -> dict[str, Any]:
         "deck": {"name": "deck", "in": "query", "required": False,
                  "description": f"The deck (default {service.deck.name})",
                  "schema": {**deck_schema, "default": service.deck.name}},
+        "define": {"name": "define", "in": "query", "required": False,
+                   "description": "true adds the word's meanings (WordNet 3.0) as `definitions`",
+                   "schema": {"type": "boolean", "default": False}},
         "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
                   "schema": {"type": "integer", "minimum": 1, "maximum": MAX_RACK_LIMIT}},
     }
     batch_fields = {"words": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Word")},
-                    "level": _ref("Level"), "deck": _ref("DeckName")}
+                    "level": _ref("Level"), "deck": _ref("DeckName"),
+                    "define": {"type": "boolean", "default": False,
+                               "description": "true adds each word's meanings (WordNet 3.0) as `definitions`"}}
     word_schema = {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": WORD_PATTERN}
     schemas: dict[str, Any] = {
         "Level": level_schema,
@@ -113,7 +118,17 @@ def build_document(service: WordService) -> dict[str, Any]:
                           "description": "Smallest SCOWL size listing the spelling in any sense; null if none"},
                 "success_chance": {"type": "number", "minimum": 0, "maximum": 1},
                 "deck": {"type": "string", "description": "The deck whose counts were applied"},
+                "definitions": {
+                    "type": "array", "items": _ref("Definition"),
+                    "description": "Only when define is asked for: a few senses per part of speech from "
+                                   "WordNet 3.0 (an inflection reaches its lemma); empty when WordNet has none",
+                },
             },
+        },
+        "Definition": {
+            "type": "object", "additionalProperties": False, "required": ["part_of_speech", "text"],
+            "properties": {"part_of_speech": {"type": "string", "enum": ["noun", "verb", "adjective", "adverb"]},
+                           "text": {"type": "string"}},
         },
         "BatchRequest": {
             "type": "object", "additionalProperties": False, "required": ["words"],
@@ -170,6 +185,13 @@ def build_document(service: WordService) -> dict[str, Any]:
                 "decks": {"type": "array", "items": _ref("DeckName"), "description": "The decks a request may name"},
                 "default_deck": _ref("DeckName"),
                 "service_version": {"type": "string", "description": "The version of this service (CHANGELOG.md)"},
+                "sources": {"type": "array", "description": "Every source of the word data, with its version and licence",
+                            "items": {"type": "object", "required": ["name", "version", "licence"],
+                                      "properties": {"name": {"type": "string"}, "version": {"type": "string"},
+                                                     "licence": {"type": "string"}}}},
+                "definitions": {"type": "object", "description": "The definitions file: its source, entries and checksum",
+                                "properties": {"source": {"type": ["string", "null"]}, "entries": {"type": ["integer", "null"]},
+                                               "checksum": {"type": ["string", "null"]}}},
             },
         },
         "Health": {"type": "object", "additionalProperties": False, "required": ["status"],
