@@ -154,7 +154,7 @@ def wrk(base: str, script: str, seconds: int, connections: int, threads: int) ->
         ).stdout
     finally:
         os.unlink(handle.name)
-    percentiles = dict(re.findall(r"^\s+(\d+)%\s+(\S+)$", out, re.M))
+    percentiles = dict(re.findall(r"^\s+(\d+)%\s+(\S+)\s*$", out, re.M))
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     total = int(re.search(r"(\d+) requests in", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)

@@ -22,18 +22,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from reliability.common import Server  # noqa: E402
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
+CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
 
 
-def run(examples: int, seed: int, workers: int | None = None) -> dict[str, object]:
+def run(examples: int, seed: int, workers: int | None = None, phases: str = "examples,coverage,fuzzing,stateful") -> dict[str, object]:
     """Start the server, run schemathesis, stop the server: the figures of the run."""
     with tempfile.TemporaryDirectory() as tmp, Server(workers=workers) as server:
         report = Path(tmp) / "events.ndjson"
         started = time.perf_counter()
         done = subprocess.run(
-            [str(SCHEMATHESIS), "run", f"{server.url}/openapi.json", "--checks", "all", "--max-examples", str(examples),
-             "--seed", str(seed), "--continue-on-failure", "--report", "ndjson", "--report-ndjson-path", str(report),
+            [str(SCHEMATHESIS), "--config-file", str(CONFIG), "run", f"{server.url}/openapi.json", "--checks", "all", "--max-examples", str(examples),
+             "--seed", str(seed), "--phases", phases, "--continue-on-failure", "--report", "ndjson", "--report-ndjson-path", str(report),
              "--no-color"],
-            capture_output=True, text=True, timeout=3600)
+            capture_output=True, text=True, timeout=3600, cwd=tmp)  # its example database goes there too
         seconds = time.perf_counter() - started
         log = server.log()
     cases = passed = failed = 0
@@ -45,7 +46,7 @@ def run(examples: int, seed: int, workers: int | None = None) -> dict[str, objec
                     cases += int(number) if word.startswith("generated") else 0
                     passed += int(number) if word.startswith("passed") else 0
                     failed += int(number) if word.startswith("failed") else 0
-    return {"examples_per_operation": examples, "seed": seed, "cases": cases, "passed": passed, "failed": failed,
+    return {"examples_per_operation": examples, "seed": seed, "phases": phases, "cases": cases, "passed": passed, "failed": failed,
             "seconds": round(seconds, 1), "schemathesis_exit": done.returncode,
             "server_tracebacks": log.count("Traceback"), "server_errors": log.count("[ERROR]"),
             "output_tail": done.stdout[-3000:] if done.returncode else ""}
@@ -56,13 +57,16 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=1000, help="schemathesis --max-examples (default 1000)")
     parser.add_argument("--min-cases", type=int, default=10000, help="fail unless this many cases ran (default 10000)")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--phases", default="examples,coverage,fuzzing,stateful",
+                        help="schemathesis phases (the stateful phase grows slowly with --examples)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
-    result = run(args.examples, args.seed)
+    result = run(args.examples, args.seed, phases=args.phases)
     ok = (result["failed"] == 0 and result["schemathesis_exit"] == 0 and result["cases"] >= args.min_cases
           and result["server_tracebacks"] == 0)
     print(f"schemathesis --checks all: {result['cases']} cases, {result['passed']} passed, {result['failed']} failed "
-          f"in {result['seconds']} s (seed {result['seed']}, --max-examples {result['examples_per_operation']}); "
+          f"in {result['seconds']} s (seed {result['seed']}, --max-examples {result['examples_per_operation']}, "
+          f"phases {result['phases']}); "
           f"server log: {result['server_tracebacks']} tracebacks, {result['server_errors']} errors")
     if result["output_tail"]:
         print(result["output_tail"])

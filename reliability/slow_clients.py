@@ -138,7 +138,7 @@ def run(seconds: float = 60, heads: int = 200, bodies: int = 200, probes: int = 
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))
     report = Report(seconds=seconds, slow_heads=heads, slow_bodies=bodies,
                     head_limit_s=float(gunicorn_conf.keepalive), body_limit_s=BODY_SECONDS,
-                    worker_class=str(gunicorn_conf.worker_class))
+                    worker_class=str(gunicorn_conf.worker_class) if args == GUNICORN else f"see {args[2]}")
     with Server(args=args) as server:
         slow: dict[str, list[float]] = {"head": [], "body": [], "failures": []}
         crowd = threading.Thread(target=slow_clients, args=(server.port, heads, bodies, interval, seconds, slow))

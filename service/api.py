@@ -111,10 +111,30 @@ def verdict_writer(dictionary: Dictionary, decks: Mapping[str, Deck]) -> Callabl
     return verdict_text
 
 
+def with_definitions(service: WordService, word: str, verdict_text: str) -> str:
+    """The verdict JSON with ``"definitions"`` added: WordNet's senses of the word ([] when none)."""
+    from dictionaries.definitions import open_definitions
+    from dictionaries.verdict import normalize_word
+
+    senses = open_definitions(service.dictionary.path).lookup(normalize_word(word))
+    return f'{verdict_text[:-1]},"definitions":{_dumps([sense.to_dict() for sense in senses])}}}'
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+def query_define(args: Mapping[str, str]) -> bool:
+    """``define=true|false`` (default false)."""
+    raw = args.get("define", "false")
+    if raw not in ("true", "false"):
+        raise InvalidRequest(f"define must be true or false, got {raw[:40]!r}; send define=true for the meanings")
+    return raw == "true"
+
+
 # -- the one answer to GET /v1/words/<word> -------------------------------------------------------
 
 def word_answer(service: WordService, path: str, query: bytes, if_none_match: str | None, word: str,
-                level: int, deck: str) -> tuple[str, list[tuple[str, str]], bytes]:
+                level: int, deck: str, define: bool = False) -> tuple[str, list[tuple[str, str]], bytes]:
     """Status line, headers and body of ``GET /v1/words/<word>``: the WSGI fast path and the
     Flask view both answer with this. The ETag depends only on the request, so a matching
     ``If-None-Match`` is a 304 before any judging."""
@@ -123,7 +143,8 @@ def word_answer(service: WordService, path: str, query: bytes, if_none_match: st
     tag = f'"{service.etag(path, query)}"'
     if if_none_match is not None and etag_matches(if_none_match, tag[1:-1]):
         return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL)], b""
-    body = service.verdict(word, level, deck).encode()
+    text = service.verdict(word, level, deck)
+    body = (with_definitions(service, word, text) if define else text).encode()
     return "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                       ("ETag", tag), ("Cache-Control", CACHE_CONTROL)], body
 
@@ -319,8 +340,8 @@ def _stop_reading(sock: Any) -> None:
 _BATCH_EXAMPLE = '{"words": ["taps", "jazz"], "level": 60, "deck": "standard"}'
 
 
-def batch_body(service: WordService) -> tuple[list[str], int, str]:
-    """The words, level and deck of a batch body, checked."""
+def batch_body(service: WordService) -> tuple[list[str], int, str, bool]:
+    """The words, level, deck and define flag of a batch body, checked."""
     data = request_body()
     if not json_depth_within(data, MAX_JSON_DEPTH):
         raise InvalidRequest(f"the body nests arrays or objects more than {MAX_JSON_DEPTH} deep; send {_BATCH_EXAMPLE}")
@@ -346,7 +367,11 @@ def batch_body(service: WordService) -> tuple[list[str], int, str]:
         raise InvalidLevel(f"level must be an integer, got {_json_type(level)}; send one of {_level_names()}")
     if isinstance(level, float) and not level.is_integer():
         raise InvalidLevel(f"level must be an integer, got {level!r}; send one of {_level_names()}")
-    return words, _scowl_size(level), deck_name(service, body["deck"]) if "deck" in body else service.deck.name
+    define = body.get("define", False)
+    if not isinstance(define, bool):
+        raise InvalidRequest(f"define must be true or false, got {_json_type(define)}; send \"define\": true for the meanings")
+    deck = deck_name(service, body["deck"]) if "deck" in body else service.deck.name
+    return words, _scowl_size(level), deck, define
 
 
 # -- /v1 ------------------------------------------------------------------------------------------
@@ -363,10 +388,11 @@ def get_word(word: str) -> Response:
     service = word_service()
     args = query_args("getWord")
     level, deck = query_level(service, args), deck_name(service, args.get("deck", service.deck.name))
+    define = query_define(args)
     environ = request.environ
     status, headers, body = word_answer(service, environ.get("PATH_INFO", ""),
                                         environ.get("QUERY_STRING", "").encode("latin-1"),
-                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck)
+                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, define)
     return Response(body, status=status, headers=headers)
 
 
@@ -375,7 +401,7 @@ def post_words() -> Response:
     """Verdicts on up to 1,000 words, in the order given."""
     service = word_service()
     query_args("postWords")
-    words, level, deck = batch_body(service)
+    words, level, deck, define = batch_body(service)
     verdict = service.verdict
     results: list[str] = []
     append = results.append
@@ -383,7 +409,8 @@ def post_words() -> Response:
         if type(word) is not str:
             raise InvalidWord(f"words[{index}] must be a string, got {_json_type(word)}")
         try:
-            append(verdict(word, level, deck))
+            text = verdict(word, level, deck)
+            append(with_definitions(service, word, text) if define else text)
         except InvalidWord as exc:
             raise InvalidWord(f"words[{index}]: {exc}") from None
     return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json")
@@ -433,6 +460,8 @@ def get_dictionary() -> Response:
         "decks": list(service.decks),
         "default_deck": service.deck.name,
         "service_version": __version__,
+        "sources": meta.get("sources", []),
+        "definitions": {key: meta.get("definitions", {}).get(key) for key in ("source", "entries", "checksum")},
     }), service)
 
 

@@ -22,6 +22,11 @@ from dictionaries.errors import DictionaryError
 
 #: ``Cache-Control`` of successful GET answers: they change only with the dictionary.
 CACHE_CONTROL = "public, max-age=86400"
+#: Largest request line, header count and header line gunicorn accepts (414 and 431 beyond):
+#: a word is at most 64 characters, so a request needs little.
+MAX_REQUEST_LINE = 2048
+MAX_HEADER_FIELDS = 50
+MAX_HEADER_FIELD_BYTES = 4096
 #: Largest request body accepted (a batch of 1,000 words fits easily).
 MAX_BODY_BYTES = 64 * 1024
 #: Deepest nesting of arrays and objects in a request body (a batch needs 2), checked before parsing.
@@ -68,7 +73,7 @@ RACK_RE = re.compile(RACK_PATTERN)
 #: The query parameters of each operation (OpenAPI operationId): the code refuses any other,
 #: and the OpenAPI document lists exactly these.
 QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "getWord": ("level", "deck"),
+    "getWord": ("level", "deck", "define"),
     "postWords": (),
     "getRack": ("level", "deck", "limit"),
     "getDeck": ("deck",),
@@ -77,7 +82,7 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
     "openapi": (),
 }
 #: The fields of a batch body, ``words`` required.
-BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck")
+BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck", "define")
 
 
 class DictionaryDamaged(Exception):

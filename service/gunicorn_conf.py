@@ -22,7 +22,10 @@ from __future__ import annotations
 import os
 
 import gunicorn.glogging
+import gunicorn.http.wsgi
 import gunicorn.util
+
+from service.core import MAX_HEADER_FIELD_BYTES, MAX_HEADER_FIELDS, MAX_REQUEST_LINE
 
 
 def _cpu_count() -> int:
@@ -43,9 +46,9 @@ graceful_timeout = 20
 max_requests = 0          # no periodic recycling: nothing leaks, and restarts cost latency
 
 # Requests are small: a word is at most 64 characters, a batch body at most 64 KiB (Flask checks that).
-limit_request_line = 2048
-limit_request_fields = 50
-limit_request_field_size = 4096
+limit_request_line = MAX_REQUEST_LINE
+limit_request_fields = MAX_HEADER_FIELDS
+limit_request_field_size = MAX_HEADER_FIELD_BYTES
 
 # One line per request on stdout, unless UW_ACCESS_LOG=off. On by default: a service on the open
 # internet needs a record of who asked what. /healthz is never logged: probes every few seconds
@@ -131,9 +134,29 @@ logger_class = _Logger
 gunicorn.util.write_error = _problem_page
 
 
+def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
+    """gunicorn sends an answer's head and its body in two ``send`` calls; for a body of known
+    length that comes in one piece (every answer of this service), send both in one."""
+    if (self.headers_sent or not isinstance(arg, bytes) or not arg or self.chunked or self._omits_body
+            or self.response_length is None or len(arg) > self.response_length):
+        return _gunicorn_write(self, arg)
+    head = "".join([*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"])
+    gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
+    self.headers_sent = True
+    self.sent += len(arg)
+    return None
+
+
+# An internal too (tests/test_reliability_service.py checks the bytes against gunicorn's own path).
+_gunicorn_write = gunicorn.http.wsgi.Response.write
+if all(hasattr(gunicorn.http.wsgi.Response, name) for name in ("default_headers", "send_headers", "write")):
+    gunicorn.http.wsgi.Response.write = _write_once
+
+
 def post_request(worker: object, req: object, environ: object, resp: object) -> None:
     """Yield to the other connections after each answer: a kept-alive client whose next request
     is already waiting would otherwise be served again and again before the others get a turn."""
-    import gevent
+    if "gevent" in str(getattr(getattr(worker, "cfg", None), "worker_class_str", "")):
+        import gevent
 
-    gevent.sleep(0)
+        gevent.sleep(0)

@@ -12,8 +12,11 @@ from service.core import (
     CACHE_CONTROL,
     MAX_BATCH_WORDS,
     MAX_BODY_BYTES,
+    MAX_HEADER_FIELD_BYTES,
+    MAX_HEADER_FIELDS,
     MAX_JSON_DEPTH,
     MAX_RACK_LIMIT,
+    MAX_REQUEST_LINE,
     QUERY_PARAMETERS,
     RACK_PATTERN,
     WORD_PATTERN,
@@ -44,6 +47,11 @@ _CACHE_HEADERS = {
 _NOT_MODIFIED = {"description": "Not modified: the If-None-Match ETag still matches", "headers": _CACHE_HEADERS}
 
 
+#: What gunicorn refuses before the API sees a request (any operation).
+_SERVER_LIMITS = {
+    "414": _problem(f"Request line over {MAX_REQUEST_LINE:,} bytes (refused by the server)"),
+    "431": _problem(f"More than {MAX_HEADER_FIELDS} header fields, or one over {MAX_HEADER_FIELD_BYTES:,} bytes"),
+}
 _UNAVAILABLE = _problem("The dictionary files changed under the running server and no longer match their checksums")
 
 
@@ -51,7 +59,7 @@ def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, par
          path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter") -> dict[str, Any]:  # type: ignore[assignment]
     """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id]."""
     responses: dict[str, Any] = {"200": _json(schema, description, _CACHE_HEADERS), "304": _NOT_MODIFIED,
-                                 "400": _problem(bad_input), "503": _UNAVAILABLE}
+                                 "400": _problem(bad_input), "503": _UNAVAILABLE, **_SERVER_LIMITS}
     if path_params:
         responses["404"] = _problem("No such path (for example a '/' inside the word)")
     operation: dict[str, Any] = {"summary": summary, "operationId": op_id, "responses": responses}
@@ -74,11 +82,16 @@ def build_document(service: WordService) -> dict[str, Any]:
         "deck": {"name": "deck", "in": "query", "required": False,
                  "description": f"The deck (default {service.deck.name})",
                  "schema": {**deck_schema, "default": service.deck.name}},
+        "define": {"name": "define", "in": "query", "required": False,
+                   "description": "true adds the word's meanings (WordNet 3.0) as `definitions`",
+                   "schema": {"type": "boolean", "default": False}},
         "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
                   "schema": {"type": "integer", "minimum": 1, "maximum": MAX_RACK_LIMIT}},
     }
     batch_fields = {"words": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Word")},
-                    "level": _ref("Level"), "deck": _ref("DeckName")}
+                    "level": _ref("Level"), "deck": _ref("DeckName"),
+                    "define": {"type": "boolean", "default": False,
+                               "description": "true adds each word's meanings (WordNet 3.0) as `definitions`"}}
     word_schema = {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": WORD_PATTERN}
     schemas: dict[str, Any] = {
         "Level": level_schema,
@@ -105,7 +118,17 @@ def build_document(service: WordService) -> dict[str, Any]:
                           "description": "Smallest SCOWL size listing the spelling in any sense; null if none"},
                 "success_chance": {"type": "number", "minimum": 0, "maximum": 1},
                 "deck": {"type": "string", "description": "The deck whose counts were applied"},
+                "definitions": {
+                    "type": "array", "items": _ref("Definition"),
+                    "description": "Only when define is asked for: a few senses per part of speech from "
+                                   "WordNet 3.0 (an inflection reaches its lemma); empty when WordNet has none",
+                },
             },
+        },
+        "Definition": {
+            "type": "object", "additionalProperties": False, "required": ["part_of_speech", "text"],
+            "properties": {"part_of_speech": {"type": "string", "enum": ["noun", "verb", "adjective", "adverb"]},
+                           "text": {"type": "string"}},
         },
         "BatchRequest": {
             "type": "object", "additionalProperties": False, "required": ["words"],
@@ -162,6 +185,13 @@ def build_document(service: WordService) -> dict[str, Any]:
                 "decks": {"type": "array", "items": _ref("DeckName"), "description": "The decks a request may name"},
                 "default_deck": _ref("DeckName"),
                 "service_version": {"type": "string", "description": "The version of this service (CHANGELOG.md)"},
+                "sources": {"type": "array", "description": "Every source of the word data, with its version and licence",
+                            "items": {"type": "object", "required": ["name", "version", "licence"],
+                                      "properties": {"name": {"type": "string"}, "version": {"type": "string"},
+                                                     "licence": {"type": "string"}}}},
+                "definitions": {"type": "object", "description": "The definitions file: its source, entries and checksum",
+                                "properties": {"source": {"type": ["string", "null"]}, "entries": {"type": ["integer", "null"]},
+                                               "checksum": {"type": ["string", "null"]}}},
             },
         },
         "Health": {"type": "object", "additionalProperties": False, "required": ["status"],
@@ -195,7 +225,7 @@ def build_document(service: WordService) -> dict[str, Any]:
                                 f"more than {MAX_BATCH_WORDS:,} words, a malformed word, no such level or deck"),
                 "408": _problem(f"The body did not arrive within {BODY_SECONDS:g} seconds (the connection is closed)"),
                 "413": _problem(f"Body over {MAX_BODY_BYTES // 1024} KiB (chunked bodies too)"),
-                "503": _UNAVAILABLE,
+                "503": _UNAVAILABLE, **_SERVER_LIMITS,
             },
         }},
         "/v1/racks/{letters}": _get(
@@ -210,7 +240,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         "/healthz": {"get": {"summary": "Health", "operationId": "healthz", "responses": {
             "200": _json(_ref("Health"), "The dictionary is open and its files still match their checksums"),
             "400": _problem("An unknown query parameter"),
-            "503": _UNAVAILABLE}}},
+            "503": _UNAVAILABLE, **_SERVER_LIMITS}}},
         "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document", params),
     }
     return {

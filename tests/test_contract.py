@@ -109,7 +109,7 @@ def test_documented_query_parameters_are_exactly_the_ones_the_code_reads(documen
 
 
 #: A value each query parameter refuses.
-BAD_VALUE = {"level": "61", "deck": "dubble", "limit": "0"}
+BAD_VALUE = {"level": "61", "deck": "dubble", "limit": "0", "define": "yes"}
 
 
 @pytest.mark.parametrize("op_id", sorted(QUERY_PARAMETERS))
@@ -140,7 +140,7 @@ def test_documented_body_fields_are_exactly_the_ones_the_code_reads(client: Flas
                                                                    document: dict[str, Any]) -> None:
     schema = document["components"]["schemas"]["BatchRequest"]
     assert list(schema["properties"]) == list(BATCH_FIELDS) and schema["required"] == ["words"]
-    for field, bad in {"words": "taps", "level": 61, "deck": "dubble"}.items():
+    for field, bad in {"words": "taps", "level": 61, "deck": "dubble", "define": "yes"}.items():
         body = problem(client.post("/v1/words", json={"words": ["taps"], field: bad}))
         assert field in body["detail"], (field, body)
     assert "unknown field in the body: 'lvl'" in problem(client.post("/v1/words", json={"words": [], "lvl": 60}))["detail"]

@@ -4,8 +4,13 @@ tests/smoke_install.sh installs the wheel into a fresh environment and runs the 
 """
 from __future__ import annotations
 
+import json
+import os
+import signal
 import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -39,3 +44,39 @@ def test_wheel_has_uw_service_and_its_configuration(build: tuple[Path, str]) -> 
     assert "uw-service = service.cli:main" in entry_points
     assert {"service/gunicorn_conf.py", "service/cli.py", "dictionaries/data/metadata.json"} <= names
     assert "License-Expression: MIT" in metadata
+
+
+def test_installed_uw_service_serves_from_any_directory(build: tuple[Path, str], tmp_path: Path) -> None:
+    """The wheel in a fresh virtual environment (its dependencies from the package index): uw-service
+    starts the gevent workers from an empty directory and answers. A dependency that only the test
+    extras brought (gunicorn's gevent worker imports packaging) fails here."""
+    wheel, _ = build
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    sys.path.insert(0, str(ROOT))
+    from reliability.common import clean_env, free_port
+
+    port, cwd = free_port(), tmp_path / "elsewhere"
+    cwd.mkdir()
+    process = subprocess.Popen([str(venv / "bin" / "uw-service"), "--port", str(port), "--workers", "1"], cwd=cwd,
+                               env=clean_env(HOME=str(tmp_path), PYTHONPATH=""), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/words/jazz?deck=double", timeout=1) as answer:
+                    body = json.load(answer)
+                    break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, process.stdout.read() if process.stdout else ""
+                time.sleep(0.3)
+        assert body["legal"] is True and body["deck"] == "double"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        output = process.communicate(timeout=30)[0]
+    assert "Using worker: gevent" in output and "Traceback" not in output, output
+    assert os.listdir(cwd) == []

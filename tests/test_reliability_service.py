@@ -346,3 +346,47 @@ def test_slow_clients_do_not_deny_service() -> None:
     assert report.head_lifetime_max_s <= report.head_limit_s + 2, report
     assert report.body_lifetime_max_s <= report.body_limit_s + 2, report
     assert report.server_tracebacks == 0
+
+
+class _Socket:
+    """Records what gunicorn sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.sent.append(bytes(data))
+
+
+class _Request:
+    version = (1, 1)
+    method = "GET"
+    headers: list[tuple[str, str]] = []
+
+    def should_close(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize(("status", "headers", "body"), [
+    ("200 OK", [("Content-Type", "application/json"), ("Content-Length", "15")], b'{"status":"ok"}'),
+    ("400 BAD REQUEST", [("Content-Type", "application/problem+json"), ("Content-Length", "2")], b"{}"),
+])
+def test_an_answer_leaves_in_one_write_with_gunicorns_own_bytes(status: str, headers: list[tuple[str, str]],
+                                                                 body: bytes) -> None:
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from service import gunicorn_conf
+
+    answers = []
+    for write in (gunicorn_conf._write_once, gunicorn_conf._gunicorn_write):
+        sock = _Socket()
+        response = Response(_Request(), sock, Config())
+        response.start_response(status, list(headers))
+        write(response, body)
+        response.close()
+        answers.append(sock.sent)
+    once, twice = answers
+    assert len(once) == 1 and len(twice) == 2
+    assert once[0].split(b"\r\nDate: ")[0] == b"".join(twice).split(b"\r\nDate: ")[0]
+    assert once[0].split(b"GMT\r\n", 1)[1] == b"".join(twice).split(b"GMT\r\n", 1)[1]
