@@ -54,6 +54,13 @@ def test_status_agrees(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     same(db, ["status"], monkeypatch)
     same(db, ["status", "--json"], monkeypatch)
     same(db, ["--game", "1", "status"], monkeypatch)
+    from referee import terminal
+
+    try:  # --no-color holds for the rest of a run: put colour back for the other tests
+        same(db, ["--no-color", "status"], monkeypatch)
+        same(db, ["--no-color", "--game", "1", "status", "--json"], monkeypatch)
+    finally:
+        terminal._COLOR_OFF[0] = False
     same(db, ["games"], monkeypatch)
     code, _, err = same(db, ["--game", "7", "status"], monkeypatch)
     assert code == 1 and err.startswith("Error: there is no game 7")
