@@ -23,6 +23,7 @@ from referee.engine import (
     check_roll_off,
     event_from_dict,
 )
+from referee.paths import default_db_path
 from referee.render import (
     amend_lines,
     correction_lines,
@@ -92,8 +93,7 @@ def db_option(f: Any) -> Any:
             ctx.ensure_object(Obj).db = value
 
     return click.option("--db", metavar="PATH", expose_value=False, callback=set_db, is_eager=True,
-                        help="The games database (default: $UW_REFEREE_DB, else games.sqlite3 in your data "
-                             "directory; 'uw-referee games' shows where).")(f)
+                        help=f"The games database (default: {default_db_path()}).")(f)
 
 
 def game_options(f: Any) -> Any:
