@@ -58,6 +58,12 @@ def test_board_page_shows_the_game(db: Path) -> None:
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html  # nothing external
 
 
+def test_a_player_who_left_is_shown_as_such(db: Path) -> None:
+    assert run(db, "leave", "Paul").exit_code == 0
+    html = client_for(db).get("/").get_data(as_text=True)
+    assert "Has left the game" in html and html.count("Out of the game") == 0
+
+
 def test_static_files_ship_and_nothing_is_fetched_from_elsewhere(db: Path) -> None:
     client = client_for(db)
     for name in ("board.css", "board.js"):

@@ -101,7 +101,7 @@ def waiting_text(state: State) -> str:
         passes = ("any roll passes" if now.needs <= 1 else "only a 20 passes" if now.needs >= DIE
                   else f"{now.needs} or more passes")
         return f"{now.player} rolls for {now.word}: {passes}."
-    return now.text.replace("; then 'bind --done'.", "; then the table says it is done.")
+    return now.text
 
 
 def sentence(text: str) -> str:

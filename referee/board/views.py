@@ -55,8 +55,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
     over = is_over(state)
     players = []
     for seat, p in enumerate(state.players):
-        left = bool(getattr(p, "left", False))
-        status = ("winner" if p.name == state.winner else "out" if p.out else "left" if left
+        status = ("winner" if p.name == state.winner else "left" if p.left else "out" if p.out
                   else "turn" if (state.turn == seat and not over) else "")
         players.append({"name": p.name, "score": p.score, "pawns": p.pawns, "status": status,
                         "progress": min(p.score, state.setup.target)})
