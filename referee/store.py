@@ -184,6 +184,8 @@ class Store:
             if self._version > SCHEMA_VERSION:
                 raise StoreError(f"{self.path} was written by a newer uw-referee (schema {self._version}; "
                                  f"this one reads up to {SCHEMA_VERSION})")
+            if self._version == 0:  # an empty SQLite file, never written by uw-referee (read-only: left so)
+                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(self._explain(exc)) from None
@@ -543,6 +545,11 @@ class Store:
         """Every game, most recently active first, from the summaries kept beside them."""
         if not self.exists() and not os.path.isdir(self.path):  # a directory gets the store's error, not "no games"
             return []
+        if self.read_only:
+            try:
+                self._connect(create=False)
+            except NoGame:  # an SQLite file uw-referee never wrote: no games in it
+                return []
         with self._transaction(write=False) as conn:
             column = "summary" if self._version >= 2 else "NULL"
             rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games "

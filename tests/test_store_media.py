@@ -72,3 +72,22 @@ def test_a_full_disk_is_named_and_nothing_is_lost(mount: Path) -> None:
     status = referee(db, "status", "--json")
     assert status.returncode == 0  # the game is still readable, whole
     assert referee(db, "discard").returncode == 0
+
+
+def test_an_empty_sqlite_file_read_only_has_no_games(tmp_path: Path) -> None:
+    """An SQLite file with a header and no tables (schema version 0): no games, and it stays as it is."""
+    import sqlite3
+
+    from referee.store import NoGame, Store
+
+    db = tmp_path / "empty.sqlite3"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA page_size = 4096")
+    con.execute("VACUUM")  # writes the header: a valid database file with no tables
+    con.close()
+    before = db.read_bytes()
+    assert len(before) > 0
+    with pytest.raises(NoGame, match="no games yet"):
+        Store(db, read_only=True).load()
+    assert Store(db, read_only=True).games() == []
+    assert db.read_bytes() == before
