@@ -13,6 +13,11 @@ echo "$out" | grep -q "TAPS: legal, 10 points" || { echo "installed check failed
 "$work/venv/bin/uw-referee" words oofmakl --limit 1 | grep -q FLAK || { echo "installed words failed"; exit 1; }
 if "$work/venv/bin/uw-referee" check apts >/dev/null; then echo "APTS should be refused"; exit 1; fi
 UW_REFEREE_DB="$work/g.sqlite3" "$work/venv/bin/uw-referee" new Ann Bob --first Ann >/dev/null
+# The shipped rules, the definitions and the board's pages are package data too.
+"$work/venv/bin/uw-referee" rules | grep -q "Unspellable Oath" || { echo "installed rules failed"; exit 1; }
+"$work/venv/bin/uw-referee" define qat | grep -q "noun: " || { echo "installed define failed"; exit 1; }
+"$work/venv/bin/python" -c "import importlib.resources as r; assert r.files('referee.board').joinpath('templates').is_dir()" \
+    || { echo "the board's templates are not installed"; exit 1; }
 "$work/venv/bin/python" - <<'PY'
 import sys
 import referee.cli  # the CLI must not pull in Flask
