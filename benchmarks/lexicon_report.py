@@ -14,14 +14,13 @@ import argparse
 import hashlib
 import random
 import re
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_words import median_us  # noqa: E402  # one timing helper for both scripts
 from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402
 from dictionaries.build import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402
 from dictionaries.definitions import open_definitions  # noqa: E402
@@ -119,16 +118,6 @@ def level_counts(levels: dict[str, list[int]]) -> dict[int, tuple[int, int]]:
     return out
 
 
-def median_us(fn, items, repeat: int = 5) -> float:
-    times = []
-    for item in items:
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            fn(item)
-            best = min(best, time.perf_counter() - start)
-        times.append(best)
-    return statistics.median(times) * 1e6
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -751,18 +751,26 @@ class Game:
             if player.hand:
                 notes.append(f"{player.name}'s remaining {plural(player.hand, 'card')} go"
                              f"{'es' if player.hand == 1 else ''} to the discard pile; {player.name} draws nothing.")
-            state.discard_pile += player.hand
-            player.hand = 0
-            standing = [p for p in state.players if not p.out]
-            if len(standing) == 1:
-                self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
-                          Termination.LAST_STANDING)
+            if self._hand_out_and_last_standing(player, notes):
                 return
         elif self._last_turn_of_game():
             self._draw(player, HAND_SIZE - player.hand, [])  # the game ends now: nothing to say about drawing
         else:
             self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
         self._next_turn(notes)
+
+    def _hand_out_and_last_standing(self, player: Player, notes: list[str]) -> bool:
+        """A player who is out: the hand goes to the discard pile; True when that leaves one player with
+        pawns, who has then won (RULES.md 4; also when a player leaves, RULES.md 6)."""
+        state = self.state
+        state.discard_pile += player.hand
+        player.hand = 0
+        standing = [p for p in state.players if not p.out]
+        if len(standing) != 1:
+            return False
+        self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
+                  Termination.LAST_STANDING)
+        return True
 
     def _last_turn_of_game(self) -> bool:
         """True when the turn ending now is the last of Last Words (the game ends with it)."""
@@ -951,12 +959,7 @@ class Game:
         if player.hand:
             notes.append(f"{player.name}'s {plural(player.hand, 'card')} go{'es' if player.hand == 1 else ''} "
                          "to the discard pile.")
-        state.discard_pile += player.hand
-        player.hand = 0
-        standing = [p for p in state.players if not p.out]
-        if len(standing) == 1:
-            self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
-                      Termination.LAST_STANDING)
+        if self._hand_out_and_last_standing(player, notes):
             return
         if state.last_words is not None:
             state.last_words = [s for s in state.last_words if s != seat]
