@@ -1,7 +1,11 @@
-"""The built word data and the format both the builder and the loader agree on.
+"""The word engine both faces stand on: the built word data, its format, and the word logic.
 
-The built files live in ``dictionaries/data`` and ship as package data; ``UW_DICTIONARY`` can
-point to another directory holding the same files (see ``dictionaries.dictionary``).
+Modules: ``rules`` (the game's numbers), ``deck`` (cards and points), ``dictionary`` (loading,
+checksums, look-ups, rack search), ``verdict`` (is a word legal, and if not why not),
+``definitions`` (WordNet senses), ``errors``, ``build`` (SCOWL, wordfreq and WordNet to the built
+files). Nothing here imports Flask, Click or the referee. This module holds the format both the
+builder and the loader agree on. The built files live in ``dictionaries/data`` and ship as package
+data; ``UW_DICTIONARY`` can point to another directory holding the same files.
 """
 from __future__ import annotations
 
