@@ -71,15 +71,10 @@ def waiting(state: State) -> Waiting:
     return Waiting(phase, current, state.waiting_for())
 
 
-@value(frozen=True)
-class Result:
-    """What an action did: the game as it is now, what happened in words, and what comes next."""
+class _GameNow:
+    """What every action's value says of the game it leaves: its state, what it waits for, how it ended."""
 
-    game_id: int
     game: Game
-    notes: tuple[str, ...]
-    verdict: Verdict | None = None
-    removed: tuple[Event, ...] = ()
 
     @property
     def state(self) -> State:
@@ -92,6 +87,17 @@ class Result:
     @property
     def outcome(self) -> Outcome | None:
         return self.game.state.outcome
+
+
+@value(frozen=True)
+class Result(_GameNow):
+    """What an action did: the game as it is now, what happened in words, and what comes next."""
+
+    game_id: int
+    game: Game
+    notes: tuple[str, ...]
+    verdict: Verdict | None = None
+    removed: tuple[Event, ...] = ()
 
 
 @value(frozen=True)
@@ -327,7 +333,7 @@ class AmendRefused(RulesError):
 
 
 @value(frozen=True)
-class Amended:
+class Amended(_GameNow):
     """What an amended roll did: which roll, from what to what, and the game as it now is."""
 
     game_id: int
@@ -337,14 +343,6 @@ class Amended:
     old: int
     new: int
     before: dict[str, Any]   # the state before, as ``State.to_dict()`` (to say what changed)
-
-    @property
-    def state(self) -> State:
-        return self.game.state
-
-    @property
-    def waiting(self) -> Waiting:
-        return waiting(self.game.state)
 
 
 def _roll_at(events: list[Event], at: int | None) -> int:

@@ -786,12 +786,7 @@ class Game:
         if state.last_words is not None:
             # The turn just ended is done (a final turn, or the reacher's own); players out get none.
             state.last_words = [s for s in state.last_words if s != state.turn and not state.players[s].out]
-            if not state.last_words:
-                self._finish_last_words(notes)
-                return
-            state.turn = state.last_words[0]
-            state.phase = Phase.LAST_WORDS
-            notes.append(state.waiting_for())
+            self._next_last_words_turn(notes)
             return
         n = len(state.players)
         for step in range(1, n + 1):
@@ -800,6 +795,16 @@ class Game:
                 state.turn = seat
                 break
         state.phase = Phase.ACTION
+        notes.append(state.waiting_for())
+
+    def _next_last_words_turn(self, notes: list[str]) -> None:
+        """Last Words: the next final turn still owed, or the end of the game when none is left."""
+        state = self.state
+        if not state.last_words:
+            self._finish_last_words(notes)
+            return
+        state.turn = state.last_words[0]
+        state.phase = Phase.LAST_WORDS
         notes.append(state.waiting_for())
 
     def _finish_last_words(self, notes: list[str]) -> None:
@@ -964,12 +969,9 @@ class Game:
         if state.last_words is not None:
             state.last_words = [s for s in state.last_words if s != seat]
             if current or not state.last_words:
-                if not state.last_words:
-                    self._finish_last_words(notes)
-                    return
-                state.turn = state.last_words[0]
-                state.phase = Phase.LAST_WORDS
-            notes.append(state.waiting_for())
+                self._next_last_words_turn(notes)
+            else:
+                notes.append(state.waiting_for())
             return
         if current:
             self._next_turn(notes)
