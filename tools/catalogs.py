@@ -12,7 +12,6 @@ standard library's gettext). One domain per package, as ``dictionaries.i18n.DOMA
 from __future__ import annotations
 
 import io
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
