@@ -212,3 +212,9 @@ def best_language(accept_language: str | None) -> str:
         if code and q > best_q:
             best, best_q = code, q
     return best
+
+
+def message_of(error: BaseException) -> str:
+    """An error's sentence, still translatable: its first argument when that is a ``Message``."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, Message) else str(error)
