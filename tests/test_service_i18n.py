@@ -372,3 +372,41 @@ def test_message_values_reach_json_as_strings(dictionary: Dictionary) -> None:
     text = api_module.verdict_json(verdict._replace(reasons=(Reason("deck_limit", msg("Invalid deck")),)), "standard", "es")
     assert '"message":"Mazo no válido"' in text
     assert isinstance(msg("Invalid deck"), Message)
+
+
+# -- under gunicorn's gevent workers --------------------------------------------------------------
+
+@pytest.mark.slow
+def test_languages_do_not_leak_between_concurrent_requests_under_gunicorn() -> None:
+    """The language lives in a context variable: under gevent workers, many connections at once, each
+    asking in its own language, every answer is in the language its request asked for."""
+    import http.client
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    sys.path.insert(0, str(ROOT))
+    from reliability.common import Server
+
+    titles = {"es": "Palabra no válida", "en": "Invalid word"}
+
+    def conversation(index: int) -> list[str]:
+        wrong = []
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        try:
+            for turn in range(40):
+                language = "es" if (index + turn) % 2 else "en"
+                path = "/v1/words/t4ps" if turn % 3 == 0 else f"/v1/words/jazz?level={(60, 70, 80)[turn % 3]}"
+                conn.request("GET", path, headers={"Accept-Language": language})
+                response = conn.getresponse()
+                body = json.loads(response.read())
+                said = response.getheader("Content-Language")
+                if said != language or (response.status == 400 and body["title"] != titles[language]):
+                    wrong.append(f"{language} {path}: {said} {body}")
+        finally:
+            conn.close()
+        return wrong
+
+    with Server(workers=2) as server:
+        with ThreadPoolExecutor(32) as pool:
+            wrong = [w for ws in pool.map(conversation, range(64)) for w in ws]
+    assert wrong == []
