@@ -509,7 +509,8 @@ class Store:
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             kept = self._kept(conn, gid, "view")
-            view = kept[1] if kept else self._game(conn, gid).state.view()
+            # A view kept before views held their messages ("waiting") is made again, so it can be translated.
+            view = kept[1] if kept and "waiting" in kept[1] else self._game(conn, gid).state.view()
         return gid, view
 
     def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
