@@ -218,8 +218,9 @@ class Store:
         text = str(exc)
         code = getattr(exc, "sqlite_errorname", "")
         if "locked" in text or "busy" in text:
+            seconds = f"{self.timeout:g}"
             return msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was changed; try "
-                       "again.", path=self.path, seconds=f"{self.timeout:g}")
+                       "again.", path=self.path, seconds=seconds)
         if "not a database" in text:
             return msg("{path} is not a readable uw-referee database ({why}); it was left untouched", path=self.path,
                        why=text)
