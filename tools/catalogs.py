@@ -113,10 +113,22 @@ def update() -> None:
             if not path.exists():
                 init(language)
             catalog = read(path, language)
+            created = catalog.creation_date
+            before = path.read_bytes()
             catalog.update(template(domain), no_fuzzy_matching=True)
+            catalog.creation_date = created  # the header changes only when the messages do
             write(catalog, path)
+            if path.read_bytes() != before and _only_header_changed(before, path.read_bytes()):
+                path.write_bytes(before)
             todo = sum(1 for m in catalog if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string))))
             print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {todo} to translate")
+
+
+def _only_header_changed(before: bytes, after: bytes) -> bool:
+    """True when two .po files differ only in their dated header lines."""
+    def body(data: bytes) -> list[bytes]:
+        return [line for line in data.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
+    return body(before) == body(after)
 
 
 def mo_bytes(catalog: Catalog) -> bytes:
