@@ -9,6 +9,7 @@ import json
 import os
 from types import MappingProxyType
 
+from dictionaries.i18n import msg, nmsg
 from dictionaries.rules import MAX_POINTS
 
 TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
@@ -29,6 +30,7 @@ STANDARD_POINTS: dict[str, int] = {letter: points for letter, (_, points) in STA
 MAX_COUNT = 1000  # cards of one letter (the double deck has 20 A); more is no game anyone plays
 MAX_DECK_FILE_BYTES = 64 * 1024  # a deck file is under 1 KiB; this refuses a wrong file unread
 MAX_DECK_FILE_DEPTH = 2  # {"counts": {...}, "points": {...}}
+_EXAMPLE = '{"counts": {"A": 10, ...}, "points": {...}}'
 
 
 class DeckError(ValueError):
@@ -55,18 +57,18 @@ class Deck:
         points = dict(STANDARD_POINTS) if points is None else points
         for letter, count in counts.items():
             if letter not in STANDARD_POINTS:
-                raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
+                raise DeckError(msg("deck {name!r}: {letter!r} is not a letter A-Z", name=name, letter=letter))
             if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
-                raise DeckError(f"deck {name!r}: count for {letter} must be a whole number from 0 to {MAX_COUNT}, "
-                                f"not {str(count)[:20]}")
+                raise DeckError(msg("deck {name!r}: count for {letter} must be a whole number from 0 to {most}, "
+                                    "not {value}", name=name, letter=letter, most=MAX_COUNT, value=str(count)[:20]))
         for letter, value in points.items():
             if letter not in STANDARD_POINTS:
-                raise DeckError(f"deck {name!r}: {letter!r} is not a letter A-Z")
+                raise DeckError(msg("deck {name!r}: {letter!r} is not a letter A-Z", name=name, letter=letter))
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_POINTS:
-                raise DeckError(f"deck {name!r}: points for {letter} must be a whole number from 0 to {MAX_POINTS}, "
-                                f"not {str(value)[:20]}")
+                raise DeckError(msg("deck {name!r}: points for {letter} must be a whole number from 0 to {most}, "
+                                    "not {value}", name=name, letter=letter, most=MAX_POINTS, value=str(value)[:20]))
         if sum(counts.values()) == 0:
-            raise DeckError(f"deck {name!r} has no cards")
+            raise DeckError(msg("deck {name!r} has no cards", name=name))
         held = frozenset(k for k, v in counts.items() if v > 0)
         count_of, points_of = dict(counts), dict(points)  # plain dicts for the hot paths (a proxy's get is slower)
         fields: tuple[tuple[str, object], ...] = (
@@ -154,10 +156,13 @@ def _upper_keys(name: str, what: str, mapping: Mapping[str, int]) -> dict[str, i
     upper: dict[str, int] = {}
     for key, value in mapping.items():
         if not isinstance(key, str):
-            raise DeckError(f"deck {name!r}: {key!r} is not a letter A-Z")
+            raise DeckError(msg("deck {name!r}: {letter!r} is not a letter A-Z", name=name, letter=key))
         if key.upper() in upper:
-            raise DeckError(f"deck {name!r}: {what} name {key.upper()} twice (letters that differ only in case "
-                            "are the same card); give each letter once")
+            if what == "counts":
+                raise DeckError(msg("deck {name!r}: the counts name {letter} twice (letters that differ only in case "
+                                    "are the same card); give each letter once", name=name, letter=key.upper()))
+            raise DeckError(msg("deck {name!r}: the points name {letter} twice (letters that differ only in case "
+                                "are the same card); give each letter once", name=name, letter=key.upper()))
         upper[key.upper()] = value
     return upper
 
@@ -165,8 +170,8 @@ def _upper_keys(name: str, what: str, mapping: Mapping[str, int]) -> dict[str, i
 def custom_deck(name: str, counts: Mapping[str, int], points: Mapping[str, int] | None = None) -> Deck:
     """A deck from letter counts (and optionally points; missing points are the standard ones)."""
     merged = dict(STANDARD_POINTS)
-    merged.update(_upper_keys(name, "the points", points or {}))
-    return Deck(name, _upper_keys(name, "the counts", counts), merged)
+    merged.update(_upper_keys(name, "points", points or {}))
+    return Deck(name, _upper_keys(name, "counts", counts), merged)
 
 
 def json_depth_within(data: bytes, limit: int) -> bool:
@@ -207,30 +212,32 @@ def load_deck(spec: str) -> Deck:
         return BUILT_IN[spec]
     path = spec
     if not os.path.isfile(path):
-        raise DeckError(f"deck {spec!r} is neither 'standard', 'double' nor a readable JSON file")
+        raise DeckError(msg("deck {deck!r} is neither 'standard', 'double' nor a readable JSON file", deck=spec))
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_DECK_FILE_BYTES + 1)
     except OSError as exc:
-        raise DeckError(f"deck file {spec}: cannot be read ({exc.strerror or exc})") from None
+        raise DeckError(msg("deck file {path}: cannot be read ({why})", path=spec, why=exc.strerror or exc)) from None
     if len(raw) > MAX_DECK_FILE_BYTES:
-        raise DeckError(f"deck file {spec} is over {MAX_DECK_FILE_BYTES // 1024} KiB; a deck file is "
-                        '{"counts": {"A": 10, ...}, "points": {...}}, well under 1 KiB')
+        raise DeckError(msg("deck file {path} is over {size} KiB; a deck file is {example}, well under 1 KiB",
+                            path=spec, size=MAX_DECK_FILE_BYTES // 1024, example=_EXAMPLE))
     if not json_depth_within(raw, MAX_DECK_FILE_DEPTH):
-        raise DeckError(f"deck file {spec} nests objects or arrays more than {MAX_DECK_FILE_DEPTH} deep; "
-                        'a deck file is {"counts": {"A": 10, ...}, "points": {...}}')
+        raise DeckError(msg("deck file {path} nests objects or arrays more than {depth} deep; a deck file is {example}",
+                            path=spec, depth=MAX_DECK_FILE_DEPTH, example=_EXAMPLE))
     try:
         data = json.loads(raw.decode("utf-8"))
     except ValueError as exc:  # bad UTF-8, bad JSON, or an integer over Python's 4,300 digits
-        raise DeckError(f"deck file {spec}: not valid JSON ({exc})") from None
+        raise DeckError(msg("deck file {path}: not valid JSON ({why})", path=spec, why=exc)) from None
     if not isinstance(data, dict):
-        raise DeckError(f"deck file {spec}: expected a JSON object of letter counts")
+        raise DeckError(msg("deck file {path}: expected a JSON object of letter counts", path=spec))
     unknown = sorted(map(repr, set(data) - {"counts", "points"})) if "counts" in data else []
     if unknown:
-        raise DeckError(f"deck file {spec}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-                        "a deck file holds only 'counts' and 'points'")
+        raise DeckError(nmsg("deck file {path}: unknown key {keys}; a deck file holds only 'counts' and 'points'",
+                             "deck file {path}: unknown keys {keys}; a deck file holds only 'counts' and 'points'",
+                             len(unknown), path=spec, keys=", ".join(unknown)))
     counts = data.get("counts", data)
     points = data.get("points")
     if not isinstance(counts, dict) or (points is not None and not isinstance(points, dict)):
-        raise DeckError(f"deck file {spec}: 'counts' and 'points' must be objects mapping letters to numbers")
+        raise DeckError(msg("deck file {path}: 'counts' and 'points' must be objects mapping letters to numbers",
+                            path=spec))
     return custom_deck(os.path.splitext(os.path.basename(path))[0], counts, points)

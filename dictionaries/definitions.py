@@ -27,6 +27,7 @@ from dictionaries import (
 )
 from dictionaries.dictionary import default_path
 from dictionaries.errors import DictionaryError
+from dictionaries.i18n import msg
 from dictionaries.verdict import normalize_word
 
 _HEADER = len(DEFINITIONS_MAGIC) + 4
@@ -52,31 +53,36 @@ class Definitions:
             with open(meta_path, encoding="utf-8") as handle:
                 metadata = json.load(handle)
         except FileNotFoundError:
-            raise DictionaryError(f"dictionary file {meta_path} is missing") from None
+            raise DictionaryError(msg("dictionary file {path} is missing", path=meta_path)) from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise DictionaryError(f"dictionary file {meta_path} is unreadable or not JSON: {exc}") from None
+            raise DictionaryError(msg("dictionary file {path} is unreadable or not JSON: {why}",
+                                      path=meta_path, why=exc)) from None
         info = metadata.get("definitions") if isinstance(metadata, dict) else None
         if not isinstance(info, dict):
-            raise DictionaryError(f"dictionary {self.path} was built without definitions (no 'definitions' in {meta_path})")
+            raise DictionaryError(msg("dictionary {path} was built without definitions (no 'definitions' in "
+                                      "{metadata})", path=self.path, metadata=meta_path))
         for name in DEFINITION_FILES:
             file = os.path.join(self.path, name)
             try:
                 size = os.stat(file).st_size
             except OSError:
-                raise DictionaryError(f"dictionary file {file} is missing") from None
+                raise DictionaryError(msg("dictionary file {path} is missing", path=file)) from None
             expected = info.get("files", {}).get(name, {}).get("bytes")
             if size != expected:
-                raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
+                raise DictionaryError(msg("dictionary file {path} is {size} bytes, metadata says {expected}: "
+                                          "truncated or replaced", path=file, size=size, expected=expected))
         try:
             self._trie = marisa_trie.BytesTrie().mmap(str(os.path.join(self.path, DEFINITIONS_TRIE)))
         except Exception as exc:  # marisa raises plain Exception subclasses for bad files
-            raise DictionaryError(f"dictionary file {os.path.join(self.path, DEFINITIONS_TRIE)} is not a valid marisa trie: {exc}") from None
+            raise DictionaryError(msg("dictionary file {path} is not a valid marisa trie: {why}",
+                                      path=os.path.join(self.path, DEFINITIONS_TRIE), why=exc)) from None
         with open(os.path.join(self.path, DEFINITIONS_TEXT), "rb") as handle:
             self._text = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         count = struct.unpack_from("<I", self._text, len(DEFINITIONS_MAGIC))[0] if len(self._text) >= _HEADER else -1
         if self._text[:len(DEFINITIONS_MAGIC)] != DEFINITIONS_MAGIC or count != info.get("glosses") \
                 or len(self._text) < _HEADER + 4 * (count + 1):
-            raise DictionaryError(f"dictionary file {os.path.join(self.path, DEFINITIONS_TEXT)} does not match {meta_path}")
+            raise DictionaryError(msg("dictionary file {path} does not match {metadata}",
+                                      path=os.path.join(self.path, DEFINITIONS_TEXT), metadata=meta_path))
         self._offsets = memoryview(self._text)[_HEADER:_HEADER + 4 * (count + 1)].cast("I")
         self._base = _HEADER + 4 * (count + 1)
         self.checksum: str = info.get("checksum", "")

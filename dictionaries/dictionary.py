@@ -34,6 +34,7 @@ from dictionaries import (
 )
 from dictionaries.deck import STANDARD, Deck
 from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
+from dictionaries.i18n import msg
 from dictionaries.rules import CHANCES
 
 MAX_RACK_LETTERS = 20
@@ -58,7 +59,8 @@ def level_code(level: int | str | None) -> int:
     except (TypeError, ValueError, OverflowError):  # OverflowError: int(float('inf'))
         value = None
     if value is None or value not in LEVELS or (isinstance(level, float) and level != value):
-        raise InvalidLevel(f"level {level!r} is not a SCOWL size; choose one of {', '.join(map(str, LEVELS))}")
+        raise InvalidLevel(msg("level {level!r} is not a SCOWL size; choose one of {sizes}", level=level,
+                                sizes=", ".join(map(str, LEVELS))))
     return LEVELS.index(value) + 1
 
 
@@ -110,26 +112,28 @@ class Dictionary:
             self._metadata_bytes = meta_bytes
             self.metadata: dict = json.loads(meta_bytes.decode("utf-8"))
         except FileNotFoundError:
-            raise DictionaryError(f"dictionary file {meta_path} is missing") from None
+            raise DictionaryError(msg("dictionary file {path} is missing", path=meta_path)) from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise DictionaryError(f"dictionary file {meta_path} is unreadable or not JSON: {exc}") from None
+            raise DictionaryError(msg("dictionary file {path} is unreadable or not JSON: {why}",
+                                      path=meta_path, why=exc)) from None
         found = self.metadata.get("format_version") if isinstance(self.metadata, dict) else None
         if found != FORMAT_VERSION:
-            raise DictionaryError(
-                f"dictionary file {meta_path} has format version {found!r}; this program reads version {FORMAT_VERSION}"
-            )
+            raise DictionaryError(msg("dictionary file {path} has format version {found!r}; this program reads "
+                                      "version {version}", path=meta_path, found=found, version=FORMAT_VERSION))
         files = self.metadata.get("files")
         if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in DATA_FILES):
-            raise DictionaryError(f"dictionary file {meta_path} does not describe every data file; rebuild the dictionary")
+            raise DictionaryError(msg("dictionary file {path} does not describe every data file; rebuild the "
+                                      "dictionary", path=meta_path))
         for name in DATA_FILES:
             file = os.path.join(self.path, name)
             try:
                 size = os.stat(file).st_size
             except OSError:
-                raise DictionaryError(f"dictionary file {file} is missing") from None
+                raise DictionaryError(msg("dictionary file {path} is missing", path=file)) from None
             expected = files[name].get("bytes")
             if size != expected:
-                raise DictionaryError(f"dictionary file {file} is {size} bytes, metadata says {expected}: truncated or replaced")
+                raise DictionaryError(msg("dictionary file {path} is {size} bytes, metadata says {expected}: truncated "
+                                          "or replaced", path=file, size=size, expected=expected))
         if verify:
             self.verify()
         self._words = self._trie(marisa_trie.Trie, WORDS_TRIE)
@@ -147,8 +151,9 @@ class Dictionary:
             (RACKS_WORDS, len(self._rack_words), 4 * (self.metadata.get("rack_words") or 0)),
         ):
             if size != expected:
-                raise DictionaryError(f"dictionary file {os.path.join(self.path, name)} does not match {meta_path} "
-                                      f"({size} entries or bytes, expected {expected})")
+                raise DictionaryError(msg("dictionary file {path} does not match {metadata} ({size} entries or bytes, "
+                                          "expected {expected})", path=os.path.join(self.path, name),
+                                          metadata=meta_path, size=size, expected=expected))
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
 
@@ -164,12 +169,14 @@ class Dictionary:
             with open(meta_path, "rb") as handle:
                 meta_now = handle.read()
         except OSError:
-            raise DictionaryError(f"dictionary file {meta_path} is missing or unreadable") from None
+            raise DictionaryError(msg("dictionary file {path} is missing or unreadable", path=meta_path)) from None
         if meta_now != self._metadata_bytes:
-            raise DictionaryError(f"dictionary file {meta_path} changed since it was opened; restart to use the new files")
+            raise DictionaryError(msg("dictionary file {path} changed since it was opened; restart to use the new "
+                                      "files", path=meta_path))
         files = self.metadata.get("files")
         if not isinstance(files, dict) or any(name not in files for name in DATA_FILES):
-            raise DictionaryError(f"dictionary file {meta_path} lists no checksum for some data files; rebuild it")
+            raise DictionaryError(msg("dictionary file {path} lists no checksum for some data files; rebuild it",
+                                      path=meta_path))
         for name, entry in files.items():
             file = os.path.join(self.path, name)
             expected = entry.get("sha256") if isinstance(entry, dict) else None
@@ -177,10 +184,11 @@ class Dictionary:
                 with open(file, "rb") as handle:
                     found = hashlib.file_digest(handle, "sha256").hexdigest()
             except OSError:
-                raise DictionaryError(f"dictionary file {file} is missing or unreadable") from None
+                raise DictionaryError(msg("dictionary file {path} is missing or unreadable", path=file)) from None
             if found != expected:
-                raise DictionaryError(f"dictionary file {file} does not match its checksum in {meta_path}: "
-                                      "damaged or replaced; reinstall the package or rebuild the dictionary")
+                raise DictionaryError(msg("dictionary file {path} does not match its checksum in {metadata}: damaged "
+                                          "or replaced; reinstall the package or rebuild the dictionary",
+                                          path=file, metadata=meta_path))
 
     def file_signature(self) -> tuple[tuple[object, ...], ...]:
         """Inode, size and modification and change times of every file: cheap to take, and it
@@ -200,7 +208,8 @@ class Dictionary:
         try:
             return kind().mmap(str(os.path.join(self.path, name)))
         except Exception as exc:  # marisa raises plain Exception subclasses for bad files
-            raise DictionaryError(f"dictionary file {os.path.join(self.path, name)} is not a valid marisa trie: {exc}") from None
+            raise DictionaryError(msg("dictionary file {path} is not a valid marisa trie: {why}",
+                                      path=os.path.join(self.path, name), why=exc)) from None
 
     def _map(self, name: str) -> mmap.mmap | bytes:
         file = os.path.join(self.path, name)
@@ -285,15 +294,17 @@ class Dictionary:
 def normalize_rack(letters: str) -> str:
     """Lower-case letters of a rack; InvalidRack names anything that is not 1..20 letters a-z."""
     if not isinstance(letters, str):
-        raise InvalidRack(f"rack must be a string of letters, not {type(letters).__name__}")
+        raise InvalidRack(msg("rack must be a string of letters, not {kind}", kind=type(letters).__name__))
     rack = letters.strip().lower()
     if not rack:
-        raise InvalidRack("rack is empty: give 1 to 20 letters")
+        raise InvalidRack(msg("rack is empty: give 1 to {most} letters", most=MAX_RACK_LETTERS))
     bad = sorted({c for c in rack if c not in _ALPHABET})
     if bad:
-        raise InvalidRack(f"rack {letters!r} has characters that are not letters A-Z: {' '.join(map(repr, bad))}")
+        raise InvalidRack(msg("rack {rack!r} has characters that are not letters A-Z: {characters}", rack=letters,
+                              characters=" ".join(map(repr, bad))))
     if len(rack) > MAX_RACK_LETTERS:
-        raise InvalidRack(f"rack {letters!r} has {len(rack)} letters; at most {MAX_RACK_LETTERS}")
+        raise InvalidRack(msg("rack {rack!r} has {n} letters; at most {most}", rack=letters, n=len(rack),
+                              most=MAX_RACK_LETTERS))
     return rack
 
 

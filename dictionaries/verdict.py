@@ -9,6 +9,7 @@ from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
 from dictionaries.deck import STANDARD, Deck
 from dictionaries.dictionary import Dictionary, level_code
 from dictionaries.errors import InvalidWord
+from dictionaries.i18n import Message, msg, nmsg
 from dictionaries.rules import CHANCES, MIN_WORD_LETTERS, success_chance
 
 MAX_INPUT_CHARS = 64
@@ -24,12 +25,6 @@ _LEVEL_OF = (None, *LEVELS)  # level code -> SCOWL size
 _CHANCES = CHANCES
 _DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
 _SENSE_AT = {sense: i for i, sense in enumerate(SENSES)}
-_EXCLUSION_NAMES = {
-    "proper_noun": "a proper noun",
-    "abbreviation": "an abbreviation",
-    "acronym": "an acronym",
-    "contraction": "a contraction",
-}
 
 
 TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
@@ -108,25 +103,24 @@ def normalize_word(text: str) -> str:
     if type(text) is str and text.isascii() and text.isalpha() and len(text) <= MAX_INPUT_CHARS:
         return text.lower()  # the common case: plain letters
     if not isinstance(text, str):
-        raise InvalidWord(f"a word must be a string, not {type(text).__name__}")
+        raise InvalidWord(msg("a word must be a string, not {kind}", kind=type(text).__name__))
     stripped = text.strip()
     if not stripped:
-        raise InvalidWord("the word is empty")
+        raise InvalidWord(msg("the word is empty"))
     if len(stripped) > MAX_INPUT_CHARS:
-        raise InvalidWord(f"{stripped[:20]!r}... is {len(stripped)} characters; at most {MAX_INPUT_CHARS}")
+        raise InvalidWord(msg("{start!r}... is {n} characters; at most {most}", start=stripped[:20], n=len(stripped),
+                              most=MAX_INPUT_CHARS))
     lowered = stripped.lower()
     if not _INPUT_RE.fullmatch(lowered):
         folded = "".join(c for c in unicodedata.normalize("NFKD", lowered) if not unicodedata.combining(c))
         if not _INPUT_RE.fullmatch(folded):
             bad = sorted({c for c in folded if not ("a" <= c <= "z" or c in ".'")})
-            raise InvalidWord(
-                f"{stripped!r} has characters that are not letters: {' '.join(map(repr, bad))} "
-                "(only A-Z, with an apostrophe or period inside)"
-            )
+            raise InvalidWord(msg("{text!r} has characters that are not letters: {characters} (only A-Z, with an "
+                                  "apostrophe or period inside)", text=stripped, characters=" ".join(map(repr, bad))))
         lowered = folded
     key = _STRIP_RE.sub("", lowered)
     if not key:
-        raise InvalidWord(f"{stripped!r} has no letters")
+        raise InvalidWord(msg("{text!r} has no letters", text=stripped))
     return key
 
 
@@ -165,11 +159,14 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
     n = len(key)
     written = text.strip()
     if n < MIN_WORD_LETTERS:
-        reasons.append(_reason("too_short", f"{word} has {n} letter{'s' if n != 1 else ''}; a word needs at least {MIN_WORD_LETTERS}"))
+        reasons.append(_reason("too_short", nmsg("{word} has {n} letter; a word needs at least {least}",
+                                                 "{word} has {n} letters; a word needs at least {least}",
+                                                 n, word=word, least=MIN_WORD_LETTERS)))
     elif n > MAX_WORD_LETTERS:
-        reasons.append(_reason("too_long", f"{word} has {n} letters; a hand holds only {MAX_WORD_LETTERS}"))
+        reasons.append(_reason("too_long", msg("{word} has {n} letters; a hand holds only {most}", word=word, n=n,
+                                               most=MAX_WORD_LETTERS)))
     if senses is None:
-        reasons.append(_reason("unknown", f"{word} is not in the dictionary at any level"))
+        reasons.append(_reason("unknown", msg("{word} is not in the dictionary at any level", word=word)))
     elif not senses[0] or senses[0] > code:
         reasons.append(_dictionary_reason(dictionary, key, word, senses, code))
     if "'" in written or "." in written:
@@ -179,16 +176,21 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
         # spelling is also that contraction or abbreviation (I'M).
         name = senses is not None and not senses[_SENSE_AT[sense]] and any(r.code == "proper_noun" for r in reasons)
         if not name and not any(r.code == sense for r in reasons):
-            mark = "an apostrophe" if sense == "contraction" else "periods"
             reasons = [r for r in reasons if r.code not in _DICTIONARY_CODES]
             at = 1 if reasons and reasons[0].code in ("too_short", "too_long") else 0
-            reasons.insert(at, _reason(sense, f"{written.upper()} is {_EXCLUSION_NAMES[sense]}: "
-                                             f"written with {mark}, it is not a word the cards spell"))
+            if sense == "contraction":
+                why = msg("{written} is a contraction: written with an apostrophe, it is not a word the cards spell",
+                          written=written.upper())
+            else:
+                why = msg("{written} is an abbreviation: written with periods, it is not a word the cards spell",
+                          written=written.upper())
+            reasons.insert(at, _reason(sense, why))
     over = None if deck.can_spell(word) else deck.over_limit(word)
     if over:
         parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
         held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
-        reasons.append(_reason("deck_limit", f"{word} needs {parts}; the {deck.name} deck holds {held}"))
+        reasons.append(_reason("deck_limit", msg("{word} needs {needed}; the {deck} deck holds {held}", word=word,
+                                                 needed=parts, deck=deck.name, held=held)))
     return reasons
 
 
@@ -207,9 +209,27 @@ def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: byte
         best_index, best_code = 4, contraction
     word_code = senses[0]
     if word_code and word_code < best_code:
-        return _reason("uncommon", f"{word} is only a size-{_LEVEL_OF[word_code]} word; "
-                                   f"this game allows size {_LEVEL_OF[code]} and below")
+        return _reason("uncommon", msg("{word} is only a size-{size} word; this game allows size {level} and below",
+                                       word=word, size=_LEVEL_OF[word_code], level=_LEVEL_OF[code]))
     sense = SENSES[best_index]
     form = dictionary.form(key, sense)
-    shown = f"{form}, " if form and form != key else ""
-    return _reason(sense, f"{word} is {_EXCLUSION_NAMES[sense]} ({shown}SCOWL size {_LEVEL_OF[best_code]})")
+    return _reason(sense, _exclusion(sense, word, form if form and form != key else None, _LEVEL_OF[best_code]))
+
+
+def _exclusion(sense: str, word: str, form: str | None, size: int | None) -> Message:
+    """Why a word's most common sense excludes it, with the spelling SCOWL gives it when that differs."""
+    if sense == "proper_noun":
+        if form:
+            return msg("{word} is a proper noun ({form}, SCOWL size {size})", word=word, form=form, size=size)
+        return msg("{word} is a proper noun (SCOWL size {size})", word=word, size=size)
+    if sense == "abbreviation":
+        if form:
+            return msg("{word} is an abbreviation ({form}, SCOWL size {size})", word=word, form=form, size=size)
+        return msg("{word} is an abbreviation (SCOWL size {size})", word=word, size=size)
+    if sense == "acronym":
+        if form:
+            return msg("{word} is an acronym ({form}, SCOWL size {size})", word=word, form=form, size=size)
+        return msg("{word} is an acronym (SCOWL size {size})", word=word, size=size)
+    if form:
+        return msg("{word} is a contraction ({form}, SCOWL size {size})", word=word, form=form, size=size)
+    return msg("{word} is a contraction (SCOWL size {size})", word=word, size=size)
