@@ -410,3 +410,19 @@ def test_languages_do_not_leak_between_concurrent_requests_under_gunicorn() -> N
         with ThreadPoolExecutor(32) as pool:
             wrong = [w for ws in pool.map(conversation, range(64)) for w in ws]
     assert wrong == []
+
+
+_DICTIONARIES_MO = ROOT / "dictionaries" / "locale" / "es" / "LC_MESSAGES" / "dictionaries.mo"
+
+
+@pytest.mark.skipif(not _DICTIONARIES_MO.exists(), reason="the dictionaries' Spanish catalog is not compiled yet")
+def test_no_reason_reaches_a_spanish_client_in_english(client: FlaskClient) -> None:
+    """With the library's Spanish catalog in place, every reason's message differs from its English."""
+    from test_app import REASON_EXAMPLES
+
+    for code in REASON_CODES:
+        word = REASON_EXAMPLES[code].lower()
+        es, en = client.get(f"/v1/words/{word}", headers=ES).get_json(), client.get(f"/v1/words/{word}").get_json()
+        for spanish_reason, english_reason in zip(es["reasons"], en["reasons"]):
+            assert spanish_reason["code"] == english_reason["code"]
+            assert spanish_reason["message"] != english_reason["message"], spanish_reason
