@@ -129,11 +129,40 @@ def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None
 
 
 class _Logger(gunicorn.glogging.Logger):
-    """gunicorn's logger, without access lines for /healthz."""
+    """gunicorn's logger, without access lines for /healthz, and cheaper lines for the others.
+
+    gunicorn's ``access`` builds every atom a format could name (each request header, response
+    header and environ variable, a strftime date) and wraps them, for a line that uses five:
+    about 50 us a request, 10 to 15 % of a whole answer's CPU. With the shipped
+    ``access_log_format`` the line is written directly, byte for byte the same
+    (tests/test_service_gunicorn.py compares them); any other format goes gunicorn's way."""
 
     def access(self, resp: object, req: object, environ: dict[str, object], request_time: object) -> None:
-        if environ.get("PATH_INFO") != "/healthz":
+        if environ.get("PATH_INFO") == "/healthz":
+            return
+        if self.cfg.access_log_format != access_log_format:  # an operator's own format
             super().access(resp, req, environ, request_time)
+            return
+        if not self.access_log_enabled:
+            return
+        try:
+            status = resp.status  # type: ignore[attr-defined]
+            if isinstance(status, str):
+                status = _quoted(status.split(None, 1)[0])
+            sent = getattr(resp, "sent", None)
+            took = request_time.seconds * 1000 + int(request_time.microseconds / 1000)  # type: ignore[attr-defined]
+            line = "%s %s %s" % (environ["REQUEST_METHOD"], environ["RAW_URI"], environ["SERVER_PROTOCOL"])
+            self.access_log.info(f'{_quoted(environ.get("REMOTE_ADDR", "-"))} "{_quoted(line)}" {status} '
+                                 f'{sent is not None and str(sent) or "-"} {took}ms')
+        except Exception:  # noqa: BLE001 - as gunicorn's own access(): a bad line never fails a request
+            import traceback
+
+            self.error(traceback.format_exc())
+
+
+def _quoted(value: object) -> object:
+    """A value as gunicorn's access atoms hold it: a string's double quotes escaped."""
+    return value.replace('"', '\\"') if isinstance(value, str) else value
 
 
 logger_class = _Logger
