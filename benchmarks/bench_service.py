@@ -14,6 +14,11 @@ spellings that are not playable, whose verdicts carry reasons) and playable word
 ratios to the peers. Each app runs ``--rounds`` times, interleaved; medians are reported.
 Not a timed test: run it by hand (``python benchmarks/bench_service.py``) and copy the figures
 into BENCHMARKS.md.
+
+``--variant LABEL:VAR=VALUE,...`` adds the service under other environment settings (for example
+``2w:WEB_CONCURRENCY=2`` or ``nolog:UW_ACCESS_LOG=off``), interleaved with the rest in the same
+rounds. ``--in-process`` instead measures the service's own part of an answer (its WSGI app called
+directly, no server) and the cost of one access-log line, gunicorn's logger against the service's.
 """
 from __future__ import annotations
 
@@ -100,13 +105,14 @@ def process_tree_cpu(pid: int) -> float:
 
 
 @contextmanager
-def server(target: str) -> Iterator[tuple[str, int]]:
-    """gunicorn serving ``target`` on loopback, with the service's config; yields the base URL."""
+def server(target: str, extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
+    """gunicorn serving ``target`` on loopback, with the service's config (and ``extra_env``); yields
+    the base URL."""
     port = free_port()
     gunicorn = shutil.which("gunicorn", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     command = [gunicorn or "gunicorn", "--config", str(ROOT / "service/gunicorn_conf.py"),
                "--bind", f"127.0.0.1:{port}", target]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PORT": str(port)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PORT": str(port), **(extra_env or {})}
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -370,9 +376,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
     parser.add_argument("--nginx", action="store_true",
                         help="instead: two replicas behind nginx (deploy/nginx.conf), cached words vs a static file")
+    parser.add_argument("--variant", action="append", default=[], metavar="LABEL:VAR=VALUE,...",
+                        help="also the service with these environment variables, as app service[LABEL]")
+    parser.add_argument("--in-process", action="store_true",
+                        help="instead: the service's own part of an answer, and an access-log line, without a server")
     args = parser.parse_args(argv)
     if args.nginx:
         return nginx_bench(args)
+    if args.in_process:
+        return in_process()
+    targets = {name: (APPS[name], {}) for name in args.apps}
+    for spec in args.variant:
+        label, _, assignments = spec.partition(":")
+        targets[f"service[{label}]"] = (APPS["service"], dict(a.split("=", 1) for a in assignments.split(",") if a))
 
     words = sample_words()
     # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
@@ -385,17 +401,17 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(w.upper() in legal_words() for w in mixed)} of {len(mixed)} playable); {os.cpu_count()} CPUs; "
           f"gunicorn config service/gunicorn_conf.py; load average before: {os.getloadavg()[0]:.2f}", flush=True)
     kinds = ("single", "batch-mixed", "batch-playable", "revalidate", "healthz-c64")
-    runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in args.apps}
+    runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in targets}
     for round_ in range(1, args.rounds + 1):
-        for name in args.apps:  # interleaved, so a burst of other load on the host hits every app
-            with server(APPS[name]) as (base, pid):
+        for name, (target, extra_env) in targets.items():  # interleaved: a burst of other load hits every app
+            with server(target, extra_env) as (base, pid):
                 single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
                 measured = {}
                 loads = [("single", lambda: single_word_load(base, words, args)),
                          ("batch-mixed", lambda: batch_load(base, mixed, args)),
                          ("batch-playable", lambda: batch_load(base, playable, args)),
                          ("healthz-c64", lambda: health_load(base, args))]
-                if name == "service":
+                if name.startswith("service"):
                     loads.append(("revalidate", lambda: revalidate_load(base, words, args)))
                 for kind, load in loads:
                     before = process_tree_cpu(pid)
@@ -404,6 +420,12 @@ def main(argv: list[str] | None = None) -> int:
             for kind, result in measured.items():
                 runs[name][kind].append(result)
             print(f"round {round_} {name:>10}: " + _line(measured), flush=True)
+            if "revalidate" in measured:
+                print(f"round {round_} {name:>10}: 304 {measured['revalidate'].cpu_us_per_request:.0f} us CPU/req "
+                      f"({measured['revalidate'].cpu_us_per_request / measured['single'].cpu_us_per_request:.2f}x the "
+                      f"200's); /healthz -c64 p50 {measured['healthz-c64'].p50_ms:.1f} ms p99 "
+                      f"{measured['healthz-c64'].p99_ms:.1f} ms ({measured['healthz-c64'].requests_per_s:.0f} req/s)",
+                      flush=True)
     results = {name: {kind: median(values) for kind, values in by_kind.items() if values}
                for name, by_kind in runs.items()}
     print(f"\nmedian of {args.rounds} round(s), load average after: {os.getloadavg()[0]:.2f}")
@@ -466,6 +488,77 @@ def _line(measured: dict[str, Result]) -> str:
             f" ({mixed.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word),"
             f" {playable.requests_per_s * BATCH_SIZE:7.0f} playable ({playable.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word)"
             f" err {mixed.errors + playable.errors}")
+
+
+def in_process(repeats: int = 7, n: int = 20000) -> int:
+    """The service's own CPU per answer (``app.wsgi_app`` called directly: no server, no socket), and
+    the CPU of one access-log line through gunicorn's logger and through the service's; best of
+    ``repeats`` runs of ``n`` calls each (process time)."""
+    import datetime
+    import io
+    import logging
+
+    import gunicorn.glogging
+    from gunicorn.config import Config
+
+    from service import gunicorn_conf
+    from service.app import create_app
+
+    def environ(path: str, **extra: str) -> dict[str, object]:
+        return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "RAW_URI": path, "QUERY_STRING": "", "SERVER_NAME": "b",
+                "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+                "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO(), **extra}
+
+    def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+        return None
+
+    def best(call: object, count: int = n) -> float:
+        fastest = float("inf")
+        for _ in range(repeats):
+            began = time.process_time()
+            for _ in range(count):
+                call()  # type: ignore[operator]
+            fastest = min(fastest, (time.process_time() - began) / count)
+        return fastest * 1e6
+
+    app = create_app({"UW_LEVEL": 60, "UW_DECK": "standard"})
+    wsgi = app.wsgi_app
+    client = app.test_client()
+    answers = {
+        "cached 200": environ("/v1/words/jazz"),
+        "304": environ("/v1/words/jazz", HTTP_IF_NONE_MATCH=client.get("/v1/words/jazz").headers["ETag"]),
+        "cached 200 in Spanish": environ("/v1/words/jazz", HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9"),
+        "304 in Spanish": environ("/v1/words/jazz", HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9", HTTP_IF_NONE_MATCH=client.get(
+            "/v1/words/jazz", headers={"Accept-Language": "es-ES,es;q=0.9"}).headers["ETag"]),
+        "/healthz": environ("/healthz"),
+    }
+    figures = {name: best(lambda e=env: b"".join(wsgi(dict(e), start))) for name, env in answers.items()}
+    words = [w for w in sample_words(3000, seed=9) if w.isalpha()]
+    first = float("inf")
+    for _ in range(3):  # a word's first answer: a fresh app each time, so every verdict is judged
+        fresh = create_app({"UW_LEVEL": 60, "UW_DECK": "standard"}).wsgi_app
+        began = time.process_time()
+        for word in words:
+            b"".join(fresh(environ(f"/v1/words/{word}"), start))
+        first = min(first, (time.process_time() - began) / len(words) * 1e6)
+    figures["uncached 200 (a word's first answer)"] = first
+    print("the service's own CPU per answer (no server): " + "; ".join(f"{k} {v:.1f} us" for k, v in figures.items()))
+
+    resp = type("Resp", (), {"status": "200 OK", "sent": 312, "headers": [("Content-Type", "application/json")] * 9})()
+    req = type("Req", (), {"headers": [("HOST", "127.0.0.1"), ("USER-AGENT", "wrk")]})()
+    env = environ("/v1/words/jazz", HTTP_HOST="127.0.0.1", HTTP_USER_AGENT="wrk", SCRIPT_NAME="", REMOTE_PORT="5555",
+                  SERVER_SOFTWARE="gunicorn", **{f"wsgi.x{i}": "" for i in range(10)})
+    took = datetime.timedelta(microseconds=1234)
+    lines = {}
+    for label, cls in (("gunicorn's logger", gunicorn.glogging.Logger), ("the service's", gunicorn_conf.logger_class)):
+        cfg = Config()
+        cfg.set("accesslog", os.devnull)
+        cfg.set("access_log_format", gunicorn_conf.access_log_format)
+        log = cls(cfg)
+        lines[label] = best(lambda log=log: log.access(resp, req, env, took))
+        logging.getLogger("gunicorn.access").handlers.clear()
+    print("one access-log line (to /dev/null): " + "; ".join(f"{k} {v:.1f} us" for k, v in lines.items()))
+    return 0
 
 
 def playable_sample(n: int = 1000, seed: int = 5) -> list[str]:
