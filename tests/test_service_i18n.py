@@ -426,3 +426,62 @@ def test_no_reason_reaches_a_spanish_client_in_english(client: FlaskClient) -> N
     if all(spanish == english for spanish, english in pairs):
         pytest.skip("the dictionaries' Spanish catalog translates no reason yet")
     assert [pair for pair in pairs if pair[0] == pair[1]] == []
+
+
+@pytest.mark.slow
+def test_nginx_cache_of_deploy_conf_never_serves_the_other_language(tmp_path: Path) -> None:
+    """Behind deploy/nginx.conf's proxy_cache (whose key has no Accept-Language), Vary keeps one copy
+    per Accept-Language value: a cached Spanish verdict never reaches an English client."""
+    import os
+    import shutil
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed (apt-get install nginx-light)")
+    sys.path.insert(0, str(ROOT))
+    from reliability.common import Server, free_port
+
+    with Server(workers=1) as replica:
+        listen = free_port()
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        conf = re.sub(r"upstream uw_service \{[^}]*\}",
+                      f"upstream uw_service {{ server 127.0.0.1:{replica.port}; keepalive 4; }}", conf)
+        conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{listen};").replace("access_log access.log;", "access_log off;")
+        (tmp_path / "tmp").mkdir()
+        (tmp_path / "nginx.conf").write_text(conf)
+        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+        proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", directives],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            def get(path: str, language: str | None) -> tuple[str | None, str | None]:
+                request = urllib.request.Request(f"http://127.0.0.1:{listen}{path}",
+                                                 headers={"Accept-Language": language} if language else {})
+                try:
+                    with urllib.request.urlopen(request, timeout=5) as answer:
+                        return answer.headers["Content-Language"], answer.headers["X-Cache-Status"]
+                except urllib.error.HTTPError as error:
+                    return error.headers["Content-Language"], error.headers["X-Cache-Status"]
+
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    get("/healthz", None)
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline and proc.poll() is None, "nginx did not start"
+                    time.sleep(0.2)
+            statuses = []
+            for path in ("/v1/words/jazz", "/v1/words/london", "/v1/words/t4ps"):
+                for language, expected in (("es", "es"), (None, "en"), ("es", "es"), (None, "en"), ("en", "en"),
+                                           ("es-MX", "es"), ("fr", "en"), ("en", "en")):
+                    said, cache = get(path, language)
+                    assert said == expected, (path, language, said, cache)
+                    statuses.append(cache)
+            assert "HIT" in statuses, "the cache was used"
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
