@@ -154,3 +154,12 @@ def test_shipped_refusal_samples_are_judged_under_today_s_codes(dictionary: Dict
     for word, _judgement, note in rows:
         assert judge(dictionary, word).reasons[0].code == note.split(":")[0].strip(), word
     assert sum(judgement == "right" for _, judgement, _ in rows) >= 0.99 * len(rows)
+
+
+def test_shipped_fresh_accepted_sample_is_judged(dictionary: Dictionary) -> None:
+    """The second judged sample of legal words: every word still legal, every word judged."""
+    rows = [line.split("\t") for line in (ROOT / "tests" / "data" / "lexicon" / "accepted_fresh.tsv").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert len(rows) == 300
+    assert all(judge(dictionary, word).legal and judgement in ("accept", "refuse", "borderline")
+               for word, judgement, _note in rows)
