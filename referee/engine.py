@@ -527,7 +527,7 @@ class Game:
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
-            raise RulesError("a game's first event must be its creation")
+            raise RulesError(msg("a game's first event must be its creation"))
         game = cls(first.setup)
         for event in iterator:
             game.apply(event)
