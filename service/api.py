@@ -4,6 +4,11 @@ The views only parse requests and shape answers; every word question goes to ``j
 ``Dictionary.rack``. ``/healthz`` and ``/openapi.json`` live outside the versioned blueprint.
 A request is checked strictly: an unknown query parameter or body field is a 400 naming it
 (a typo must not silently change an answer), and every 400 says what to send instead.
+
+Every sentence a person reads (a reason's ``message``, a problem's ``title`` and ``detail``) is in
+the language of the request's ``Accept-Language`` (``service.core.request_language``): the service's
+own sentences through ``_``/``ngettext`` (the language is set for each request), the library's
+through ``say_in``/``message_of``. Codes, field names and the words themselves never change.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from dictionaries import LEVELS, __version__
 from dictionaries.deck import Deck, json_depth_within
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import InvalidDeck, InvalidLevel, InvalidRack, InvalidWord, WordError
+from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, message_of, ngettext, say_in
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
 from service.core import (
     BATCH_FIELDS,
@@ -34,15 +40,18 @@ from service.core import (
     MAX_RACK_LIMIT,
     QUERY_PARAMETERS,
     RACK_RE,
+    VARY_LANGUAGE,
     WORD_RE,
     WordService,
     etag_matches,
     json_response,
+    language_headers,
+    request_language,
     word_service,
 )
 
-#: Verdicts (as JSON text) kept per worker: the dictionary never changes under a running server,
-#: so a word asked again is answered from memory (about 300 bytes each).
+#: Verdicts (as JSON text) kept per worker and language: the dictionary never changes under a running
+#: server, so a word asked again is answered from memory (about 300 bytes each).
 VERDICT_CACHE_WORDS = 50_000
 
 api = Blueprint("v1", __name__, url_prefix="/v1")
@@ -66,8 +75,9 @@ class _LetterJson(dict):
 _LETTER_JSON = _LetterJson()
 
 
-def verdict_json(verdict: Verdict, deck: str) -> str:
-    """Exactly the compact ``json.dumps({**verdict.to_dict(), "deck": deck})``, written directly.
+def verdict_json(verdict: Verdict, deck: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """Exactly the compact ``json.dumps({**verdict.to_dict(), "deck": deck})``, written directly,
+    with each reason's ``message`` in ``language`` (its ``code`` never changes).
 
     The deck's name is the service's addition (the verdict does not carry it). Serialising the
     nested dicts costs more than judging the word; this is the hot path of batches.
@@ -75,8 +85,15 @@ def verdict_json(verdict: Verdict, deck: str) -> str:
     """
     letter_json = _LETTER_JSON
     letters = ",".join([letter_json[pair] for pair in zip(verdict.word, verdict.points)])
-    reasons = ",".join([f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
-                        for r in verdict.reasons]) if verdict.reasons else ""
+    if not verdict.reasons:
+        reasons = ""
+    elif language == DEFAULT_LANGUAGE:
+        reasons = ",".join([f'{{"code":{encode_basestring(r.code)},"message":{encode_basestring(r.message)}}}'
+                            for r in verdict.reasons])
+    else:
+        reasons = ",".join([f'{{"code":{encode_basestring(r.code)},'
+                            f'"message":{encode_basestring(say_in(r.message, language))}}}'
+                            for r in verdict.reasons])
     level = verdict.level
     return (f'{{"word":{encode_basestring(verdict.word)},"legal":{"true" if verdict.legal else "false"},'
             f'"reasons":[{reasons}],"score":{int(verdict.score)},"letters":[{letters}],'
@@ -88,27 +105,35 @@ def check_word(text: str) -> None:
     """InvalidWord unless ``text`` matches the documented word pattern (service.core.WORD_PATTERN)."""
     if WORD_RE.fullmatch(text):
         if len(text) > MAX_INPUT_CHARS:
-            raise InvalidWord(f"{text[:20]!r}... is {len(text)} characters; send at most {MAX_INPUT_CHARS}")
+            raise InvalidWord(ngettext("{word}... is {n} character; send at most {most}",
+                                       "{word}... is {n} characters; send at most {most}", len(text)).format(
+                word=repr(text[:20]), n=len(text), most=MAX_INPUT_CHARS))
         return
     if not text:
-        raise InvalidWord(f"the word is empty; send 1 to {MAX_INPUT_CHARS} letters")
+        raise InvalidWord(_("the word is empty; send 1 to {most} letters").format(most=MAX_INPUT_CHARS))
     bad = sorted({c for c in text if not WORD_RE.fullmatch(c) and c not in ".'"})
     if bad:
-        raise InvalidWord(f"{text[:MAX_INPUT_CHARS]!r} has characters that are not letters: "
-                          f"{' '.join(map(repr, bad[:10]))}; send only letters A-Z (accents are folded), "
-                          "with an apostrophe or period inside")
-    raise InvalidWord(f"{text!r} has no letters; send 1 to {MAX_INPUT_CHARS} letters")
+        # TRANSLATORS: {word} is the word as sent, quoted; {characters} the characters refused, each quoted
+        raise InvalidWord(_("{word} has characters that are not letters: {characters}; send only letters A-Z "
+                            "(accents are folded), with an apostrophe or period inside").format(
+            word=repr(text[:MAX_INPUT_CHARS]), characters=" ".join(map(repr, bad[:10]))))
+    raise InvalidWord(_("{word} has no letters; send 1 to {most} letters").format(word=repr(text), most=MAX_INPUT_CHARS))
 
 
-def verdict_writer(dictionary: Dictionary, decks: Mapping[str, Deck]) -> Callable[[str, int, str], str]:
-    """``(word, level, deck name) -> verdict JSON``, checked, judged and kept in a bounded cache."""
+def verdict_writers(dictionary: Dictionary, decks: Mapping[str, Deck]) -> dict[str, Callable[[str, int, str], str]]:
+    """For each language: ``(word, level, deck name) -> verdict JSON``, checked, judged and kept in a
+    bounded cache of its own (the language is not part of an English key: the English path costs
+    what it did before there was a choice)."""
 
-    @lru_cache(maxsize=VERDICT_CACHE_WORDS)
-    def verdict_text(word: str, level: int, deck: str) -> str:
-        check_word(word)
-        return verdict_json(judge(dictionary, word, level, decks[deck]), deck)
+    def writer(language: str) -> Callable[[str, int, str], str]:
+        @lru_cache(maxsize=VERDICT_CACHE_WORDS)
+        def verdict_text(word: str, level: int, deck: str) -> str:
+            check_word(word)
+            return verdict_json(judge(dictionary, word, level, decks[deck]), deck, language)
 
-    return verdict_text
+        return verdict_text
+
+    return {language: writer(language) for language in LANGUAGES}
 
 
 def with_definitions(service: WordService, word: str, verdict_text: str) -> str:
@@ -127,26 +152,32 @@ def query_define(args: Mapping[str, str]) -> bool:
     """``define=true|false`` (default false)."""
     raw = args.get("define", "false")
     if raw not in ("true", "false"):
-        raise InvalidRequest(f"define must be true or false, got {raw[:40]!r}; send define=true for the meanings")
+        # TRANSLATORS: define, true, false and define=true are what the client sends: keep them as they are
+        raise InvalidRequest(_("define must be true or false, got {value}; send define=true for the meanings").format(
+            value=repr(raw[:40])))
     return raw == "true"
 
 
 # -- the one answer to GET /v1/words/<word> -------------------------------------------------------
 
 def word_answer(service: WordService, path: str, query: bytes, if_none_match: str | None, word: str,
-                level: int, deck: str, define: bool = False) -> tuple[str, list[tuple[str, str]], bytes]:
+                level: int, deck: str, define: bool = False,
+                language: str = DEFAULT_LANGUAGE) -> tuple[str, list[tuple[str, str]], bytes]:
     """Status line, headers and body of ``GET /v1/words/<word>``: the WSGI fast path and the
-    Flask view both answer with this. The ETag depends only on the request, so a matching
-    ``If-None-Match`` is a 304 before any judging."""
+    Flask view both answer with this. The ETag depends only on the request (its path, query and
+    language), so a matching ``If-None-Match`` is a 304 before any judging. The reasons' messages
+    are in ``language``: the answer says which (Content-Language) and that it varies with
+    Accept-Language, a 304 too (RFC 9110 15.4.5)."""
     service.check_intact()
     check_word(word)  # an error is never a 304
-    tag = f'"{service.etag(path, query)}"'
+    tag = f'"{service.etag(path, query, language)}"'
     if if_none_match is not None and etag_matches(if_none_match, tag[1:-1]):
-        return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL)], b""
-    text = service.verdict(word, level, deck)
+        return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL), VARY_LANGUAGE], b""
+    text = service.verdicts[language](word, level, deck)
     body = (with_definitions(service, word, text) if define else text).encode()
     return "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                      ("ETag", tag), ("Cache-Control", CACHE_CONTROL)], body
+                      ("ETag", tag), ("Cache-Control", CACHE_CONTROL), ("Content-Language", language),
+                      VARY_LANGUAGE], body
 
 
 _WORDS_PREFIX = "/v1/words/"
@@ -167,7 +198,8 @@ def health_answer(service: WordService) -> tuple[str, list[tuple[str, str]], byt
 def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, list[tuple[str, str]], bytes] | None]:
     """The answer to the two hot requests, straight from the WSGI environ: ``GET /healthz`` and a
     ``GET /v1/words/<word>`` whose word is plain ASCII letters, without a query string (None for
-    anything else, and the caller lets Flask answer: errors included)."""
+    anything else, and the caller lets Flask answer: errors included). The verdict is in the
+    request's language (Accept-Language)."""
     level, deck, prefix = service.level, service.deck.name, _WORDS_PREFIX
 
     def answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
@@ -181,19 +213,33 @@ def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, l
         word = path[len(prefix):]
         if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
             return None
-        return word_answer(service, path, b"", environ.get("HTTP_IF_NONE_MATCH"), word, level, deck)
+        return word_answer(service, path, b"", environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, False,
+                           request_language(environ))
 
     return answer
 
 
 # -- requests -------------------------------------------------------------------------------------
 
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
-               float: "a number", type(None): "null"}
-
-
 def _json_type(value: object) -> str:
-    return _JSON_TYPES.get(type(value), type(value).__name__)
+    """What a JSON value is, as a noun phrase for "got ..." in the request's language."""
+    kind = type(value)
+    if kind is dict:
+        # TRANSLATORS: a kind of JSON value (so are the next six): it fills {type} in "..., got {type}"
+        return _("an object")
+    if kind is list:
+        return _("an array")
+    if kind is str:
+        return _("a string")
+    if kind is bool:
+        return _("a boolean")
+    if kind is int:
+        return _("an integer")
+    if kind is float:
+        return _("a number")
+    if value is None:
+        return _("null")
+    return kind.__name__
 
 
 def _level_names() -> str:
@@ -212,12 +258,18 @@ def query_args(operation: str) -> dict[str, str]:
     args = request.args
     unknown = sorted(set(args) - set(allowed))
     if unknown:
-        takes = f"send only {_names(allowed)}" if allowed else "send none: this path takes no query parameters"
-        raise InvalidRequest(f"unknown query parameter{'s' if len(unknown) > 1 else ''} "
-                             f"{', '.join(repr(u[:40]) for u in unknown[:10])}; {takes}")
+        names = ", ".join(repr(u[:40]) for u in unknown[:10])
+        if allowed:
+            raise InvalidRequest(ngettext("unknown query parameter {names}; send only {allowed}",
+                                          "unknown query parameters {names}; send only {allowed}",
+                                          len(unknown)).format(names=names, allowed=_names(allowed)))
+        raise InvalidRequest(ngettext("unknown query parameter {names}; send none: this path takes no query parameters",
+                                      "unknown query parameters {names}; send none: this path takes no query "
+                                      "parameters", len(unknown)).format(names=names))
     repeated = sorted(name for name in args if len(args.getlist(name)) > 1)
     if repeated:
-        raise InvalidRequest(f"query parameter {repeated[0]!r} is given more than once; give it once")
+        raise InvalidRequest(_("query parameter {name} is given more than once; give it once").format(
+            name=repr(repeated[0])))
     return {name: args[name] for name in args}
 
 
@@ -227,14 +279,16 @@ def query_level(service: WordService, args: Mapping[str, str]) -> int:
     if raw is None:
         return service.level
     if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()):  # int() refuses over 4,300 digits
-        raise InvalidLevel(f"level {raw[:20]!r} is not a SCOWL size; send one of {_level_names()}")
+        raise InvalidLevel(_("level {level} is not a SCOWL size; send one of {levels}").format(
+            level=repr(raw[:20]), levels=_level_names()))
     return _scowl_size(int(raw))
 
 
 def _scowl_size(level: int | float) -> int:
     """``level`` as a SCOWL size, or InvalidLevel saying which to send."""
     if level not in LEVELS:
-        raise InvalidLevel(f"level {level!r} is not a SCOWL size; send one of {_level_names()}")
+        raise InvalidLevel(_("level {level} is not a SCOWL size; send one of {levels}").format(
+            level=repr(level), levels=_level_names()))
     return int(level)
 
 
@@ -244,16 +298,19 @@ def query_limit(args: Mapping[str, str]) -> int | None:
     if raw is None:
         return None
     if not (len(raw) <= 9 and raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_RACK_LIMIT:
-        raise InvalidRequest(f"limit {raw[:20]!r} is not a whole number from 1 to {MAX_RACK_LIMIT}; send one")
+        raise InvalidRequest(_("limit {limit} is not a whole number from 1 to {most}; send one").format(
+            limit=repr(raw[:20]), most=MAX_RACK_LIMIT))
     return int(raw)
 
 
 def deck_name(service: WordService, raw: object) -> str:
     """A deck name a request gives, checked against the decks on offer."""
     if not isinstance(raw, str):
-        raise InvalidDeck(f"deck must be a string, got {_json_type(raw)}; send one of {_names(tuple(service.decks))}")
+        raise InvalidDeck(_("deck must be a string, got {type}; send one of {decks}").format(
+            type=_json_type(raw), decks=_names(tuple(service.decks))))
     if raw not in service.decks:
-        raise InvalidDeck(f"deck {raw[:40]!r} is not a deck of this server; send one of {_names(tuple(service.decks))}")
+        raise InvalidDeck(_("deck {deck} is not a deck of this server; send one of {decks}").format(
+            deck=repr(raw[:40]), decks=_names(tuple(service.decks))))
     return raw
 
 
@@ -275,8 +332,8 @@ def request_body() -> bytes:
     """The request body, at most MAX_BODY_BYTES (413 beyond, chunked bodies included), within
     BODY_SECONDS (408 beyond: a trickling client does not hold the connection); a body that
     cannot be read (bad chunking, a connection cut short) is a 400."""
-    too_large = RequestEntityTooLarge(f"The body is over {MAX_BODY_BYTES // 1024} KiB; "
-                                      f"send at most {MAX_BATCH_WORDS} words in one request.")
+    too_large = RequestEntityTooLarge(_("The body is over {kib} KiB; send at most {most} words in one request.").format(
+        kib=MAX_BODY_BYTES // 1024, most=MAX_BATCH_WORDS))
     environ = request.environ
     length = request.content_length
     if length is not None and length > MAX_BODY_BYTES:
@@ -303,11 +360,12 @@ def request_body() -> bytes:
                     raise TimeoutError
     except TimeoutError:
         _stop_reading(sock)
-        raise RequestTimeout(f"The body did not arrive within {BODY_SECONDS:g} seconds; send it at once.") from None
+        raise RequestTimeout(_("The body did not arrive within {seconds} seconds; send it at once.").format(
+            seconds=f"{BODY_SECONDS:g}")) from None
     except Exception as exc:  # noqa: BLE001 - the server's body reader raises its own parse errors
         _stop_reading(sock)
-        raise InvalidRequest(f"the request body could not be read ({type(exc).__name__}); "
-                             "send it with a Content-Length, or as valid chunked encoding") from None
+        raise InvalidRequest(_("the request body could not be read ({error}); send it with a Content-Length, "
+                               "or as valid chunked encoding").format(error=type(exc).__name__)) from None
     finally:
         if sock is not None:
             sock.settimeout(None)
@@ -337,6 +395,7 @@ def _stop_reading(sock: Any) -> None:
             pass
 
 
+#: An example body for the "send {example}" of a batch's 400s (JSON: the same in every language).
 _BATCH_EXAMPLE = '{"words": ["taps", "jazz"], "level": 60, "deck": "standard"}'
 
 
@@ -344,32 +403,42 @@ def batch_body(service: WordService) -> tuple[list[str], int, str, bool]:
     """The words, level, deck and define flag of a batch body, checked."""
     data = request_body()
     if not json_depth_within(data, MAX_JSON_DEPTH):
-        raise InvalidRequest(f"the body nests arrays or objects more than {MAX_JSON_DEPTH} deep; send {_BATCH_EXAMPLE}")
+        # TRANSLATORS: {example} is a JSON body, the same in every language; field names stay English
+        raise InvalidRequest(_("the body nests arrays or objects more than {depth} deep; send {example}").format(
+            depth=MAX_JSON_DEPTH, example=_BATCH_EXAMPLE))
     try:
         body = json.loads(data)
     except ValueError:  # bad JSON, bad UTF-8, or an integer over 4,300 digits
-        raise InvalidRequest(f"the body is not JSON; send {_BATCH_EXAMPLE}") from None
+        raise InvalidRequest(_("the body is not JSON; send {example}").format(example=_BATCH_EXAMPLE)) from None
     if not isinstance(body, dict):
-        raise InvalidRequest(f"the body must be a JSON object, got {_json_type(body)}; send {_BATCH_EXAMPLE}")
+        raise InvalidRequest(_("the body must be a JSON object, got {type}; send {example}").format(
+            type=_json_type(body), example=_BATCH_EXAMPLE))
     unknown = sorted(set(body) - set(BATCH_FIELDS))
     if unknown:
-        raise InvalidRequest(f"unknown field{'s' if len(unknown) > 1 else ''} in the body: "
-                             f"{', '.join(repr(u[:40]) for u in unknown[:10])}; send only {_names(BATCH_FIELDS)}")
+        raise InvalidRequest(ngettext("unknown field in the body: {names}; send only {fields}",
+                                      "unknown fields in the body: {names}; send only {fields}", len(unknown)).format(
+            names=", ".join(repr(u[:40]) for u in unknown[:10]), fields=_names(BATCH_FIELDS)))
     if "words" not in body:
-        raise InvalidRequest(f'the body has no "words" field; send {_BATCH_EXAMPLE}')
+        raise InvalidRequest(_('the body has no "words" field; send {example}').format(example=_BATCH_EXAMPLE))
     words = body["words"]
     if not isinstance(words, list):
-        raise InvalidRequest(f"words must be an array of strings, got {_json_type(words)}; send {_BATCH_EXAMPLE}")
+        raise InvalidRequest(_("words must be an array of strings, got {type}; send {example}").format(
+            type=_json_type(words), example=_BATCH_EXAMPLE))
     if len(words) > MAX_BATCH_WORDS:
-        raise InvalidRequest(f"{len(words)} words in one request; send at most {MAX_BATCH_WORDS}")
+        raise InvalidRequest(ngettext("{n} word in one request; send at most {most}",
+                                      "{n} words in one request; send at most {most}", len(words)).format(
+            n=len(words), most=MAX_BATCH_WORDS))
     level = body.get("level", service.level)
     if isinstance(level, bool) or not isinstance(level, (int, float)):
-        raise InvalidLevel(f"level must be an integer, got {_json_type(level)}; send one of {_level_names()}")
+        raise InvalidLevel(_("level must be an integer, got {type}; send one of {levels}").format(
+            type=_json_type(level), levels=_level_names()))
     if isinstance(level, float) and not level.is_integer():
-        raise InvalidLevel(f"level must be an integer, got {level!r}; send one of {_level_names()}")
+        raise InvalidLevel(_("level must be an integer, got {type}; send one of {levels}").format(
+            type=repr(level), levels=_level_names()))
     define = body.get("define", False)
     if not isinstance(define, bool):
-        raise InvalidRequest(f"define must be true or false, got {_json_type(define)}; send \"define\": true for the meanings")
+        raise InvalidRequest(_('define must be true or false, got {type}; send "define": true for the meanings').format(
+            type=_json_type(define)))
     deck = deck_name(service, body["deck"]) if "deck" in body else service.deck.name
     return words, _scowl_size(level), deck, define
 
@@ -392,7 +461,8 @@ def get_word(word: str) -> Response:
     environ = request.environ
     status, headers, body = word_answer(service, environ.get("PATH_INFO", ""),
                                         environ.get("QUERY_STRING", "").encode("latin-1"),
-                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, define)
+                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, define,
+                                        request_language(environ))
     return Response(body, status=status, headers=headers)
 
 
@@ -402,18 +472,21 @@ def post_words() -> Response:
     service = word_service()
     query_args("postWords")
     words, level, deck, define = batch_body(service)
-    verdict = service.verdict
+    language = request_language(request.environ)
+    verdict = service.verdicts[language]
     results: list[str] = []
     append = results.append
     for index, word in enumerate(words):
         if type(word) is not str:
-            raise InvalidWord(f"words[{index}] must be a string, got {_json_type(word)}")
+            raise InvalidWord(_("words[{index}] must be a string, got {type}").format(index=index, type=_json_type(word)))
         try:
             text = verdict(word, level, deck)
             append(with_definitions(service, word, text) if define else text)
         except InvalidWord as exc:
-            raise InvalidWord(f"words[{index}]: {exc}") from None
-    return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json")
+            # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word
+            raise InvalidWord(_("words[{index}]: {error}").format(index=index, error=say_in(message_of(exc), language))) from None
+    return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json",
+                    headers=language_headers(language))
 
 
 @api.get("/racks/<letters>")
@@ -425,9 +498,12 @@ def get_rack(letters: str) -> Response:
     deck = deck_name(service, args.get("deck", service.deck.name))
     if not RACK_RE.fullmatch(letters):
         bad = sorted({c for c in letters if not ("a" <= c <= "z" or "A" <= c <= "Z")})
-        raise InvalidRack(f"rack {letters[:40]!r} has characters that are not letters A-Z: {' '.join(map(repr, bad[:10]))}; "
-                          "send only letters" if bad else
-                          f"rack {letters[:40]!r} has {len(letters)} letters; send 1 to {MAX_RACK_LETTERS}")
+        if bad:
+            raise InvalidRack(_("rack {rack} has characters that are not letters A-Z: {characters}; send only letters")
+                              .format(rack=repr(letters[:40]), characters=" ".join(map(repr, bad[:10]))))
+        raise InvalidRack(ngettext("rack {rack} has {n} letter; send 1 to {most}",
+                                   "rack {rack} has {n} letters; send 1 to {most}", len(letters)).format(
+            rack=repr(letters[:40]), n=len(letters), most=MAX_RACK_LETTERS))
     found = service.dictionary.rack(letters, level, service.decks[deck], limit)
     payload = {"letters": letters.upper(), "level": level, "deck": deck, "words": [w.to_dict() for w in found]}
     return cacheable(json_response(payload), service)
@@ -481,4 +557,6 @@ def healthz() -> Response:
 def openapi() -> Response:
     """The OpenAPI 3.1 document of this service."""
     query_args("openapi")
-    return cacheable(json_response(current_app.extensions["openapi"]), word_service())
+    response = json_response(current_app.extensions["openapi"])
+    response.headers["Content-Language"] = "en"  # a developer's document: English whatever Accept-Language says
+    return cacheable(response, word_service())

@@ -3,13 +3,15 @@
 ``create_app()`` reads defaults, then ``UW_*`` environment variables, then the mapping it is
 given (tests). The built dictionary is opened once per worker process and memory-mapped, so
 gunicorn workers share its pages. Every error is an RFC 9457 problem document; no HTML page or
-traceback ever reaches a client.
+traceback ever reaches a client. A problem's ``title`` and ``detail`` are in the request's language
+(Accept-Language: English or Spanish); its ``type`` and ``status`` never change.
 """
 from __future__ import annotations
 
 import json
 import logging
 import os
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from flask import Flask, Response, request
@@ -20,8 +22,16 @@ from dictionaries import DEFAULT_LEVEL, __version__
 from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
-from service.api import api, fast_answer, root, verdict_writer
-from service.core import MAX_BODY_BYTES, DictionaryDamaged, WordService, json_response
+from dictionaries.i18n import _, choose_language, language, message_of, msg, say_in, set_language
+from service.api import api, fast_answer, root, verdict_writers
+from service.core import (
+    MAX_BODY_BYTES,
+    DictionaryDamaged,
+    WordService,
+    json_response,
+    language_headers,
+    request_language,
+)
 from service.openapi import build_document
 
 #: Configuration keys with their defaults; each can be set by an environment variable of the same name.
@@ -52,9 +62,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["openapi"] = build_document(app.extensions["word_service"])
     app.register_blueprint(api)
     app.register_blueprint(root)
+    app.before_request(speak_the_request_language)
     app.register_error_handler(Exception, problem_from_exception)
     app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
     return app
+
+
+def speak_the_request_language() -> None:
+    """Every sentence of this request is said in its language (Accept-Language; English by default)."""
+    set_language(request_language(request.environ))
 
 
 class _NoSessions(SessionInterface):
@@ -80,7 +96,7 @@ class WordServiceFlask(Flask):
         response.headers.pop("Content-Type", None)
         response.headers.extend((
             ("Access-Control-Allow-Methods", response.headers.get("Allow", "")),
-            ("Access-Control-Allow-Headers", "Content-Type, If-None-Match"),
+            ("Access-Control-Allow-Headers", "Content-Type, If-None-Match, Accept-Language"),
             ("Access-Control-Max-Age", "86400"),
         ))
         return response
@@ -129,24 +145,29 @@ class CommonHeaders:
 
 
 def _word_service(config: Mapping[str, Any]) -> WordService:
-    """Open the dictionary (once per process and path) and check the configuration."""
+    """Open the dictionary (once per process and path) and check the configuration.
+
+    A configuration error is said in the operator's language (UW_LANG, else the locale)."""
     try:
         level = int(config["UW_LEVEL"])
         level_code(level)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"UW_LEVEL={config['UW_LEVEL']!r} is not a SCOWL size: {exc}") from None
+        operator = choose_language()
+        raise ValueError(say_in(msg("UW_LEVEL={value} is not a SCOWL size: {error}", value=repr(config["UW_LEVEL"]),
+                                    error=say_in(message_of(exc), operator)), operator)) from None
     dictionary = open_dictionary(config.get(DICTIONARY_KEY) or None)
     dictionary.verify()  # a server verifies every checksum at its start, even if this process did before
     deck_spec = config["UW_DECK"]
     deck = deck_spec if isinstance(deck_spec, Deck) else load_deck(str(deck_spec))
     if deck.name in BUILT_IN and deck != BUILT_IN[deck.name]:
-        raise ValueError(f"UW_DECK={deck_spec!r}: a deck file may not be named like the built-in {deck.name} deck; rename it")
+        raise ValueError(say_in(msg("UW_DECK={value}: a deck file may not be named like the built-in {name} deck; rename it",
+                                    value=repr(deck_spec), name=deck.name), choose_language()))
     decks = {**BUILT_IN, deck.name: deck}
     seed = json.dumps(
         [__version__, dictionary.checksum, level, [[d.name, d.table()] for d in decks.values()], deck.name],
         separators=(",", ":"),
     ).encode()
-    service = WordService(dictionary, deck, decks, level, seed, verdict_writer(dictionary, decks))
+    service = WordService(dictionary, deck, decks, level, seed, verdict_writers(dictionary, decks))
     service.verified()
     return service
 
@@ -159,40 +180,84 @@ PROBLEM_TYPES: dict[str, str] = {
     "InvalidDeck": "urn:unspeakable-words:problem:invalid-deck",
     "InvalidRequest": "urn:unspeakable-words:problem:invalid-request",
 }
-_TITLES = {
-    "InvalidWord": "Invalid word",
-    "InvalidLevel": "Invalid level",
-    "InvalidRack": "Invalid rack",
-    "InvalidDeck": "Invalid deck",
-    "InvalidRequest": "Invalid request",
-}
+
+
+@lru_cache(maxsize=None)
+def _titles(language_code: str) -> dict[str, str]:
+    """The titles of the bad-input problems, in the language in use (``language_code`` keys the cache)."""
+    return {
+        "InvalidWord": _("Invalid word"),
+        "InvalidLevel": _("Invalid level"),
+        "InvalidRack": _("Invalid rack"),
+        "InvalidDeck": _("Invalid deck"),
+        "InvalidRequest": _("Invalid request"),
+    }
+
+
+@lru_cache(maxsize=None)
+def _http_titles(language_code: str) -> dict[int, str]:
+    """The titles of HTTP errors, in the language in use: the English ones are HTTP's own reason
+    phrases as werkzeug and gunicorn write them."""
+    return {
+        400: _("Bad Request"), 401: _("Unauthorized"), 403: _("Forbidden"), 404: _("Not Found"),
+        405: _("Method Not Allowed"), 406: _("Not Acceptable"), 408: _("Request Timeout"), 409: _("Conflict"),
+        410: _("Gone"), 411: _("Length Required"), 412: _("Precondition Failed"),
+        413: _("Request Entity Too Large"), 414: _("Request URI Too Large"), 415: _("Unsupported Media Type"),
+        416: _("Requested Range Not Satisfiable"), 417: _("Expectation Failed"), 418: _("I'm a teapot"),
+        421: _("Misdirected Request"), 422: _("Unprocessable Entity"), 423: _("Locked"),
+        424: _("Failed Dependency"), 428: _("Precondition Required"), 429: _("Too Many Requests"),
+        431: _("Request Header Fields Too Large"), 451: _("Unavailable For Legal Reasons"),
+        500: _("Internal Server Error"), 501: _("Not Implemented"), 502: _("Bad Gateway"),
+        503: _("Service Unavailable"), 504: _("Gateway Timeout"), 505: _("HTTP Version Not Supported"),
+    }
+
+
+def _http_detail(exc: HTTPException) -> str:
+    """The detail of an HTTP error: the one the service gave it (already in the request's
+    language), else the service's own sentence for its status (werkzeug's are English only)."""
+    if exc.__dict__.get("description"):
+        return str(exc.description)
+    code = exc.code
+    if code == 404:
+        return _("There is nothing at this path; /openapi.json lists the paths of this service.")
+    if code == 405:
+        return _("This path does not answer a {method} request; the Allow header lists the methods it answers.").format(
+            method=request.method)
+    if code == 413:
+        return _("The body is too large for this service.")
+    if code == 400:
+        return _("The server could not understand this request.")
+    return _("The server cannot answer this request (HTTP status {status}).").format(status=code)
 
 
 def problem(status: int, title: str, detail: str, type_: str = "about:blank",
             headers: Mapping[str, str] | None = None) -> Response:
-    """An ``application/problem+json`` response."""
+    """An ``application/problem+json`` response, its title and detail in the language in use
+    (Content-Language says which; Vary says it follows Accept-Language)."""
     response = json_response({"type": type_, "title": title, "status": status, "detail": detail},
                              status, "application/problem+json")
     for name, value in (headers or {}).items():
         response.headers[name] = value
+    response.headers.extend(language_headers(language()))
     return response
 
 
 def problem_from_exception(exc: Exception) -> Response:
     """The one error handler: bad input is a 400, a damaged dictionary a 503, HTTP errors keep
-    their status, anything else a 500."""
+    their status, anything else a 500; each in the request's language."""
+    set_language(request_language(request.environ))  # an error may come before the request's hooks ran
     if isinstance(exc, WordError):
         kind = type(exc).__name__ if type(exc).__name__ in PROBLEM_TYPES else "InvalidRequest"
-        return problem(400, _TITLES[kind], str(exc), PROBLEM_TYPES[kind])
+        return problem(400, _titles(language())[kind], say_in(message_of(exc), language()), PROBLEM_TYPES[kind])
     if isinstance(exc, DictionaryDamaged):
         log.error("refusing to answer from a damaged dictionary: %s", exc)
-        return problem(503, "Service Unavailable",
-                       "The word list on the server no longer matches its checksums; its operator must restore it.",
+        return problem(503, _http_titles(language())[503],
+                       _("The word list on the server no longer matches its checksums; its operator must restore it."),
                        headers={"Cache-Control": "no-store"})
     if isinstance(exc, HTTPException) and exc.code is not None:
         headers = {k: v for k, v in exc.get_headers() if k.lower() != "content-type"}
-        detail = exc.description or exc.name
-        return problem(exc.code, exc.name, detail, headers=headers)
+        title = _http_titles(language()).get(exc.code) or _("HTTP error {status}").format(status=exc.code)
+        return problem(exc.code, title, _http_detail(exc), headers=headers)
     log.exception("unhandled error on %s %s", request.method, request.path)
-    return problem(500, "Internal Server Error",
-                   "The server failed to answer this request; the error has been logged.")
+    return problem(500, _http_titles(language())[500],
+                   _("The server failed to answer this request; the error has been logged."))

@@ -1,5 +1,5 @@
-"""What every part of the word service shares: its limits, the WordService of an app, ETags and
-compact JSON responses.
+"""What every part of the word service shares: its limits, the WordService of an app, ETags,
+the language of a request and compact JSON responses.
 
 The limits live here once: the code enforces them and ``service/openapi.py`` documents them.
 """
@@ -12,6 +12,7 @@ import threading
 import time
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from flask import Response, current_app
@@ -19,6 +20,7 @@ from flask import Response, current_app
 from dictionaries.deck import Deck
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
+from dictionaries.i18n import DEFAULT_LANGUAGE, best_language
 
 #: ``Cache-Control`` of successful GET answers: they change only with the dictionary.
 CACHE_CONTROL = "public, max-age=86400"
@@ -102,15 +104,18 @@ class WordService:
     decks: Mapping[str, Deck]
     level: int
     etag_seed: bytes
-    #: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached): service.api.verdict_writer
-    verdict: Callable[[str, int, str], str]
+    #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached, the reasons'
+    #: messages in that language): service.api.verdict_writers
+    verdicts: Mapping[str, Callable[[str, int, str], str]]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)
     _damage: str | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def etag(self, path: str, query: bytes) -> str:
-        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code.
+    def etag(self, path: str, query: bytes, language: str = DEFAULT_LANGUAGE) -> str:
+        """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code,
+        and with the ``language`` of a body whose sentences follow Accept-Language (an English and a
+        Spanish verdict never share a tag; English keeps the tag it had before there was a choice).
 
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
@@ -118,6 +123,8 @@ class WordService:
         digest.update(path.encode("latin-1", "replace"))
         digest.update(b"?")
         digest.update(query)
+        if language != DEFAULT_LANGUAGE:
+            digest.update(b"#" + language.encode("ascii"))
         return digest.hexdigest()
 
     def verified(self) -> None:
@@ -154,6 +161,27 @@ class WordService:
 def word_service() -> WordService:
     """The WordService of the current application."""
     return current_app.extensions["word_service"]
+
+
+#: The header naming the request header a body's language depends on.
+VARY_LANGUAGE = ("Vary", "Accept-Language")
+
+#: The language for an ``Accept-Language`` value, remembered for the values clients send again and
+#: again (a browser sends the same header on every request); bounded, so odd values cannot grow it.
+_language_for = lru_cache(maxsize=256)(best_language)
+
+
+def request_language(environ: Mapping[str, Any]) -> str:
+    """The language a request's answer speaks: the best of its ``Accept-Language`` that the service
+    speaks (``en`` or ``es``, q-values honoured), English when it sends none or none fits."""
+    header = environ.get("HTTP_ACCEPT_LANGUAGE")
+    return _language_for(header) if header else DEFAULT_LANGUAGE
+
+
+def language_headers(language: str) -> list[tuple[str, str]]:
+    """The headers of a body whose sentences follow Accept-Language: which language it is in, and
+    that caches must keep one copy per Accept-Language."""
+    return [("Content-Language", language), VARY_LANGUAGE]
 
 
 def etag_matches(if_none_match: str, tag: str) -> bool:

@@ -5,6 +5,7 @@ from typing import Any
 
 from dictionaries import LEVELS, MAX_WORD_LETTERS, __version__
 from dictionaries.dictionary import MAX_RACK_LETTERS
+from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
 from service.core import (
     BATCH_FIELDS,
@@ -35,8 +36,33 @@ def _json(schema: dict[str, Any], description: str, headers: dict[str, Any] | No
     return response
 
 
+_SPOKEN = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+#: What the document says of the language of every sentence in an answer.
+LANGUAGE_NOTE = (
+    f"Sentences for people (a reason's `message`, a problem's `title` and `detail`) are in the language of "
+    f"the request's `Accept-Language` header: the best of {_SPOKEN} by its q-values, {DEFAULT_LANGUAGE} when "
+    "the header is absent or names no language the service speaks. The `Content-Language` header of such an "
+    "answer names the language used, and `Vary: Accept-Language` tells caches that it depends on the header; "
+    "the ETag of a verdict differs by language. Codes (`code`, a problem's `type` and `status`), field names, "
+    "the words, and WordNet's `definitions` never change with the language. Errors the HTTP server writes "
+    "before it has read the request (414, 431, a malformed request line) are in English, and so is this document."
+)
+_CONTENT_LANGUAGE = {"description": f"The language of the sentences in the body: one of {', '.join(LANGUAGES)}",
+                     "required": True, "schema": {"type": "string", "enum": list(LANGUAGES)}}
+_VARY = {"description": "Accept-Language: the body's sentences follow that request header", "required": True,
+         "schema": {"type": "string"}}
+_LANGUAGE_HEADERS = {"Content-Language": _CONTENT_LANGUAGE, "Vary": _VARY}
+#: The request header every operation reads (for the sentences of its answer, errors included).
+ACCEPT_LANGUAGE = {"name": "Accept-Language", "in": "header", "required": False,
+                   "description": f"The language of the answer's sentences (messages, problem titles and details): "
+                                  f"{', '.join(LANGUAGES)}; default {DEFAULT_LANGUAGE}. Codes never change.",
+                   "schema": {"type": "string"}, "example": "es, en;q=0.5"}
+
+
 def _problem(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/problem+json": {"schema": _ref("Problem")}}}
+    return {"description": f"{description}. `title` and `detail` follow Accept-Language",
+            "headers": _LANGUAGE_HEADERS,
+            "content": {"application/problem+json": {"schema": _ref("Problem")}}}
 
 
 _CACHE_HEADERS = {
@@ -45,27 +71,47 @@ _CACHE_HEADERS = {
     "Cache-Control": {"description": CACHE_CONTROL, "required": True, "schema": {"type": "string"}},
 }
 _NOT_MODIFIED = {"description": "Not modified: the If-None-Match ETag still matches", "headers": _CACHE_HEADERS}
+#: A verdict's headers: its ETag also changes with the language of its messages.
+_VERDICT_HEADERS = {
+    **_CACHE_HEADERS,
+    "ETag": {"description": "Changes with the dictionary, the configuration, the request and the language "
+                            "of the messages (Content-Language)", "required": True, "schema": {"type": "string"}},
+    **_LANGUAGE_HEADERS,
+}
+_VERDICT_NOT_MODIFIED = {"description": "Not modified: the If-None-Match ETag still matches",
+                         "headers": {**_VERDICT_HEADERS, "Content-Language": {**_CONTENT_LANGUAGE, "required": False}}}
+
+
+def _server_problem(description: str) -> dict[str, Any]:
+    """A problem the HTTP server writes before the request is read: English whatever the request asks."""
+    return {"description": f"{description}. In English: the request was not read far enough for Accept-Language",
+            "headers": {"Content-Language": {"description": "en", "required": True, "schema": {"const": "en"}}},
+            "content": {"application/problem+json": {"schema": _ref("Problem")}}}
 
 
 #: What gunicorn refuses before the API sees a request (any operation).
 _SERVER_LIMITS = {
-    "414": _problem(f"Request line over {MAX_REQUEST_LINE:,} bytes (refused by the server)"),
-    "431": _problem(f"More than {MAX_HEADER_FIELDS} header fields, or one over {MAX_HEADER_FIELD_BYTES:,} bytes"),
+    "414": _server_problem(f"Request line over {MAX_REQUEST_LINE:,} bytes (refused by the server)"),
+    "431": _server_problem(f"More than {MAX_HEADER_FIELDS} header fields, or one over {MAX_HEADER_FIELD_BYTES:,} bytes"),
 }
 _UNAVAILABLE = _problem("The dictionary files changed under the running server and no longer match their checksums")
 
 
 def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, params: dict[str, dict[str, Any]], *,
-         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter") -> dict[str, Any]:  # type: ignore[assignment]
-    """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id]."""
-    responses: dict[str, Any] = {"200": _json(schema, description, _CACHE_HEADERS), "304": _NOT_MODIFIED,
+         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter",  # type: ignore[assignment]
+         in_language: bool = False, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id].
+    ``in_language``: the 200's body has sentences that follow Accept-Language."""
+    ok_headers = _VERDICT_HEADERS if in_language else {**_CACHE_HEADERS, **(headers or {})}
+    if in_language:
+        description = f"{description}. The reasons' messages follow Accept-Language"
+    responses: dict[str, Any] = {"200": _json(schema, description, ok_headers),
+                                 "304": _VERDICT_NOT_MODIFIED if in_language else _NOT_MODIFIED,
                                  "400": _problem(bad_input), "503": _UNAVAILABLE, **_SERVER_LIMITS}
     if path_params:
         responses["404"] = _problem("No such path (for example a '/' inside the word)")
     operation: dict[str, Any] = {"summary": summary, "operationId": op_id, "responses": responses}
-    parameters = [*path_params, *(params[name] for name in QUERY_PARAMETERS[op_id])]
-    if parameters:
-        operation["parameters"] = parameters
+    operation["parameters"] = [*path_params, *(params[name] for name in QUERY_PARAMETERS[op_id]), ACCEPT_LANGUAGE]
     return {"get": operation}
 
 
@@ -99,7 +145,13 @@ def build_document(service: WordService) -> dict[str, Any]:
         "Word": word_schema,
         "Reason": {
             "type": "object", "additionalProperties": False, "required": ["code", "message"],
-            "properties": {"code": {"type": "string", "enum": list(REASON_CODES)}, "message": {"type": "string"}},
+            "properties": {
+                "code": {"type": "string", "enum": list(REASON_CODES),
+                         "description": "Why, for a program: the same in every language"},
+                "message": {"type": "string",
+                            "description": "Why, for a person: in the language of Accept-Language "
+                                          "(Content-Language names it)"},
+            },
         },
         "Letter": {
             "type": "object", "additionalProperties": False, "required": ["letter", "points"],
@@ -199,8 +251,14 @@ def build_document(service: WordService) -> dict[str, Any]:
         "Problem": {
             "type": "object", "required": ["type", "title", "status", "detail"],
             "description": "RFC 9457 problem details",
-            "properties": {"type": {"type": "string"}, "title": {"type": "string"},
-                           "status": {"type": "integer", "minimum": 400, "maximum": 599}, "detail": {"type": "string"}},
+            "properties": {"type": {"type": "string", "description": "The kind of problem: the same in every language"},
+                           "title": {"type": "string",
+                                     "description": "The kind of problem, for a person, in the language of "
+                                                    "Accept-Language (Content-Language names it)"},
+                           "status": {"type": "integer", "minimum": 400, "maximum": 599},
+                           "detail": {"type": "string",
+                                      "description": "What is wrong and what to send instead, in the language of "
+                                                     "Accept-Language (Content-Language names it)"}},
         },
     }
     word_param = {"name": "word", "in": "path", "required": True,
@@ -213,14 +271,16 @@ def build_document(service: WordService) -> dict[str, Any]:
         "/v1/words/{word}": _get(
             "Judge one word", "getWord", _ref("Verdict"),
             "The verdict (a word that is not playable is still a 200, with legal false and the reasons)", params,
-            path_params=[word_param],
+            path_params=[word_param], in_language=True,
             bad_input=f"Digits or symbols in the word, more than {MAX_INPUT_CHARS} characters, no such level or deck, "
                       "or an unknown query parameter"),
         "/v1/words": {"post": {
             "summary": f"Judge up to {MAX_BATCH_WORDS:,} words", "operationId": "postWords",
+            "parameters": [ACCEPT_LANGUAGE],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("BatchRequest")}}},
             "responses": {
-                "200": _json(_ref("BatchResponse"), "One verdict per word, in the order given"),
+                "200": _json(_ref("BatchResponse"), "One verdict per word, in the order given; the reasons' "
+                             "messages follow Accept-Language", _LANGUAGE_HEADERS),
                 "400": _problem(f"Not the documented JSON (wrong type, missing or unknown field, nested too deep), "
                                 f"more than {MAX_BATCH_WORDS:,} words, a malformed word, no such level or deck"),
                 "408": _problem(f"The body did not arrive within {BODY_SECONDS:g} seconds (the connection is closed)"),
@@ -237,11 +297,14 @@ def build_document(service: WordService) -> dict[str, Any]:
                          params, bad_input="No such deck, or an unknown query parameter"),
         "/v1/dictionary": _get("The dictionary", "getDictionary", _ref("DictionaryInfo"),
                                "Source, version, levels, counts, checksum, decks and the service's version", params),
-        "/healthz": {"get": {"summary": "Health", "operationId": "healthz", "responses": {
+        "/healthz": {"get": {"summary": "Health", "operationId": "healthz", "parameters": [ACCEPT_LANGUAGE],
+                             "responses": {
             "200": _json(_ref("Health"), "The dictionary is open and its files still match their checksums"),
             "400": _problem("An unknown query parameter"),
             "503": _UNAVAILABLE, **_SERVER_LIMITS}}},
-        "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document", params),
+        "/openapi.json": _get("This document", "openapi", {"type": "object"}, "The OpenAPI 3.1 document (in English)",
+                              params, headers={"Content-Language": {"description": "en", "required": True,
+                                                                    "schema": {"const": "en"}}}),
     }
     return {
         "openapi": "3.1.0",
@@ -249,7 +312,7 @@ def build_document(service: WordService) -> dict[str, Any]:
             "title": "Unspeakable Words word service",
             "version": __version__,
             "description": "Verdicts on words, rack search and the card table for the game Unspeakable Words. "
-                           "Errors are application/problem+json (RFC 9457).",
+                           "Errors are application/problem+json (RFC 9457).\n\n" + LANGUAGE_NOTE,
             "license": {"name": "MIT; word data: SCOWL", "identifier": "MIT"},
         },
         "servers": [{"url": "/", "description": "This server (the document is served at /openapi.json)"}],

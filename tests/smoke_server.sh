@@ -99,6 +99,15 @@ r, data = request("GET", "/v1/words/t4ps")
 check("bad word is a 400 problem", r.status == 400 and r.getheader("Content-Type") == "application/problem+json"
       and json.loads(data)["status"] == 400, data)
 
+r, data = request("GET", "/v1/words/t4ps", headers={"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"})
+body = json.loads(data)
+check("a problem in Spanish", r.status == 400 and r.getheader("Content-Language") == "es"
+      and r.getheader("Vary") == "Accept-Language" and body["title"] == "Palabra no válida", (r.getheaders(), data))
+
+r, data = request("GET", "/v1/words/taps", headers={"Accept-Language": "es"})
+check("a verdict in Spanish has its own ETag", r.status == 200 and r.getheader("Content-Language") == "es"
+      and r.getheader("ETag") != etag, r.getheaders())
+
 r, data = request("GET", "/v1/nothing")
 check("unknown path is a 404 problem", r.status == 404 and r.getheader("Content-Type") == "application/problem+json", data)
 

@@ -15,20 +15,31 @@ from click.testing import CliRunner
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reliability.common import clean_env, free_port  # noqa: E402
-from service.cli import GUNICORN_CONFIG, gunicorn_argv, main  # noqa: E402
+from service.cli import GUNICORN_CONFIG, command, gunicorn_argv, speak  # noqa: E402
 
 UW_SERVICE = Path(sys.executable).with_name("uw-service")
 
 
 def test_help_has_an_example_and_the_options() -> None:
-    result = CliRunner().invoke(main, ["--help"])
+    result = CliRunner().invoke(command(), ["--help"])
     assert result.exit_code == 0
     for text in ("--host", "--port", "--workers", "Example: uw-service --host 127.0.0.1 --port 8000", "UW_ACCESS_LOG"):
         assert text in result.output
 
 
+def test_help_and_usage_errors_in_spanish() -> None:
+    """UW_LANG=es (or a Spanish locale): the help, Click's headings and its usage errors speak Spanish."""
+    speak("es")
+    result = CliRunner().invoke(command(), ["--help"])
+    assert result.exit_code == 0
+    assert "Sirve la API de palabras" in result.output and "Ejemplo: uw-service --host 127.0.0.1 --port 8000" in result.output
+    assert "Puerto en el que escuchar." in result.output
+    bad = CliRunner().invoke(command(), ["--port", "70000"])
+    assert bad.exit_code == 2 and "Port to listen" not in bad.output
+
+
 def test_bad_port_is_a_usage_error() -> None:
-    result = CliRunner().invoke(main, ["--port", "70000"])
+    result = CliRunner().invoke(command(), ["--port", "70000"])
     assert result.exit_code == 2 and "Traceback" not in result.output
 
 
