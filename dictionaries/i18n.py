@@ -60,6 +60,14 @@ class Message(str):
     def __reduce__(self) -> Any:
         return (Message, (self.template, self.params, self.plural, self.n))
 
+    def to_json(self) -> dict[str, Any]:
+        """This message as JSON values (a stored view keeps it so that a later reader can translate it)."""
+        params = {k: v.to_json() if isinstance(v, Message) else v for k, v in self.params.items()}
+        data: dict[str, Any] = {"message": self.template, "params": params}
+        if self.plural is not None:
+            data.update(plural=self.plural, n=self.n)
+        return data
+
     def translated(self, translations: Translations) -> str:
         """This sentence in the language of ``translations``."""
         if self.plural is None:
@@ -70,6 +78,17 @@ class Message(str):
             return text
         return text.format(**{k: v.translated(translations) if isinstance(v, Message) else v
                               for k, v in self.params.items()})
+
+
+def message_from_json(data: Any) -> Message | None:
+    """The inverse of ``Message.to_json`` (None for anything else: a view written before messages were kept)."""
+    if not isinstance(data, dict) or not isinstance(data.get("message"), str) or not isinstance(data.get("params"), dict):
+        return None
+    try:
+        params = {k: message_from_json(v) if isinstance(v, dict) else v for k, v in data["params"].items()}
+        return Message(data["message"], params, data.get("plural"), data.get("n"))
+    except (KeyError, IndexError, ValueError):
+        return None
 
 
 def msg(template: str, /, **params: Any) -> Message:

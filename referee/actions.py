@@ -8,6 +8,7 @@ not fit the game's set-up (a roll typed in a game with virtual dice) is a ``Requ
 from __future__ import annotations
 
 from dictionaries.dictionary import Dictionary
+from dictionaries.i18n import message_of, msg, nmsg
 from dictionaries.rules import DIE
 from dictionaries.verdict import Verdict, judge
 from referee.engine import (
@@ -145,7 +146,7 @@ class Referee:
             return game.apply(event)
 
         if roll_off is None and setup.dice != "virtual":
-            raise RequestError("the roll-off needs the table's rolls or the first player with physical dice")
+            raise RequestError(msg("the roll-off needs the table's rolls or the first player with physical dice"))
         gid, game, notes = self.store.create(setup, build)
         return Result(gid, game, _notes(notes, game))
 
@@ -157,13 +158,13 @@ class Referee:
         if state.is_over():
             raise RulesError(state.waiting_for())
         if state.current is None:
-            raise RulesError("the game has not started")
+            raise RulesError(msg("the game has not started"))
         return state.current.name
 
     @staticmethod
     def _check_roll_request(setup: Setup, roll: int | None) -> None:
         if setup.dice == "virtual" and roll is not None:
-            raise RequestError("this game uses virtual dice: the referee rolls, so leave out the roll")
+            raise RequestError(msg("this game uses virtual dice: the referee rolls, so leave out the roll"))
 
     def prepare(self, game_id: int | None, word: str, *, roll: int | None = None) -> Prepared:
         """Resolve the game and judge ``word`` with its level and deck, before anything is written."""
@@ -205,21 +206,21 @@ class Referee:
     def roll(self, game_id: int | None, value: int | None = None, *, skip: bool = False) -> Result:
         """The roll the game waits for: a sanity check, or Psychotherapy (``skip``: the discarder does not roll)."""
         if skip and value is not None:
-            raise RequestError("give a roll or skip it, not both")
+            raise RequestError(msg("give a roll or skip it, not both"))
 
         def action(game: Game) -> list[str]:
             name = self._current(game)
             phase = game.state.phase
             if phase not in (Phase.SANITY, Phase.PSYCHOTHERAPY):
-                raise RulesError(f"no roll is awaited. {game.state.waiting_for()}")
+                raise RulesError(msg("no roll is awaited. {waiting}", waiting=game.state.waiting_for()))
             if skip:
                 if phase is not Phase.PSYCHOTHERAPY:
-                    raise RulesError("only a Psychotherapy roll can be skipped; a sanity check must be rolled")
+                    raise RulesError(msg("only a Psychotherapy roll can be skipped; a sanity check must be rolled"))
                 return game.apply(PsychotherapyRolled(name, None))
             self._check_roll_request(game.setup, value)
             rolled = game.virtual_roll() if game.setup.dice == "virtual" else value
             if rolled is None:
-                raise RequestError(f"give the roll, a number from 1 to {DIE}")
+                raise RequestError(msg("give the roll, a number from 1 to {most}", most=DIE))
             event: Event = SanityRolled(name, rolled) if phase is Phase.SANITY else PsychotherapyRolled(name, rolled)
             return game.apply(event)
 
@@ -264,8 +265,9 @@ class Referee:
                 best = [w for w in self._dictionary().rack(letters, game.setup.level, game.setup.deck)
                         if not game.state.is_used(w.word) or (pending is not None and pending.word == w.word)]
                 if best:
-                    notes.insert(-1, f"The best word the letters {letters} allowed: {best[0].word} "
-                                     f"({best[0].score} points).")
+                    notes.insert(-1, nmsg("The best word the letters {letters} allowed: {word} ({n} point).",
+                                          "The best word the letters {letters} allowed: {word} ({n} points).",
+                                          best[0].score, letters=letters, word=best[0].word))
             if game.setup.dice == "virtual" and game.state.phase is Phase.SANITY:
                 notes = notes[:-1] + game.apply(SanityRolled(self._current(game), game.virtual_roll()))
             return notes
@@ -303,12 +305,12 @@ class Referee:
         def change(events: list[Event], redo: list[Event]
                    ) -> tuple[list[Event], list[Event], tuple[int, int, str, dict[str, Any]]]:
             if events and isinstance(events[0], Created_) and events[0].setup.dice == "virtual":
-                raise RequestError("this game uses virtual dice: the referee's rolls cannot be amended")
+                raise RequestError(msg("this game uses virtual dice: the referee's rolls cannot be amended"))
             seq = _roll_at(events, at)
             old = events[seq]
             assert isinstance(old, (SanityRolled, PsychotherapyRolled))
             if old.roll == roll:
-                raise RulesError(f"the roll of event {seq} is already {roll}")
+                raise RulesError(msg("the roll of event {seq} is already {roll}", seq=seq, roll=roll))
             fixed = SanityRolled(old.player, roll) if isinstance(old, SanityRolled) else \
                 PsychotherapyRolled(old.player, roll)
             new = [*events[:seq], fixed, *events[seq + 1:]]
@@ -317,8 +319,9 @@ class Referee:
                 try:
                     game.apply(new[index])
                 except RulesError as exc:
-                    raise AmendRefused(f"with {roll} instead of {old.roll} at event {seq}, event {index} "
-                                       f"({action_words([new[index]])}) becomes impossible: {exc}") from None
+                    raise AmendRefused(msg("with {roll} instead of {old} at event {seq}, event {index} ({action}) "
+                                           "becomes impossible: {why}", roll=roll, old=old.roll, seq=seq, index=index,
+                                           action=action_words([new[index]]), why=message_of(exc))) from None
             return new, [], (seq, old.roll or 0, old.player, Game.replay(events).state.to_dict())
 
         def record(found: tuple[int, int, str, dict[str, Any]]) -> dict[str, object]:
@@ -354,14 +357,14 @@ def _roll_at(events: list[Event], at: int | None) -> int:
         for index in range(len(events) - 1, -1, -1):
             if is_roll(events[index]):
                 return index
-        raise RulesError("no roll has been recorded in this game yet")
+        raise RulesError(msg("no roll has been recorded in this game yet"))
     if not 0 <= at < len(events):
-        raise RulesError(f"there is no event {at} in this game; 'uw-referee log' numbers them")
+        raise RulesError(msg("there is no event {at} in this game; 'uw-referee log' numbers them", at=at))
     for index in (at, at + 1):
         if index < len(events) and is_roll(events[index]) and (index == at or events[at].starts_action):
             return index
-    raise RulesError(f"event {at} ({action_words([events[at]])}) has no roll to amend; 'uw-referee log' "
-                     "numbers the events")
+    raise RulesError(msg("event {at} ({action}) has no roll to amend; 'uw-referee log' numbers the events", at=at,
+                         action=action_words([events[at]])))
 
 
 def history_notes(events: list[Event]) -> list[list[str]]:

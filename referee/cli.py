@@ -9,13 +9,16 @@ import click
 
 from dictionaries import __version__
 from dictionaries.errors import DictionaryError, WordError
+from dictionaries.i18n import _, message_of, ngettext, say
 from referee.cli_common import (
     CONTEXT,
     Obj,
+    click_error,
     deck_option,
     emit_json,
     get_deck,
     json_option,
+    lang_option,
     level_option,
 )
 from referee.paths import default_db_path
@@ -44,8 +47,10 @@ class LazyGroup(click.Group):
             import difflib
 
             near = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.5)
-            hint = f" Did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
-            ctx.fail(f"No such command {name!r}.{hint} 'uw-referee --help' lists them.")
+            if near:
+                ctx.fail(_("No such command {name!r}. Did you mean {names}? 'uw-referee --help' lists them.").format(
+                    name=name, names=_(" or ").join(repr(n) for n in near)))
+            ctx.fail(_("No such command {name!r}. 'uw-referee --help' lists them.").format(name=name))
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -57,30 +62,31 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=LazyGroup, context_settings=CONTEXT)
-@click.version_option(__version__, "--version", prog_name="uw-referee")
+@click.group(cls=LazyGroup, context_settings=CONTEXT, help=_(
+    "The referee for Unspeakable Words: settles words and keeps the game.\n"
+    "\n"
+    "\b\n"
+    "Words:  uw-referee check taps apts      is it playable, and why not\n"
+    "        uw-referee score champ          what it scores, letter by letter\n"
+    "        uw-referee words oofmakl        every word a hand allows, best first\n"
+    "Games:  uw-referee new Cindi Paul Sue   start a game (then play, roll, discard...)\n"
+    "        uw-referee table                run the game turn by turn at the table\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee new Cindi Paul Sue --first Cindi && uw-referee play look --roll 7"))
+@click.version_option(__version__, "--version", prog_name="uw-referee", message=_("%(prog)s, version %(version)s"))
 @click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
-              help=f"The games database (default: {default_db_path()}). Every game command takes it after its "
-                   "name too.")
+              help=_("The games database (default: {path}). Every game command takes it after its name too.").format(
+                  path=default_db_path()))
 @click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID",
-              help="Act on this game instead of the most recently active one (also after the command's name).")
-@click.option("--no-color", is_flag=True, help="No colour (without it: colour only on a terminal, and never "
-                                               "with NO_COLOR set).")
+              help=_("Act on this game instead of the most recently active one (also after the command's name)."))
+@click.option("--no-color", is_flag=True, help=_("No colour (without it: colour only on a terminal, and never with "
+                                                 "NO_COLOR set)."))
+@lang_option
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool) -> None:
-    """The referee for Unspeakable Words: settles words and keeps the game.
-
-    \b
-    Words:  uw-referee check taps apts      is it playable, and why not
-            uw-referee score champ          what it scores, letter by letter
-            uw-referee words oofmakl        every word a hand allows, best first
-    Games:  uw-referee new Cindi Paul Sue   start a game (then play, roll, discard...)
-            uw-referee table                run the game turn by turn at the table
-
-    \b
-    Example:
-        uw-referee new Cindi Paul Sue --first Cindi && uw-referee play look --roll 7
-    """
+    """The root command: the options every command shares (its help is the text above)."""
     obj = ctx.ensure_object(Obj)
     obj.db, obj.game = db, game_id
     if no_color:
@@ -88,7 +94,7 @@ def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool)
 
 
 def define_option(f: Any) -> Any:
-    return click.option("--define", is_flag=True, help="Also give each word's meanings (WordNet 3.0).")(f)
+    return click.option("--define", is_flag=True, help=_("Also give each word's meanings (WordNet 3.0)."))(f)
 
 
 def word_definitions(obj: Obj, word: str) -> list[Any]:
@@ -98,33 +104,40 @@ def word_definitions(obj: Obj, word: str) -> list[Any]:
     try:
         return open_definitions(obj.dictionary.path).lookup(word.lower())
     except DictionaryError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click_error(exc) from None
 
 
 def definition_lines(word: str, senses: list[Any]) -> list[str]:
     """One line per sense, or a sentence saying WordNet has none."""
     if not senses:
-        return [f"  WordNet has no definition of {word}."]
-    return [f"  {sense.part_of_speech}: {sense.text}" for sense in senses]
+        return ["  " + _("WordNet has no definition of {word}.").format(word=word)]
+    return [f"  {part_of_speech(sense.part_of_speech)}: {sense.text}" for sense in senses]
 
 
-@cli.command()
+def part_of_speech(name: str) -> str:
+    """WordNet's part of speech, for people (the glosses themselves are WordNet's English)."""
+    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
+    return names.get(name, name)
+
+
+@cli.command(help=_(
+    "Judge WORDS: legal or not, with the reasons, score and sanity-check chance.\n"
+    "\n"
+    "Exit status 1 when any word is not legal. --define adds what each word means.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee check taps apts london\n"
+    "    uw-referee check --define qat"))
 @click.argument("words", nargs=-1, required=True)
 @level_option
 @deck_option
 @define_option
 @json_option
+@lang_option
 @click.pass_obj
 def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: bool, as_json: bool) -> None:
-    """Judge WORDS: legal or not, with the reasons, score and sanity-check chance.
-
-    Exit status 1 when any word is not legal. --define adds what each word means.
-
-    \b
-    Example:
-        uw-referee check taps apts london
-        uw-referee check --define qat
-    """
+    """``check``: each word's verdict."""
     from dictionaries.verdict import judge
 
     deck = get_deck(deck_spec)
@@ -133,7 +146,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
         try:
             verdicts.append(judge(obj.dictionary, word, int(level), deck))
         except WordError as exc:
-            raise click.BadParameter(str(exc), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
     senses = [word_definitions(obj, v.word) for v in verdicts] if define else []
     if as_json:
         rows = [v.to_dict() for v in verdicts]
@@ -150,19 +163,21 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(help=_(
+    "What WORDS mean: a few senses per part of speech from WordNet 3.0, for a disputed word.\n"
+    "\n"
+    "An inflection reaches its lemma (TAPS gives the senses of TAP). Legal or not is 'check'. WordNet's "
+    "definitions are in English.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee define qat taps"))
 @click.argument("words", nargs=-1, required=True)
 @json_option
+@lang_option
 @click.pass_obj
 def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
-    """What WORDS mean: a few senses per part of speech from WordNet 3.0, for a disputed word.
-
-    An inflection reaches its lemma (TAPS gives the senses of TAP). Legal or not is 'check'.
-
-    \b
-    Example:
-        uw-referee define qat taps
-    """
+    """``define``: WordNet's senses of each word."""
     from dictionaries.verdict import normalize_word
 
     keys = []
@@ -170,7 +185,7 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
         try:
             keys.append(normalize_word(word).upper())
         except WordError as exc:
-            raise click.BadParameter(str(exc), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
     found = [word_definitions(obj, key) for key in keys]
     if as_json:
         emit_json([{"word": key, "definitions": [sense.to_dict() for sense in senses]}
@@ -181,17 +196,18 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
         write([f"{style.bold(key)}:", *definition_lines(key, senses)])
 
 
-@cli.command()
+@cli.command(help=_(
+    "Score WORDS letter by letter: any letters, gibberish too (the Unspellable Oath needs it).\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee score champ xqzzt"))
 @click.argument("words", nargs=-1, required=True)
 @deck_option
 @json_option
+@lang_option
 def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
-    """Score WORDS letter by letter: any letters, gibberish too (the Unspellable Oath needs it).
-
-    \b
-    Example:
-        uw-referee score champ xqzzt
-    """
+    """``score``: each word's points."""
     from dictionaries.verdict import letters_of, normalize_word
 
     deck = get_deck(deck_spec)
@@ -200,48 +216,57 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
         try:
             key = normalize_word(word).upper()
         except WordError as exc:
-            raise click.BadParameter(str(exc), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
         letters = letters_of(key, deck)
-        rows.append({"word": key, "score": sum(p for _, p in letters),
-                     "letters": [{"letter": c, "points": p} for c, p in letters]})
+        total = sum(p for _, p in letters)
+        rows.append({"word": key, "score": total, "letters": [{"letter": c, "points": p} for c, p in letters]})
         if not as_json:
-            click.echo(f"{Style(use_color(sys.stdout)).bold(key)}: {rows[-1]['score']} points ({letters_text(letters)})")
+            click.echo(ngettext("{word}: {n} point ({letters})", "{word}: {n} points ({letters})", total).format(
+                word=Style(use_color(sys.stdout)).bold(key), n=total, letters=letters_text(letters)))
     if as_json:
         emit_json(rows)
 
 
-@cli.command()
+@cli.command(help=_(
+    "Every legal word the LETTERS allow (a hand, or a discard for Spell Binding), best first.\n"
+    "\n"
+    "Best means the highest score, then the longer word, then alphabetical.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee words oofmakl --limit 5"))
 @click.argument("letters")
 @level_option
 @deck_option
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Show at most this many words.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help=_("Show at most this many words."))
 @json_option
+@lang_option
 @click.pass_obj
 def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None, as_json: bool) -> None:
-    """Every legal word the LETTERS allow (a hand, or a discard for Spell Binding), best first.
-
-    Best means the highest score, then the longer word, then alphabetical.
-
-    \b
-    Example:
-        uw-referee words oofmakl --limit 5
-    """
+    """``words``: the rack search."""
     deck = get_deck(deck_spec)
     try:
         found = obj.dictionary.rack(letters, int(level), deck)
     except WordError as exc:
-        raise click.BadParameter(str(exc), param_hint="LETTERS") from None
+        raise click.BadParameter(say(message_of(exc)), param_hint="LETTERS") from None
     shown = found if limit is None else found[:limit]
     if as_json:
         emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})
         return
+    rack = letters.strip().upper()
     if not found:
-        click.echo(f"No legal word at size {level} can be made from {letters.strip().upper()}.")
+        click.echo(_("No legal word at size {level} can be made from {letters}.").format(level=level, letters=rack))
         return
-    more = f" (showing {len(shown)})" if len(shown) < len(found) else ""
-    click.echo(f"{len(found)} words from {letters.strip().upper()} at size {level}, best first{more}:")
+    if len(shown) < len(found):
+        head = ngettext("{n} word from {letters} at size {level}, best first (showing {shown}):",
+                        "{n} words from {letters} at size {level}, best first (showing {shown}):", len(found))
+    else:
+        head = ngettext("{n} word from {letters} at size {level}, best first:",
+                        "{n} words from {letters} at size {level}, best first:", len(found))
+    click.echo(head.format(n=len(found), letters=rack, level=level, shown=len(shown)))
+    passes = _("passes {chance}%")
     for w in shown:
-        click.echo(f"  {w.score:>3}  {w.word:<8} passes {round(w.success_chance * 100)}%")
+        click.echo(f"  {w.score:>3}  {w.word:<8} " + passes.format(chance=round(w.success_chance * 100)))
 
 
 def main() -> None:
@@ -249,8 +274,9 @@ def main() -> None:
     try:
         cli(prog_name="uw-referee")
     except DictionaryError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(_("Error: {message}").format(message=say(message_of(exc))), err=True)
         sys.exit(1)
+
 
 
 if __name__ == "__main__":

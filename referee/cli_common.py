@@ -1,6 +1,7 @@
 """What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -9,11 +10,43 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_for_command
 from dictionaries.errors import DictionaryError
+from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, ngettext, say, set_language
 from referee.terminal import json_text
 from referee.values import value
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-LEVEL_HELP = f"SCOWL size counted as common ({', '.join(map(str, LEVELS))}); default {DEFAULT_LEVEL}."
+LEVEL_HELP = _("SCOWL size counted as common ({sizes}); default {level}.").format(
+    sizes=", ".join(map(str, LEVELS)), level=DEFAULT_LEVEL)
+
+
+def speak(language: str) -> None:
+    """Speak ``language`` from now on: the referee's messages and Click's own (usage errors, help headings).
+
+    Click's modules call the standard library's ``gettext`` and ``ngettext``, bound at their import;
+    they are pointed at this project's catalogs (which hold Click's messages in the ``click`` domain)."""
+    set_language(language)
+    for name, module in list(sys.modules.items()):
+        if name == "click" or name.startswith("click."):
+            if callable(getattr(module, "_", None)):
+                setattr(module, "_", _)  # noqa: B010 (mypy cannot see Click's module globals)
+            if callable(getattr(module, "ngettext", None)):
+                setattr(module, "ngettext", ngettext)  # noqa: B010
+
+
+def lang_option(f: Any) -> Any:
+    """``--lang``, before or after the command's name: the language of every message."""
+    def set_lang(ctx: click.Context, _param: Any, language: str | None) -> None:
+        if language is not None or ctx.parent is None:
+            speak(choose_language(language))
+
+    return click.option("--lang", type=click.Choice(LANGUAGES), expose_value=False, callback=set_lang, is_eager=True,
+                        help=_("The language of every message: en or es (default: UW_LANG, else the locale, else "
+                               "English)."))(f)
+
+
+def click_error(exc: BaseException) -> click.ClickException:
+    """A library error as Click's one-line error, in the language in use."""
+    return click.ClickException(say(message_of(exc)))
 
 
 @value()
@@ -56,7 +89,7 @@ class Obj:
             try:
                 self._dictionary = open_for_command()
             except DictionaryError as exc:
-                raise click.ClickException(str(exc)) from None
+                raise click_error(exc) from None
         return self._dictionary
 
 
@@ -66,19 +99,19 @@ def level_option(f: Any) -> Any:
 
 
 def json_option(f: Any) -> Any:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(f)
+    return click.option("--json", "as_json", is_flag=True, help=_("Print JSON instead of text."))(f)
 
 
 def deck_option(f: Any) -> Any:
     return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
-                        help="The deck whose counts limit the letters (a FILE is JSON letter counts).")(f)
+                        help=_("The deck whose counts limit the letters (a FILE is JSON letter counts)."))(f)
 
 
 def get_deck(spec: str) -> Deck:
     try:
         return load_deck(spec)
     except DeckError as exc:
-        raise click.BadParameter(str(exc), param_hint="--deck") from None
+        raise click.BadParameter(say(message_of(exc)), param_hint="--deck") from None
 
 
 def emit_json(data: Any) -> None:

@@ -11,9 +11,10 @@ import enum
 from collections import Counter
 
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
+from dictionaries.i18n import Message, msg, nmsg
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
-from referee.words import plural, reasons_words
+from referee.words import cannot_words, join_clauses, join_list, over_words, reasons_words
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -111,28 +112,32 @@ class Setup:
     def __post_init__(self) -> None:
         names = self.players
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise SetupError(f"{plural(len(names), 'player')}: the game takes {MIN_PLAYERS} to {MAX_PLAYERS}")
+            raise SetupError(nmsg("{n} player: the game takes {least} to {most}",
+                                  "{n} players: the game takes {least} to {most}",
+                                  len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
         if len(names) > MAX_PLAYERS_STANDARD and self.deck.size <= STANDARD.size:
-            raise SetupError(f"{len(names)} players need a larger deck than the {self.deck.name} deck of "
-                             f"{self.deck.size} cards: use --deck double or a custom deck")
+            raise SetupError(msg("{n} players need a larger deck than the {deck} deck of {size} cards: use --deck "
+                                 "double or a custom deck", n=len(names), deck=self.deck.name, size=self.deck.size))
         seen: set[str] = set()
         for name in names:
             if not name or not name.strip() or name != name.strip() or not name.isprintable() or len(name) > MAX_NAME:
-                raise SetupError(f"player name {name!r} must be 1 to {MAX_NAME} printable characters, no outer spaces")
+                raise SetupError(msg("player name {name!r} must be 1 to {most} printable characters, no outer "
+                                     "spaces", name=name, most=MAX_NAME))
             if name.casefold() in seen:
-                raise SetupError(f"player name {name!r} is used twice")
+                raise SetupError(msg("player name {name!r} is used twice", name=name))
             seen.add(name.casefold())
         if self.deck.size < HAND_SIZE * len(names):
-            raise SetupError(f"the {self.deck.name} deck has {self.deck.size} cards, too few to deal "
-                             f"{HAND_SIZE} to {len(names)} players")
+            raise SetupError(msg("the {deck} deck has {size} cards, too few to deal {hand} to {n} players",
+                                 deck=self.deck.name, size=self.deck.size, hand=HAND_SIZE, n=len(names)))
         if not isinstance(self.target, int) or self.target < 1:
-            raise SetupError(f"target {self.target!r} must be a whole number of points, at least 1")
+            raise SetupError(msg("target {target!r} must be a whole number of points, at least 1", target=self.target))
         if dict(self.deck.points) != STANDARD_POINTS:
             changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])
-            raise SetupError(f"the {self.deck.name} deck changes the points of {', '.join(changed)}: in a game "
-                             "points never change (RULES.md); a custom deck gives letter counts only")
+            raise SetupError(msg("the {deck} deck changes the points of {letters}: in a game points never change "
+                                 "(RULES.md); a custom deck gives letter counts only",
+                                 deck=self.deck.name, letters=", ".join(changed)))
         if self.dice not in ("physical", "virtual"):
-            raise SetupError(f"dice {self.dice!r} must be 'physical' or 'virtual'")
+            raise SetupError(msg("dice {dice!r} must be 'physical' or 'virtual'", dice=self.dice))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -271,7 +276,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kind = data.get("type")
     cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
     if cls is None:
-        raise ValueError(f"unknown event type {kind!r}")
+        raise ValueError(msg("unknown event type {kind!r}", kind=kind))
     if cls is Created:
         return Created(Setup.from_dict(data["setup"]))
     if cls is RollOff:
@@ -367,7 +372,8 @@ class State:
         for p in self.players:
             if p.name.casefold() == name.casefold():
                 return p
-        raise UnknownPlayer(f"{name!r} is not playing; the players are {', '.join(p.name for p in self.players)}")
+        raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=name,
+                                players=", ".join(p.name for p in self.players)))
 
     def seat(self, name: str) -> int:
         return self.players.index(self.player(name))
@@ -382,33 +388,47 @@ class State:
         """The Unspellable Oath: with exactly one pawn left, any letters may be played."""
         return self.setup.options.oath and player.pawns == 1
 
-    def waiting_for(self) -> str:
+    def waiting_for(self) -> Message:
         """What the game waits for, in plain words."""
         cur = self.current
         if self.phase is Phase.OVER:
             assert self.winner is not None
-            return f"The game is over: {self.winner} won with {plural(self.player(self.winner).score, 'point')}."
+            return nmsg("The game is over: {player} won with {n} point.", "The game is over: {player} won with {n} points.",
+                        self.player(self.winner).score, player=self.winner)
         if self.phase is Phase.ROLL_OFF:
-            return "Waiting for the roll-off."
+            return msg("Waiting for the roll-off.")
         assert cur is not None
         if self.phase is Phase.SANITY:
             assert self.pending is not None
-            score = self.pending.score
-            article = "an" if score in (8, 11, 18) else "a"
-            need = "any roll passes" if score <= 1 else (
-                f"needs {article} {score} or more, or a 20" if score < DIE else "needs a 20")
-            return f"Waiting for {cur.name}'s sanity roll for {self.pending.word} ({need})."
+            score, word = self.pending.score, self.pending.word
+            if score <= 1:
+                return msg("Waiting for {player}'s sanity roll for {word} (any roll passes).", player=cur.name, word=word)
+            if score >= DIE:
+                return msg("Waiting for {player}'s sanity roll for {word} (needs a 20).", player=cur.name, word=word)
+            if score in (8, 11, 18):  # "an 8": English's article; other languages translate both alike
+                return msg("Waiting for {player}'s sanity roll for {word} (needs an {score} or more, or a 20).",
+                           player=cur.name, word=word, score=score)
+            return msg("Waiting for {player}'s sanity roll for {word} (needs a {score} or more, or a 20).",
+                       player=cur.name, word=word, score=score)
         if self.phase is Phase.SPELL_BINDING:
             assert self.window is not None
-            return f"Spell Binding: the others may name words from {cur.name}'s discard {self.window.letters}."
+            return msg("Spell Binding: the others may name words from {player}'s discard {letters}.",
+                       player=cur.name, letters=self.window.letters)
         if self.phase is Phase.PSYCHOTHERAPY:
             assert self.window is not None and self.window.letters is not None
             value = self.setup.deck.score(self.window.letters)
-            return (f"Psychotherapy: {cur.name} may roll against the hand's value {value} "
-                    f"(higher than {value} regains a pawn), or pass.")
-        final = " (final turn: Last Words)" if self.phase is Phase.LAST_WORDS else ""
-        oath = " The Unspellable Oath: any letters may be played." if self.can_oath(cur) else ""
-        return f"{cur.name}'s turn{final}: play a word or discard the hand.{oath}"
+            return msg("Psychotherapy: {player} may roll against the hand's value {value} (higher than {value} "
+                       "regains a pawn), or pass.", player=cur.name, value=value)
+        final, oath = self.phase is Phase.LAST_WORDS, self.can_oath(cur)
+        if final and oath:
+            return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand. The Unspellable "
+                       "Oath: any letters may be played.", player=cur.name)
+        if final:
+            return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand.", player=cur.name)
+        if oath:
+            return msg("{player}'s turn: play a word or discard the hand. The Unspellable Oath: any letters may be "
+                       "played.", player=cur.name)
+        return msg("{player}'s turn: play a word or discard the hand.", player=cur.name)
 
     def to_dict(self) -> dict[str, Any]:
         options = as_dict(self.setup.options)
@@ -430,8 +450,9 @@ class State:
         }
 
     def view(self) -> dict[str, Any]:
-        """What a status display needs, as JSON values: ``to_dict()`` and the deck's size."""
-        return {"state": self.to_dict(), "deck_size": self.setup.deck.size}
+        """What a status display needs, as JSON values: ``to_dict()``, the deck's size, and what the game waits
+        for as a message a reader can translate (``waiting``)."""
+        return {"state": self.to_dict(), "deck_size": self.setup.deck.size, "waiting": self.waiting_for().to_json()}
 
     def to_snapshot(self) -> dict[str, Any]:
         """Everything of the state as JSON values, so a store can keep it instead of replaying."""
@@ -547,9 +568,11 @@ class Game:
         """Check ``event`` against the rules, then record it. Returns what happened, in plain words."""
         state = self.state
         if isinstance(event, Created):
-            raise WrongPhase("the game is already created")
+            raise WrongPhase(msg("the game is already created"))
         if state.phase is Phase.OVER:
-            raise GameOver(state.waiting_for()[0].lower() + state.waiting_for()[1:-1])
+            assert self.state.winner is not None
+            raise GameOver(nmsg("the game is over: {player} won with {n} point", "the game is over: {player} won with "
+                                "{n} points", state.player(self.state.winner).score, player=self.state.winner))
         handler = {
             RollOff: self._apply_roll_off, WordPlayed: self._apply_word, SanityRolled: self._apply_sanity,
             Discarded: self._apply_discard, BindNamed: self._apply_bind_named, BindDone: self._apply_bind_done,
@@ -562,93 +585,121 @@ class Game:
         state.notes = notes
         return notes
 
-    def _expect(self, *phases: Phase, doing: str) -> None:
+    def _expect(self, *phases: Phase, refusal: Message) -> None:
+        """WrongPhase saying ``refusal`` ("cannot discard now.") and what the game waits for instead."""
         if self.state.phase not in phases:
-            raise WrongPhase(f"cannot {doing} now. {self.state.waiting_for()}")
+            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal, waiting=self.state.waiting_for()))
 
     def _apply_created(self, event: Created) -> None:
         setup = event.setup
         self.state.draw_pile = setup.deck.size - HAND_SIZE * len(setup.players)
 
     def _apply_roll_off(self, event: RollOff, notes: list[str]) -> None:
-        self._expect(Phase.ROLL_OFF, doing="roll off")
+        self._expect(Phase.ROLL_OFF, refusal=msg("cannot roll off now."))
         state = self.state
         if event.first is not None:
             if event.rounds:
-                raise RulesError("give either the roll-off rolls or the first player, not both")
+                raise RulesError(msg("give either the roll-off rolls or the first player, not both"))
             first = state.seat(event.first)
-            notes.append(f"{state.players[first].name} goes first, as the table rolled.")
+            notes.append(msg("{player} goes first, as the table rolled.", player=state.players[first].name))
         else:
             first = self.state.seat(check_roll_off(event.rounds, self.setup.players))
             for number, rnd in enumerate(event.rounds, start=1):
-                label = "Roll-off" if number == 1 else f"Re-roll {number - 1}"
-                notes.append(f"{label}: " + ", ".join(f"{n} {r}" for n, r in rnd) + ".")
-            notes.append(f"{state.players[first].name} rolled highest and goes first.")
+                rolls = ", ".join(f"{n} {r}" for n, r in rnd)
+                notes.append(msg("Roll-off: {rolls}.", rolls=rolls) if number == 1 else
+                             msg("Re-roll {number}: {rolls}.", number=number - 1, rolls=rolls))
+            notes.append(msg("{player} rolled highest and goes first.", player=state.players[first].name))
         state.turn = first
         state.phase = Phase.ACTION
         notes.append(state.waiting_for())
 
-    def _check_player(self, name: str, doing: str) -> Player:
+    def _check_player(self, name: str, doing: str, word: str = "") -> Player:
+        """The player whose turn it is, or WrongPhase naming whose turn it is instead."""
         state = self.state
         player = state.player(name)
         assert state.current is not None
         if player is not state.current:
-            raise WrongPhase(f"it is {state.current.name}'s turn, not {player.name}'s: {player.name} cannot {doing}")
+            raise WrongPhase(msg("it is {current}'s turn, not {player}'s: {refusal}", current=state.current.name,
+                                 player=player.name, refusal=cannot_words(doing, player.name, word)))
         return player
 
     def _apply_word(self, event: WordPlayed, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, doing=f"play {event.word}")
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot play {word} now.", word=event.word))
         state = self.state
-        player = self._check_player(event.player, f"play {event.word}")
+        player = self._check_player(event.player, "play", event.word)
         if not is_letters(event.word):
-            raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+            raise WordRefused(msg("{word!r} is not a word of letters A-Z", word=event.word))
         word = event.word.upper()
         oath = state.can_oath(player)
         self._check_word_fits(word, player.hand, oath)
         face_up = self._face_up_refusal(word)
         if not (event.legal or event.allowed or oath):
-            cards = f"; and {player.name} cannot hold it: {face_up}" if face_up else ""
-            raise WordRefused(f"{word} is not allowed: it is {reasons_words(event.reasons, state.setup.level)}{cards}",
-                              (*event.reasons, "discard_pile") if face_up else event.reasons)
+            reasons = reasons_words(event.reasons, state.setup.level)
+            if face_up:
+                raise WordRefused(msg("{word} is not allowed: it is {reasons}; and {player} cannot hold it: {cards}",
+                                      word=word, reasons=reasons, player=player.name, cards=face_up),
+                                  (*event.reasons, "discard_pile"))
+            raise WordRefused(msg("{word} is not allowed: it is {reasons}", word=word, reasons=reasons), event.reasons)
         expected = state.setup.deck.score(word)
         if event.score != expected:
-            raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
+            raise RulesError(msg("{word} scores {expected} with this deck, not {score}", word=word, expected=expected,
+                                 score=event.score))
         if face_up and not event.allowed:
-            raise CardsRefused(f"{player.name} cannot hold {word}: {face_up}", word)
+            raise CardsRefused(msg("{player} cannot hold {word}: {cards}", player=player.name, word=word,
+                                   cards=face_up), word)
         state.used_words.append(word)
         player.hand -= len(word)
         state.discard_pile += len(word)
         self._lay_face_up(word)
         state.pending = Pending(state.turn, word, event.score)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        overruled = []
-        if event.allowed and not event.legal:
-            overruled.append(f"the dictionary: {word} is {reasons_words(event.reasons, state.setup.level)}")
-        if event.allowed and face_up:
-            overruled.append(f"the card count: {face_up}")
-        how = f" (the table overrules {'; and '.join(overruled)})" if overruled else (
-            " (the Unspellable Oath)" if oath and not event.legal else "")
-        notes.append(f"{player.name} plays {word} for {plural(event.score, 'point')}{how}.")
+        notes.append(self._play_note(event, player.name, word, face_up, oath))
         notes.append(state.waiting_for())
 
-    def _face_up_refusal(self, letters: str) -> str:
-        """Card accounting: why ``letters`` cannot be in a hand, in words, or "" when they can."""
+    def _play_note(self, event: WordPlayed, name: str, word: str, face_up: Message | None, oath: bool) -> Message:
+        """"Ann plays CHAMP for 15 points.", saying what the table overrules, if anything."""
+        n, reasons = event.score, reasons_words(event.reasons, self.state.setup.level)
+        dictionary = event.allowed and not event.legal
+        cards = event.allowed and face_up
+        if dictionary and cards:
+            return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}; "
+                        "and the card count: {cards}).",
+                        "{player} plays {word} for {n} points (the table overrules the dictionary: {word} is {reasons}; "
+                        "and the card count: {cards}).", n, player=name, word=word, reasons=reasons, cards=face_up)
+        if dictionary:
+            return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}).",
+                        "{player} plays {word} for {n} points (the table overrules the dictionary: {word} is {reasons}).",
+                        n, player=name, word=word, reasons=reasons)
+        if cards:
+            return nmsg("{player} plays {word} for {n} point (the table overrules the card count: {cards}).",
+                        "{player} plays {word} for {n} points (the table overrules the card count: {cards}).",
+                        n, player=name, word=word, cards=face_up)
+        if oath and not event.legal:
+            return nmsg("{player} plays {word} for {n} point (the Unspellable Oath).",
+                        "{player} plays {word} for {n} points (the Unspellable Oath).", n, player=name, word=word)
+        return nmsg("{player} plays {word} for {n} point.", "{player} plays {word} for {n} points.", n,
+                    player=name, word=word)
+
+    def _face_up_refusal(self, letters: str) -> Message | None:
+        """Card accounting: why ``letters`` cannot be in a hand, in words, or None when they can."""
         state = self.state
         if not state.setup.card_accounting:
-            return ""
-        problems = []
+            return None
+        problems: list[Message] = []
         for letter, needed in sorted(Counter(letters).items()):
             held = state.setup.deck.counts.get(letter, 0)
             seen = state.face_up.get(letter, 0)
             if seen and needed > held - seen:
                 if held == 1:
-                    problems.append(f"the only {letter} is in the discard pile")
+                    problems.append(msg("the only {letter} is in the discard pile", letter=letter))
                 elif seen == held:
-                    problems.append(f"all {held} {letter}s are in the discard pile")
+                    problems.append(msg("all {held} {letter}s are in the discard pile", held=held, letter=letter))
                 else:
-                    problems.append(f"{seen} of the {held} {letter}s are in the discard pile, "
-                                    f"so at most {held - seen} can be in a hand")
-        return "; ".join(problems)
+                    problems.append(nmsg("{seen} of the {held} {letter}s are in the discard pile, so at most {n} can "
+                                         "be in a hand", "{seen} of the {held} {letter}s are in the discard pile, so "
+                                         "at most {n} can be in a hand", held - seen, seen=seen, held=held,
+                                         letter=letter))
+        return join_clauses(problems) if problems else None
 
     def _lay_face_up(self, letters: str) -> None:
         for letter in letters:
@@ -658,41 +709,47 @@ class Game:
         state = self.state
         shortest = 1 if oath else MIN_WORD_LETTERS
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
-            raise WordRefused(f"{word} has {plural(len(word), 'letter')}; a word here needs {shortest} to "
-                              f"{min(hand, HAND_SIZE)}",
+            raise WordRefused(nmsg("{word} has {n} letter; a word here needs {least} to {most}",
+                                   "{word} has {n} letters; a word here needs {least} to {most}",
+                                   len(word), word=word, least=shortest, most=min(hand, HAND_SIZE)),
                               ("too_short",) if len(word) < shortest else ("too_long",))
         over = state.setup.deck.over_limit(word)
         if over:
-            detail = ", ".join(f"{n} {c} (the deck holds {h})" for c, (n, h) in over.items())
-            raise WordRefused(f"{word} needs {detail}", ("deck_limit",))
+            raise WordRefused(msg("{word} needs {letters}", word=word, letters=over_words(over)), ("deck_limit",))
         if state.is_used(word):
-            raise WordRefused(f"{word} was already played in this game", ("used",))
+            raise WordRefused(msg("{word} was already played in this game", word=word), ("used",))
 
     def _apply_sanity(self, event: SanityRolled, notes: list[str]) -> None:
-        self._expect(Phase.SANITY, doing="roll a sanity check")
+        self._expect(Phase.SANITY, refusal=msg("cannot roll a sanity check now."))
         state = self.state
-        player = self._check_player(event.player, "roll the sanity check")
+        player = self._check_player(event.player, "sanity")
         check_roll(event.roll)
         pending = state.pending
         assert pending is not None
         passed = event.roll == DIE or event.roll >= pending.score
         target = state.setup.target
         reaches = player.score + pending.score >= target
-        verdict = "passes" if passed else "fails"
-        notes.append(f"{player.name} rolls {event.roll} and {verdict} the sanity check for {pending.word}.")
+        if passed:
+            notes.append(msg("{player} rolls {roll} and passes the sanity check for {word}.", player=player.name,
+                             roll=event.roll, word=pending.word))
+        else:
+            notes.append(msg("{player} rolls {roll} and fails the sanity check for {word}.", player=player.name,
+                             roll=event.roll, word=pending.word))
         if reaches and not passed:
-            notes.append(f"{pending.word} would have reached {player.score + pending.score} (the target is {target}): "
-                         "it scores 0.")
+            notes.append(msg("{word} would have reached {score} (the target is {target}): it scores 0.",
+                             word=pending.word, score=player.score + pending.score, target=target))
         else:
             player.score += pending.score
             if pending.score:
                 player.score_changed_at = self.count
-            notes.append(f"{player.name} scores {pending.score}: {plural(player.score, 'point')}.")
+            notes.append(nmsg("{player} scores {scored}: {n} point.", "{player} scores {scored}: {n} points.",
+                              player.score, player=player.name, scored=pending.score))
         state.pending = None
         if not passed:
             player.pawns -= 1
-            notes.append(f"{player.name} loses a pawn: {player.pawns} left." if player.pawns else
-                         f"{player.name} loses the last pawn and is out of the game.")
+            notes.append(msg("{player} loses a pawn: {pawns} left.", player=player.name, pawns=player.pawns)
+                         if player.pawns else
+                         msg("{player} loses the last pawn and is out of the game.", player=player.name))
         if passed and reaches:
             self._reach_target(player, notes)
         self._end_turn(player, notes)
@@ -700,16 +757,22 @@ class Game:
     def _reach_target(self, player: Player, notes: list[str]) -> None:
         state = self.state
         if not state.setup.options.last_words:
-            self._win(player, notes, f"{player.name} reaches {player.score} and wins!", Termination.TARGET)
+            self._win(player, notes, msg("{player} reaches {score} and wins!", player=player.name, score=player.score),
+                      Termination.TARGET)
             return
         if state.last_words is None:
             state.reached = player.name
             seats = [(state.turn + k) % len(state.players) for k in range(1, len(state.players))]  # type: ignore[operator]
             state.last_words = [s for s in seats if not state.players[s].out]
-            notes.append(f"{player.name} reaches {player.score}! Last Words: every other player still in "
-                         f"gets one more turn ({', '.join(state.players[s].name for s in state.last_words) or 'none'}).")
+            if state.last_words:
+                notes.append(msg("{player} reaches {score}! Last Words: every other player still in gets one more "
+                                 "turn ({players}).", player=player.name, score=player.score,
+                                 players=", ".join(state.players[s].name for s in state.last_words)))
+            else:
+                notes.append(msg("{player} reaches {score}! Last Words: every other player still in gets one more "
+                                 "turn (none).", player=player.name, score=player.score))
 
-    def _win(self, player: Player, notes: list[str], why: str, termination: Termination) -> None:
+    def _win(self, player: Player, notes: list[str], why: Message, termination: Termination) -> None:
         state = self.state
         state.winner = player.name
         state.outcome = Outcome(termination, player.name, player.score)
@@ -731,14 +794,22 @@ class Game:
             second = min(rest, state.draw_pile)
             state.draw_pile -= second
             drawn = first + second
-            before = f"{player.name} draws {plural(first, 'card')}; then t" if first else "T"
-            notes.append(f"{before}he draw pile is empty: shuffle the {shuffled} discards into a new draw pile, "
-                         f"then {player.name} draws {second} more.")
+            if first:
+                notes.append(nmsg("{player} draws {n} card; then the draw pile is empty: shuffle the {shuffled} "
+                                  "discards into a new draw pile, then {player} draws {second} more.",
+                                  "{player} draws {n} cards; then the draw pile is empty: shuffle the {shuffled} "
+                                  "discards into a new draw pile, then {player} draws {second} more.",
+                                  first, player=player.name, shuffled=shuffled, second=second))
+            else:
+                notes.append(msg("The draw pile is empty: shuffle the {shuffled} discards into a new draw pile, then "
+                                 "{player} draws {second} more.", player=player.name, shuffled=shuffled, second=second))
         else:
             drawn = first
-            notes.append(f"{player.name} draws {plural(drawn, 'card')}.")
+            notes.append(nmsg("{player} draws {n} card.", "{player} draws {n} cards.", drawn, player=player.name))
         if drawn < wanted:
-            notes.append(f"Both piles are empty: {player.name} holds {plural(player.hand + drawn, 'card')}.")
+            notes.append(nmsg("Both piles are empty: {player} holds {n} card.",
+                              "Both piles are empty: {player} holds {n} cards.", player.hand + drawn,
+                              player=player.name))
         player.hand += drawn
 
     def _end_turn(self, player: Player, notes: list[str]) -> None:
@@ -749,8 +820,9 @@ class Game:
         if player.pawns == 0:
             player.out = True
             if player.hand:
-                notes.append(f"{player.name}'s remaining {plural(player.hand, 'card')} go"
-                             f"{'es' if player.hand == 1 else ''} to the discard pile; {player.name} draws nothing.")
+                notes.append(nmsg("{player}'s remaining {n} card goes to the discard pile; {player} draws nothing.",
+                                  "{player}'s remaining {n} cards go to the discard pile; {player} draws nothing.",
+                                  player.hand, player=player.name))
             if self._hand_out_and_last_standing(player, notes):
                 return
         elif self._last_turn_of_game():
@@ -768,7 +840,7 @@ class Game:
         standing = [p for p in state.players if not p.out]
         if len(standing) != 1:
             return False
-        self._win(standing[0], notes, f"{standing[0].name} is the last player with pawns and wins!",
+        self._win(standing[0], notes, msg("{player} is the last player with pawns and wins!", player=standing[0].name),
                   Termination.LAST_STANDING)
         return True
 
@@ -814,40 +886,49 @@ class Game:
         best = max(p.score for p in standing)
         tied = [p for p in standing if p.score == best]
         winner = min(tied, key=lambda p: p.score_changed_at)
-        tie = f" (tied at {best}; {winner.name} reached it first)" if len(tied) > 1 else ""
-        self._win(winner, notes, f"Last Words are over: {winner.name} wins with {plural(best, 'point')}{tie}!",
-                  Termination.LAST_WORDS)
+        if len(tied) > 1:
+            why = nmsg("Last Words are over: {player} wins with {n} point (tied at {n}; {player} reached it first)!",
+                       "Last Words are over: {player} wins with {n} points (tied at {n}; {player} reached it first)!",
+                       best, player=winner.name)
+        else:
+            why = nmsg("Last Words are over: {player} wins with {n} point!",
+                       "Last Words are over: {player} wins with {n} points!", best, player=winner.name)
+        self._win(winner, notes, why, Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, doing="discard")
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot discard now."))
         state = self.state
         player = self._check_player(event.player, "discard")
         options = state.setup.options
         if event.letters is not None and not is_letters(event.letters):
-            raise BadLetters(f"{event.letters!r} must be letters A-Z")
+            raise BadLetters(msg("{letters!r} must be letters A-Z", letters=event.letters))
         letters = event.letters.upper() if event.letters is not None else None
         if letters is None and (options.spell_binding or options.psychotherapy):
-            raise BadLetters("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
-                             "(for example: discard OCLNUSM)")
+            raise BadLetters(msg("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
+                                 "(for example: discard OCLNUSM)"))
+        face_up = None
         if letters is not None:
             if len(letters) != player.hand:
-                raise BadLetters(f"{player.name} holds {plural(player.hand, 'card')}, but {letters} is "
-                                 f"{plural(len(letters), 'letter')}")
+                raise BadLetters(nmsg("{player} holds {n} card, but {letters} is {count} letters",
+                                      "{player} holds {n} cards, but {letters} is {count} letters",
+                                      player.hand, player=player.name, letters=letters, count=len(letters)))
             over = state.setup.deck.over_limit(letters)
             if over:
-                detail = ", ".join(f"{n} {c} (the deck holds {h})" for c, (n, h) in over.items())
-                raise BadLetters(f"{letters} cannot be a hand: {detail}")
+                raise BadLetters(msg("{letters} cannot be a hand: {detail}", letters=letters, detail=over_words(over)))
             face_up = self._face_up_refusal(letters)
             if face_up and not event.allowed:
-                raise CardsRefused(f"{letters} cannot be {player.name}'s hand: {face_up}", letters)
-        else:
-            face_up = ""
+                raise CardsRefused(msg("{letters} cannot be {player}'s hand: {cards}", letters=letters,
+                                       player=player.name, cards=face_up), letters)
         state.discard_pile += player.hand
         if letters:
             self._lay_face_up(letters)
-        how = f"; the table overrules the card count: {face_up}" if face_up else ""
-        shown = f" ({letters}{how})" if letters else ""
-        notes.append(f"{player.name} discards the hand{shown}.")
+        if letters and face_up:
+            notes.append(msg("{player} discards the hand ({letters}; the table overrules the card count: {cards}).",
+                             player=player.name, letters=letters, cards=face_up))
+        elif letters:
+            notes.append(msg("{player} discards the hand ({letters}).", player=player.name, letters=letters))
+        else:
+            notes.append(msg("{player} discards the hand.", player=player.name))
         player.hand = 0
         state.window = DiscardWindow(state.turn, letters)  # type: ignore[arg-type]
         if options.spell_binding:
@@ -863,56 +944,67 @@ class Game:
             notes.append(state.waiting_for())
             return
         if state.setup.options.psychotherapy:
-            notes.append(f"{player.name} has all {plural(PAWNS, 'pawn')}: no Psychotherapy roll.")
+            notes.append(nmsg("{player} has all {n} pawn: no Psychotherapy roll.",
+                              "{player} has all {n} pawns: no Psychotherapy roll.", PAWNS, player=player.name))
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, doing=f"name {event.word} for Spell Binding")
+        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot name {word} for Spell Binding now.", word=event.word))
         state = self.state
         window = state.window
         assert window is not None and window.letters is not None and state.current is not None
         namer = state.player(event.by)
         if namer is state.current:
-            raise WordRefused(f"{namer.name} discarded; only the other players may name words")
+            raise WordRefused(msg("{player} discarded; only the other players may name words", player=namer.name))
         if namer.out:
-            raise WordRefused(f"{namer.name} is out of the game and cannot name words")
+            raise WordRefused(msg("{player} is out of the game and cannot name words", player=namer.name))
         if not is_letters(event.word):
-            raise WordRefused(f"{event.word!r} is not a word of letters A-Z")
+            raise WordRefused(msg("{word!r} is not a word of letters A-Z", word=event.word))
         word = event.word.upper()
         missing = Counter(word) - Counter(window.letters)
         if missing:
-            raise WordRefused(f"{word} cannot be made from {window.letters}: it needs "
-                              + ", ".join(f"{n} more {c}" for c, n in sorted(missing.items())))
+            more = join_list([msg("{n} more {letter}", n=n, letter=c) for c, n in sorted(missing.items())])
+            raise WordRefused(msg("{word} cannot be made from {letters}: it needs {more}", word=word,
+                                  letters=window.letters, more=more))
         self._check_word_fits(word, HAND_SIZE, False)
+        reasons = reasons_words(event.reasons, state.setup.level)
         if not event.legal and not event.allowed:
-            raise WordRefused(f"{word} is not a legal word: it is {reasons_words(event.reasons, state.setup.level)}",
+            raise WordRefused(msg("{word} is not a legal word: it is {reasons}", word=word, reasons=reasons),
                               event.reasons)
         if any(w == word for _, w, _ in window.named):
-            raise WordRefused(f"{word} was already named")
+            raise WordRefused(msg("{word} was already named", word=word))
         expected = state.setup.deck.score(word)
         if event.score != expected:
-            raise RulesError(f"{word} scores {expected} with this deck, not {event.score}")
+            raise RulesError(msg("{word} scores {expected} with this deck, not {score}", word=word, expected=expected,
+                                 score=event.score))
         window.named.append((namer.name, word, event.score))
-        how = (f" (the table overrules the dictionary: {word} is {reasons_words(event.reasons, state.setup.level)})"
-               if event.allowed and not event.legal else "")
-        notes.append(f"{namer.name} names {word} ({plural(event.score, 'point')}) from {state.current.name}'s "
-                     f"discard{how}.")
+        if event.allowed and not event.legal:
+            notes.append(nmsg("{namer} names {word} ({n} point) from {player}'s discard (the table overrules the "
+                              "dictionary: {word} is {reasons}).",
+                              "{namer} names {word} ({n} points) from {player}'s discard (the table overrules the "
+                              "dictionary: {word} is {reasons}).", event.score, namer=namer.name, word=word,
+                              player=state.current.name, reasons=reasons))
+        else:
+            notes.append(nmsg("{namer} names {word} ({n} point) from {player}'s discard.",
+                              "{namer} names {word} ({n} points) from {player}'s discard.", event.score,
+                              namer=namer.name, word=word, player=state.current.name))
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, doing="close Spell Binding")
+        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot close Spell Binding now."))
         state = self.state
         window = state.window
         player = state.current
         assert window is not None and player is not None
         if event.nothing_to_bind and window.named:
-            raise RulesError("words were named: Spell Binding has something to bind")
+            raise RulesError(msg("words were named: Spell Binding has something to bind"))
         if event.nothing_to_bind:
-            notes.append(f"No legal unused word can be made from {window.letters}: Spell Binding has nothing to bind.")
+            notes.append(msg("No legal unused word can be made from {letters}: Spell Binding has nothing to bind.",
+                             letters=window.letters))
             self._after_binding(player, notes)
             return
         if not window.named:
-            notes.append("Spell Binding: no word was named.")
+            notes.append(msg("Spell Binding: no word was named."))
             self._after_binding(player, notes)
             return
         best = max(window.named, key=lambda named: named[2])  # max keeps the first on a tie: named first wins
@@ -920,25 +1012,29 @@ class Game:
         state.used_words.append(word)
         state.pending = Pending(state.turn, word, score, forced=True)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        notes.append(f"Spell Binding: {player.name} must play {word} for {plural(score, 'point')} (named by {by}).")
+        notes.append(nmsg("Spell Binding: {player} must play {word} for {n} point (named by {namer}).",
+                          "Spell Binding: {player} must play {word} for {n} points (named by {namer}).", score,
+                          player=player.name, word=word, namer=by))
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
-        self._expect(Phase.PSYCHOTHERAPY, doing="roll for Psychotherapy")
+        self._expect(Phase.PSYCHOTHERAPY, refusal=msg("cannot roll for Psychotherapy now."))
         state = self.state
-        player = self._check_player(event.player, "roll for Psychotherapy")
+        player = self._check_player(event.player, "psychotherapy")
         window = state.window
         assert window is not None and window.letters is not None
         value = state.setup.deck.score(window.letters)
         if event.roll is None:
-            notes.append(f"{player.name} does not roll for Psychotherapy.")
+            notes.append(msg("{player} does not roll for Psychotherapy.", player=player.name))
         else:
             check_roll(event.roll)
             if event.roll > value and player.pawns < PAWNS:
                 player.pawns += 1
-                notes.append(f"{player.name} rolls {event.roll}, higher than {value}: regains a pawn ({player.pawns}).")
+                notes.append(msg("{player} rolls {roll}, higher than {value}: regains a pawn ({pawns}).",
+                                 player=player.name, roll=event.roll, value=value, pawns=player.pawns))
             else:
-                notes.append(f"{player.name} rolls {event.roll}, not higher than {value}: nothing happens.")
+                notes.append(msg("{player} rolls {roll}, not higher than {value}: nothing happens.",
+                                 player=player.name, roll=event.roll, value=value))
         self._end_turn(player, notes)
 
 
@@ -946,24 +1042,25 @@ class Game:
         """A player leaves (RULES.md 6): out as if the last pawn were lost; the game goes on without them."""
         state = self.state
         if state.phase is Phase.ROLL_OFF:
-            raise WrongPhase("the game has not started: set it up again without that player")
+            raise WrongPhase(msg("the game has not started: set it up again without that player"))
         player = state.player(event.player)
         if player.out:
-            raise RulesError(f"{player.name} has already left the game" if player.left else
-                             f"{player.name} is already out of the game")
+            raise RulesError(msg("{player} has already left the game", player=player.name) if player.left else
+                             msg("{player} is already out of the game", player=player.name))
         seat = state.players.index(player)
         current = seat == state.turn
         player.out = True
         player.left = True
-        notes.append(f"{player.name} leaves the game with {plural(player.score, 'point')}.")
+        notes.append(nmsg("{player} leaves the game with {n} point.", "{player} leaves the game with {n} points.",
+                          player.score, player=player.name))
         if current and state.pending is not None:
-            notes.append(f"{state.pending.word} was not rolled for: it scores nothing.")
+            notes.append(msg("{word} was not rolled for: it scores nothing.", word=state.pending.word))
             state.pending = None
         if current and state.window is not None:
             state.window = None
         if player.hand:
-            notes.append(f"{player.name}'s {plural(player.hand, 'card')} go{'es' if player.hand == 1 else ''} "
-                         "to the discard pile.")
+            notes.append(nmsg("{player}'s {n} card goes to the discard pile.",
+                              "{player}'s {n} cards go to the discard pile.", player.hand, player=player.name))
         if self._hand_out_and_last_standing(player, notes):
             return
         if state.last_words is not None:
@@ -987,20 +1084,20 @@ def is_letters(text: object) -> bool:
 
 def check_roll(roll: object) -> int:
     if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= DIE:
-        raise BadRoll(f"roll {roll!r} is not a d20 roll: give a whole number from 1 to {DIE}")
+        raise BadRoll(msg("roll {roll!r} is not a d20 roll: give a whole number from 1 to {most}", roll=roll, most=DIE))
     return roll
 
 
 def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tuple[str, ...]) -> str:
     """The winner of a roll-off; each round must be rolled by exactly those tied highest before."""
     if not rounds:
-        raise RulesError("the roll-off needs at least one round of rolls")
+        raise RulesError(msg("the roll-off needs at least one round of rolls"))
     contenders = list(players)
     for number, rnd in enumerate(rounds, start=1):
         names = [name for name, _ in rnd]
         if sorted(n.casefold() for n in names) != sorted(n.casefold() for n in contenders):
-            raise RulesError(f"roll-off round {number} must be rolled by {', '.join(contenders)}, "
-                             f"not {', '.join(names)}")
+            raise RulesError(msg("roll-off round {number} must be rolled by {players}, not {names}", number=number,
+                                 players=", ".join(contenders), names=", ".join(names)))
         for _, roll in rnd:
             check_roll(roll)
         top = max(r for _, r in rnd)
@@ -1008,9 +1105,10 @@ def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tup
         contenders = [canon[n.casefold()] for n, r in rnd if r == top]
         if len(contenders) == 1:
             if number != len(rounds):
-                raise RulesError(f"the roll-off was decided in round {number}; later rounds are not needed")
+                raise RulesError(msg("the roll-off was decided in round {number}; later rounds are not needed",
+                                     number=number))
             return contenders[0]
-    raise RulesError(f"the roll-off is still tied between {', '.join(contenders)}: they roll again")
+    raise RulesError(msg("the roll-off is still tied between {players}: they roll again", players=", ".join(contenders)))
 
 
 def action_starts(events: list[Event]) -> list[int]:
@@ -1022,9 +1120,10 @@ def action_starts(events: list[Event]) -> list[int]:
 def undo_point(events: list[Event], actions: int) -> int:
     """How many events remain after undoing the last ``actions`` actions."""
     if actions < 1:
-        raise NothingToUndo(f"undo needs a number of actions of at least 1, not {actions}")
+        raise NothingToUndo(msg("undo needs a number of actions of at least 1, not {actions}", actions=actions))
     starts = action_starts(events)
     if actions > len(starts):
-        raise NothingToUndo(f"only {len(starts)} action{'s' if len(starts) != 1 else ''} can be undone, "
-                            f"not {actions}: the set-up and the roll-off stay")
+        raise NothingToUndo(nmsg("only {n} action can be undone, not {actions}: the set-up and the roll-off stay",
+                                 "only {n} actions can be undone, not {actions}: the set-up and the roll-off stay",
+                                 len(starts), actions=actions))
     return starts[-actions]

@@ -10,9 +10,10 @@ import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
+from dictionaries.i18n import _, language, message_of, ngettext, say
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
 from referee.actions import RequestError, Result, history_notes
-from referee.cli_common import CONTEXT, Obj, emit_json, get_deck
+from referee.cli_common import CONTEXT, Obj, emit_json, get_deck, lang_option
 from referee.engine import (
     Game,
     Options,
@@ -37,8 +38,15 @@ from referee.render import (
 )
 from referee.terminal import EXIT_REFUSED, Style, use_color, write
 
-#: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data).
+#: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data), one
+#: file per language (RULES.txt in English, RULES.es.txt in Spanish).
 RULES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RULES.txt")
+
+
+def rules_file(lang: str) -> str:
+    """The rules in ``lang`` (English when there is no translation)."""
+    translated = os.path.join(os.path.dirname(RULES_FILE), f"RULES.{lang}.txt")
+    return translated if lang != "en" and os.path.isfile(translated) else RULES_FILE
 
 
 class Refused(click.ClickException):
@@ -67,13 +75,13 @@ def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", actio
     try:
         return call()
     except RulesError as exc:
-        raise Refused(str(exc), getattr(exc, "codes", ()), mode, action) from None
+        raise Refused(message_of(exc), getattr(exc, "codes", ()), mode, action) from None
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(say(message_of(exc))) from None
     except RequestError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(say(message_of(exc))) from None
     except WordError as exc:
-        raise click.BadParameter(str(exc), param_hint="WORD") from None
+        raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
 
 
 def style(stream: Any = None) -> Style:
@@ -87,13 +95,13 @@ def say_result(result: Result, mode: str = "command") -> None:
 
 
 def db_option(f: Any) -> Any:
-    """``--db`` after the subcommand too, named in its help."""
+    """``--db`` and ``--lang`` after the subcommand too, named in its help."""
     def set_db(ctx: click.Context, _: Any, value: str | None) -> None:
         if value is not None:
             ctx.ensure_object(Obj).db = value
 
     return click.option("--db", metavar="PATH", expose_value=False, callback=set_db, is_eager=True,
-                        help=f"The games database (default: {default_db_path()}).")(f)
+                        help=_("The games database (default: {path}).").format(path=default_db_path()))(lang_option(f))
 
 
 def game_options(f: Any) -> Any:
@@ -104,51 +112,50 @@ def game_options(f: Any) -> Any:
 
     f = click.option("--game", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID", expose_value=False,
                      callback=set_game, is_eager=True,
-                     help="Act on this game instead of the most recently active one.")(f)
+                     help=_("Act on this game instead of the most recently active one."))(f)
     return db_option(f)
 
 
 # -- new ------------------------------------------------------------------------------------------
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Start a game for the players NAMES, in seat order (clockwise).\n"
+    "\n"
+    "With virtual dice the referee rolls the roll-off and shows every roll; with physical dice it asks\n"
+    "for the rolls (the tied highest re-roll), unless --first says who won the table's roll-off.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee new Cindi Paul Sue --first Cindi --last-words"))
 @click.argument("names", nargs=-1, required=True)
-@click.option("--first", metavar="NAME", help="The table already rolled off: NAME goes first.")
-@click.option("--oath", is_flag=True, help="The Unspellable Oath: with one pawn left, any letters may be played.")
-@click.option("--spell-binding", is_flag=True, help="Spell Binding: the others may force a word from a discard.")
-@click.option("--psychotherapy", is_flag=True, help="Psychotherapy: after a discard, roll above the hand's value for a pawn.")
-@click.option("--last-words", is_flag=True, help="Last Words: after someone reaches the target, the others get one more turn.")
-@click.option("--target", type=click.IntRange(min=1), default=100, show_default=True, help="Points to win (a house rule).")
+@click.option("--first", metavar="NAME", help=_("The table already rolled off: NAME goes first."))
+@click.option("--oath", is_flag=True, help=_("The Unspellable Oath: with one pawn left, any letters may be played."))
+@click.option("--spell-binding", is_flag=True, help=_("Spell Binding: the others may force a word from a discard."))
+@click.option("--psychotherapy", is_flag=True, help=_("Psychotherapy: after a discard, roll above the hand's value for a pawn."))
+@click.option("--last-words", is_flag=True, help=_("Last Words: after someone reaches the target, the others get one more turn."))
+@click.option("--target", type=click.IntRange(min=1), default=100, show_default=True, help=_("Points to win (a house rule)."))
 @click.option("--level", type=click.Choice([str(n) for n in LEVELS]), default=str(DEFAULT_LEVEL), show_default=True,
-              help="SCOWL size counted as common.")
+              help=_("SCOWL size counted as common."))
 @click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
-              help="The deck: 'double' (192 cards) for 7-8 players, or a JSON file of letter counts.")
+              help=_("The deck: 'double' (192 cards) for 7-8 players, or a JSON file of letter counts."))
 @click.option("--dice", type=click.Choice(["physical", "virtual"]), default="physical", show_default=True,
-              help="Roll a real d20 and type the rolls, or let the referee roll.")
-@click.option("--seed", type=int, default=None, help="Seed for virtual dice, so a game replays identically.")
+              help=_("Roll a real d20 and type the rolls, or let the referee roll."))
+@click.option("--seed", type=int, default=None, help=_("Seed for virtual dice, so a game replays identically."))
 @click.option("--no-card-accounting", "no_cards", is_flag=True,
-              help="Do not refuse plays and discards needing cards that lie face up in the discard pile.")
+              help=_("Do not refuse plays and discards needing cards that lie face up in the discard pile."))
 @db_option
 @click.pass_obj
 def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_binding: bool, psychotherapy: bool,
         last_words: bool, target: int, level: str, deck_spec: str, dice: str, seed: int | None,
         no_cards: bool) -> None:
-    """Start a game for the players NAMES, in seat order (clockwise).
-
-    With virtual dice the referee rolls the roll-off and shows every roll; with physical dice it asks
-    for the rolls (the tied highest re-roll), unless --first says who won the table's roll-off.
-
-    \b
-    Example:
-        uw-referee new Cindi Paul Sue --first Cindi --last-words
-    """
     import random
 
     from referee.engine import SetupError
 
     if seed is not None and dice != "virtual":
-        raise click.UsageError("--seed is for virtual dice: add --dice virtual")
+        raise click.UsageError(_("--seed is for virtual dice: add --dice virtual"))
     if first is not None and dice == "virtual":
-        raise click.UsageError("--first is for physical dice: with virtual dice the referee rolls off")
+        raise click.UsageError(_("--first is for physical dice: with virtual dice the referee rolls off"))
     deck = get_deck(deck_spec)
     try:
         setup = Setup(players=tuple(names), target=target, level=int(level), deck=deck, dice=dice,
@@ -156,24 +163,26 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
                       options=Options(oath=oath, spell_binding=spell_binding, psychotherapy=psychotherapy,
                                       last_words=last_words))
     except SetupError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(say(message_of(exc))) from None
     roll_off: RollOff | None = None
     if first is not None:
         try:
             first = Game(setup).state.player(first).name
         except RulesError as exc:
-            raise click.BadParameter(str(exc), param_hint="--first") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint="--first") from None
         roll_off = RollOff(first=first)
     elif dice != "virtual":
         try:
             roll_off = RollOff(ask_roll_off(setup.players))
         except click.Abort:
-            raise click.UsageError("the roll-off needs every player's roll (or --first NAME if the table "
-                                   "already rolled, or --dice virtual); no game was created") from None
+            raise click.UsageError(_("the roll-off needs every player's roll (or --first NAME if the table already "
+                                     "rolled, or --dice virtual); no game was created")) from None
     result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
     click.echo(style().bold(describe_game(result.game_id, result.game)))
-    click.echo(f"Deal {HAND_SIZE} cards to each player and give each {PAWNS} pawns; "
-               f"{result.state.draw_pile} cards stay in the draw pile.")
+    click.echo(ngettext("Deal {hand} cards to each player and give each {pawns} pawns; {n} card stays in the draw "
+                        "pile.", "Deal {hand} cards to each player and give each {pawns} pawns; {n} cards stay in "
+                        "the draw pile.", result.state.draw_pile).format(hand=HAND_SIZE, pawns=PAWNS,
+                                                                         n=result.state.draw_pile))
     say_result(result)
 
 
@@ -183,8 +192,9 @@ def ask_roll_off(players: tuple[str, ...]) -> tuple[tuple[tuple[str, int], ...],
     contenders = list(players)
     while True:
         if rounds:
-            click.echo(f"Tied on the highest roll: {', '.join(contenders)} roll again.")
-        rolls = tuple((name, click.prompt(f"Roll-off: {name} rolls", type=click.IntRange(1, DIE))) for name in contenders)
+            click.echo(_("Tied on the highest roll: {players} roll again.").format(players=", ".join(contenders)))
+        rolls = tuple((name, click.prompt(_("Roll-off: {player} rolls").format(player=name), type=click.IntRange(1, DIE)))
+                      for name in contenders)
         rounds.append(rolls)
         top = max(r for _, r in rolls)
         contenders = [n for n, r in rolls if r == top]
@@ -198,7 +208,7 @@ def ask_roll_off(players: tuple[str, ...]) -> tuple[tuple[tuple[str, int], ...],
 def current_name(game: Game) -> str:
     player = game.state.current
     if player is None or game.state.is_over():
-        raise Refused(game.state.waiting_for() if game.state.is_over() else "the game has not started")
+        raise Refused(game.state.waiting_for() if game.state.is_over() else _("the game has not started"))
     return player.name
 
 
@@ -211,95 +221,91 @@ def prompt_roll(label: str) -> int | None:
         return None
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Play WORD for the player whose turn it is: judge, score, record, then the sanity roll.\n"
+    "\n"
+    "With physical dice the roll comes from --roll or a prompt; with virtual dice the referee rolls.\n"
+    "Reuse, length and deck limits apply even with --allow.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee play taps --roll 12"))
 @click.argument("word")
-@click.option("--roll", type=click.IntRange(1, DIE), default=None, help="The sanity roll (physical dice).")
-@click.option("--allow", is_flag=True, help="The table overrules the dictionary and the card count for this play "
-                                            "(recorded).")
+@click.option("--roll", type=click.IntRange(1, DIE), default=None, help=_("The sanity roll (physical dice)."))
+@click.option("--allow", is_flag=True, help=_("The table overrules the dictionary and the card count for this play "
+                                            "(recorded)."))
 @game_options
 @click.pass_obj
 def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
-    """Play WORD for the player whose turn it is: judge, score, record, then the sanity roll.
-
-    With physical dice the roll comes from --roll or a prompt; with virtual dice the referee rolls.
-    Reuse, length and deck limits apply even with --allow.
-
-    \b
-    Example:
-        uw-referee play taps --roll 12
-    """
     referee = obj.referee
     prepared = run_store(obj, lambda: referee.prepare(obj.game, word, roll=roll))
     write(play_verdict_lines(prepared.verdict, allow))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
         check = run_store(obj, lambda: referee.check_play(prepared, allow=allow), action="play")
-        roll = prompt_roll(f"{check.player}'s sanity roll for {prepared.verdict.word}")
+        roll = prompt_roll(_("{player}'s sanity roll for {word}").format(player=check.player, word=prepared.verdict.word))
     result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow), action="play")
     say_result(result)
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Enter the roll the game is waiting for: a sanity check, or Psychotherapy (VALUE 1-20).\n"
+    "\n"
+    "With virtual dice leave out VALUE: the referee rolls.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee roll 17"))
 @click.argument("value", required=False, type=click.IntRange(1, DIE))
-@click.option("--skip", is_flag=True, help="Psychotherapy only: the discarder does not roll.")
+@click.option("--skip", is_flag=True, help=_("Psychotherapy only: the discarder does not roll."))
 @game_options
 @click.pass_obj
 def roll(obj: Obj, value: int | None, skip: bool) -> None:
-    """Enter the roll the game is waiting for: a sanity check, or Psychotherapy (VALUE 1-20).
-
-    With virtual dice leave out VALUE: the referee rolls.
-
-    \b
-    Example:
-        uw-referee roll 17
-    """
     if skip and value is not None:
-        raise click.UsageError("give a roll or --skip, not both")
+        raise click.UsageError(_("give a roll or --skip, not both"))
     say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip)))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Discard the whole hand (no score, a new hand of 7). Give the LETTERS for Spell Binding and Psychotherapy.\n"
+    "\n"
+    "Letters whose every copy lies face up in the discard pile cannot be in a hand: the discard is\n"
+    "refused, unless the table overrules the card count with --allow.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee discard bcdfghk"))
 @click.argument("letters", required=False)
-@click.option("--allow", is_flag=True, help="The table overrules the card count for this discard (recorded).")
+@click.option("--allow", is_flag=True, help=_("The table overrules the card count for this discard (recorded)."))
 @game_options
 @click.pass_obj
 def discard(obj: Obj, letters: str | None, allow: bool) -> None:
-    """Discard the whole hand (no score, a new hand of 7). Give the LETTERS for Spell Binding and Psychotherapy.
-
-    Letters whose every copy lies face up in the discard pile cannot be in a hand: the discard is
-    refused, unless the table overrules the card count with --allow.
-
-    \b
-    Example:
-        uw-referee discard bcdfghk
-    """
     say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow), action="discard"))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Spell Binding: another player names a WORD from the discarded letters, or --done closes the naming.\n"
+    "\n"
+    "The discarder must then play the highest-scoring legal word named (a tie goes to the word named\n"
+    "first), with the sanity check as usual.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee bind column --by Paul && uw-referee bind --done"))
 @click.argument("word", required=False)
-@click.option("--by", "by", metavar="NAME", help="Who names the word.")
-@click.option("--done", is_flag=True, help="No more words will be named: settle Spell Binding.")
-@click.option("--allow", is_flag=True, help="The table overrules the dictionary for this word (recorded).")
+@click.option("--by", "by", metavar="NAME", help=_("Who names the word."))
+@click.option("--done", is_flag=True, help=_("No more words will be named: settle Spell Binding."))
+@click.option("--allow", is_flag=True, help=_("The table overrules the dictionary for this word (recorded)."))
 @game_options
 @click.pass_obj
 def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) -> None:
-    """Spell Binding: another player names a WORD from the discarded letters, or --done closes the naming.
-
-    The discarder must then play the highest-scoring legal word named (a tie goes to the word named
-    first), with the sanity check as usual.
-
-    \b
-    Example:
-        uw-referee bind column --by Paul && uw-referee bind --done
-    """
     if done:
         if word or by or allow:
-            raise click.UsageError("--done takes no word, no --by and no --allow")
+            raise click.UsageError(_("--done takes no word, no --by and no --allow"))
         say_result(run_store(obj, lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
-        raise click.UsageError("name a word with: uw-referee bind WORD --by NAME (or close with --done)")
+        raise click.UsageError(_("name a word with: uw-referee bind WORD --by NAME (or close with --done)"))
     referee = obj.referee
     prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
     write(play_verdict_lines(prepared.verdict, allow))
@@ -308,17 +314,16 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 
 # -- the record -----------------------------------------------------------------------------------
 
-@click.command(context_settings=CONTEXT)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.command(context_settings=CONTEXT, help=_(
+    "Scores, pawns, whose turn it is, the piles, and what the game waits for.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee status --json"))
+@click.option("--json", "as_json", is_flag=True, help=_("Print JSON."))
 @game_options
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
-    """Scores, pawns, whose turn it is, the piles, and what the game waits for.
-
-    \b
-    Example:
-        uw-referee status --json
-    """
     gid, view = run_store(obj, lambda: obj.reader().view(obj.game))
     if as_json:
         emit_json({"game": gid, **view["state"]})
@@ -326,23 +331,22 @@ def status(obj: Obj, as_json: bool) -> None:
     write(status_lines(gid, view, style()))
 
 
-@click.command(context_settings=CONTEXT)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.command(context_settings=CONTEXT, help=_(
+    "Every recorded event of the game with its time, in order.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee log"))
+@click.option("--json", "as_json", is_flag=True, help=_("Print JSON."))
 @game_options
 @click.pass_obj
 def log(obj: Obj, as_json: bool) -> None:
-    """Every recorded event of the game with its time, in order.
-
-    \b
-    Example:
-        uw-referee log
-    """
     reader = obj.reader()
     gid, game, history = run_store(obj, lambda: reader.history(obj.game))
-    _, corrections = run_store(obj, lambda: reader.corrections(gid))
+    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     notes = history_notes([event for _, event in history])
     notes[0] = [describe_game(gid, game)]
-    rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": notes[seq]}
+    rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": [say(note) for note in notes[seq]]}
             for seq, (at, event) in enumerate(history)]
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
@@ -353,172 +357,185 @@ def log(obj: Obj, as_json: bool) -> None:
     for row in rows:
         click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"]))
     if fixes:
-        click.echo("Corrections:")
+        click.echo(_("Corrections:"))
     for fix in fixes:
         click.echo(f"      {fix['at'][:19].replace('T', ' ')}  {fix['words']}")
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Undo the last ACTIONS actions (default 1), saying what was undone. A play with its roll is one action.\n"
+    "\n"
+    "'uw-referee redo' puts them back until the table takes a new action. With virtual dice, a roll\n"
+    "after an undo is a new roll (the table never learns its next roll by undoing).\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee undo 2"))
 @click.argument("actions", type=click.IntRange(min=1), default=1)
 @game_options
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
-    """Undo the last ACTIONS actions (default 1), saying what was undone. A play with its roll is one action.
-
-    'uw-referee redo' puts them back until the table takes a new action. With virtual dice, a roll
-    after an undo is a new roll (the table never learns its next roll by undoing).
-
-    \b
-    Example:
-        uw-referee undo 2
-    """
     result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
     write(correction_lines("Undid", list(result.removed), result, style()))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Put back the last ACTIONS undone actions (default 1), in order, until the table takes a new action.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee undo 2 && uw-referee redo 2"))
 @click.argument("actions", type=click.IntRange(min=1), default=1)
 @game_options
 @click.pass_obj
 def redo(obj: Obj, actions: int) -> None:
-    """Put back the last ACTIONS undone actions (default 1), in order, until the table takes a new action.
-
-    \b
-    Example:
-        uw-referee undo 2 && uw-referee redo 2
-    """
     result = run_store(obj, lambda: obj.referee.redo(obj.game, actions))
     write(correction_lines("Redid", list(result.removed), result, style()))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Correct a roll typed wrong: the latest roll, or the one of ACTION (its number in 'uw-referee log').\n"
+    "\n"
+    "Every later action is checked again, in order, as if the right roll had been typed: scores,\n"
+    "pawns, eliminations and the winner follow. If a later action becomes impossible, the amendment\n"
+    "is refused with the reason and nothing changes. The amendment is recorded ('uw-referee log').\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee amend --roll 16 && uw-referee amend 4 --roll 3"))
 @click.argument("action", required=False, type=click.IntRange(min=0))
-@click.option("--roll", "value", type=click.IntRange(1, DIE), required=True, help="The roll as it really was.")
+@click.option("--roll", "value", type=click.IntRange(1, DIE), required=True, help=_("The roll as it really was."))
 @game_options
 @click.pass_obj
 def amend(obj: Obj, action: int | None, value: int) -> None:
-    """Correct a roll typed wrong: the latest roll, or the one of ACTION (its number in 'uw-referee log').
-
-    Every later action is checked again, in order, as if the right roll had been typed: scores,
-    pawns, eliminations and the winner follow. If a later action becomes impossible, the amendment
-    is refused with the reason and nothing changes. The amendment is recorded ('uw-referee log').
-
-    \b
-    Example:
-        uw-referee amend --roll 16 && uw-referee amend 4 --roll 3
-    """
     write(amend_lines(run_store(obj, lambda: obj.referee.amend(obj.game, value, action)), style()))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "NAME leaves the game: out as if the last pawn were lost (the hand goes to the discard pile, the score stays).\n"
+    "\n"
+    "If that leaves one player with pawns, that player wins. A player who leaves during Last Words\n"
+    "takes no final turn.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee leave Sue"))
 @click.argument("name")
 @game_options
 @click.pass_obj
 def leave(obj: Obj, name: str) -> None:
-    """NAME leaves the game: out as if the last pawn were lost (the hand goes to the discard pile, the score stays).
-
-    If that leaves one player with pawns, that player wins. A player who leaves during Last Words
-    takes no final turn.
-
-    \b
-    Example:
-        uw-referee leave Sue
-    """
     say_result(run_store(obj, lambda: obj.referee.leave(obj.game, name)))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "List the games in the database, most recently active first.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee games"))
 @game_options
 @click.pass_obj
 def games(obj: Obj) -> None:
-    """List the games in the database, most recently active first.
-
-    \b
-    Example:
-        uw-referee games
-    """
     reader = obj.reader()
     write(games_lines(run_store(obj, reader.games), reader.path))
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "The whole game as JSON: set-up, every event with its time, the corrections (undo, redo, amend), the state now.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee export > game.json"))
 @game_options
 @click.pass_obj
 def export(obj: Obj) -> None:
-    """The whole game as JSON: set-up, every event with its time, the corrections (undo, redo, amend), the state now.
-
-    \b
-    Example:
-        uw-referee export > game.json
-    """
     reader = obj.reader()
     gid, game, history = run_store(obj, lambda: reader.history(obj.game))
-    _, corrections = run_store(obj, lambda: reader.corrections(gid))
+    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     emit_json({"game": gid, "setup": game.setup.to_dict(),
                "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],
                "corrections": [{"at": at, **record} for at, record in corrections],
                "state": {"game": gid, **game.state.to_dict()}})
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Every rule this referee enforces and every ruling it makes where the rulebooks leave a gap.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee rules | less"))
 @click.pass_obj
 def rules(obj: Obj) -> None:
-    """Every rule this referee enforces and every ruling it makes where the rulebooks leave a gap.
-
-    \b
-    Example:
-        uw-referee rules | less
-    """
-    with open(RULES_FILE, encoding="utf-8") as file:
+    with open(rules_file(language()), encoding="utf-8") as file:
         click.echo(file.read(), nl=False)
 
 
 # -- the table loop -------------------------------------------------------------------------------
 
-TABLE_HELP = ("Type a word to play it, 'discard LETTERS', 'status', 'undo', 'redo', 'amend N' (the latest roll "
-              "was N), 'leave NAME', 'help' or 'quit'. Add '!' after a word or a discard's letters to overrule "
-              "the dictionary or the card count (e.g. 'cthulhu!').")
+def table_help() -> str:
+    """What the table may type at any prompt."""
+    return _("Type a word to play it, 'discard LETTERS', 'status', 'undo', 'redo', 'amend N' (the latest roll was "
+             "N), 'leave NAME', 'help' or 'quit'. Add '!' after a word or a discard's letters to overrule the "
+             "dictionary or the card count (e.g. 'cthulhu!').")
 
 
-@click.command(context_settings=CONTEXT)
+#: The words the table types at the prompts, by meaning. The English word always works; a translation
+#: of it (the catalog's entry for the word) works too, so a Spanish table types 'descartar'.
+TABLE_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit", "pass", "done", "roll")
+
+
+def table_command(typed: str) -> str:
+    """The command meant by a typed word (its English name), or the word itself."""
+    word = typed.lower()
+    names = {"discard": _("discard"), "status": _("status"), "undo": _("undo"), "redo": _("redo"),
+             "amend": _("amend"), "leave": _("leave"), "help": _("help"), "quit": _("quit"), "pass": _("pass"),
+             "done": _("done"), "roll": _("roll")}
+    for english, translated in names.items():
+        if word == translated.lower():
+            return english
+    return word
+
+
+@click.command(context_settings=CONTEXT, help=_(
+    "Run the current game turn by turn: the referee asks, the table answers.\n"
+    "\n"
+    "It announces each turn, asks for the word or a discard, asks for the roll, and says what\n"
+    "happened, the scores and what to do. At any prompt: status, undo, redo, amend N, leave NAME,\n"
+    "help, quit. End of input or 'quit' leaves the game saved.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee new Cindi Paul Sue --first Sue && uw-referee table"))
 @game_options
 @click.pass_obj
 def table(obj: Obj) -> None:
-    """Run the current game turn by turn: the referee asks, the table answers.
-
-    It announces each turn, asks for the word or a discard, asks for the roll, and says what
-    happened, the scores and what to do. At any prompt: status, undo, redo, amend N, leave NAME,
-    help, quit. End of input or 'quit' leaves the game saved.
-
-    \b
-    Example:
-        uw-referee new Cindi Paul Sue --first Sue && uw-referee table
-    """
     gid, game = run_store(obj, lambda: obj.store.load(obj.game))
     if game.state.is_over():
-        click.echo(style().bold(game.state.waiting_for()))
+        click.echo(style().bold(say(game.state.waiting_for())))
         return
     click.echo(style().bold(describe_game(gid, game)))
-    click.echo(TABLE_HELP)
-    click.echo(style().bold(game.state.waiting_for()))
+    click.echo(table_help())
+    click.echo(style().bold(say(game.state.waiting_for())))
     while not game.state.is_over():
         state = game.state
         name = state.current.name if state.current else ""
         try:
             if state.phase is Phase.SANITY and game.setup.dice == "physical":
-                answer = click.prompt(f"{name}, roll the d20", prompt_suffix=": ").strip()
+                answer = click.prompt(_("{player}, roll the d20").format(player=name), prompt_suffix=": ").strip()
             elif state.phase is Phase.SANITY:
                 answer = "roll"
             elif state.phase is Phase.PSYCHOTHERAPY:
-                answer = click.prompt(f"{name}, your Psychotherapy roll (or 'pass')", prompt_suffix=": ").strip()
+                answer = click.prompt(_("{player}, your Psychotherapy roll (or 'pass')").format(player=name),
+                                      prompt_suffix=": ").strip()
             elif state.phase is Phase.SPELL_BINDING:
-                answer = click.prompt("Name a word as 'NAME WORD', or 'done'", prompt_suffix=": ").strip()
+                answer = click.prompt(_("Name a word as 'NAME WORD', or 'done'"), prompt_suffix=": ").strip()
             else:
-                answer = click.prompt(f"{name}, your word (or 'discard LETTERS')", prompt_suffix=": ").strip()
+                answer = click.prompt(_("{player}, your word (or 'discard LETTERS')").format(player=name),
+                                      prompt_suffix=": ").strip()
         except click.Abort:
             click.echo()
             break
-        if answer.lower() in ("quit", "exit", "q"):
+        if answer.lower() in ("exit", "q") or table_command(answer) == "quit":
             break
         try:
             game = table_step(obj, gid, game, answer)
@@ -527,7 +544,7 @@ def table(obj: Obj) -> None:
         except click.exceptions.Exit:
             pass
     if not game.state.is_over():
-        click.echo(f"The game is saved. Continue with 'uw-referee --game {gid} table'.")
+        click.echo(_("The game is saved. Continue with 'uw-referee --game {game} table'.").format(game=gid))
 
 
 def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
@@ -535,10 +552,10 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     state = game.state
     referee = obj.referee
     words = answer.split()
-    command = words[0].lower() if words else ""
+    command = table_command(words[0]) if words else ""
     table = "table"
     if command in ("help", "?", ""):
-        click.echo(TABLE_HELP)
+        click.echo(table_help())
         return game
     if command == "status":
         write(status_lines(gid, state.view(), style()))
@@ -548,28 +565,28 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
             count = int(words[1])
         elif len(words) != 1:
-            raise click.UsageError(f"type '{command}' or '{command} N' (N actions)")
+            raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=words[0]))
         call = referee.undo if command == "undo" else referee.redo
         result = run_store(obj, lambda: call(gid, count), mode=table)
         write(correction_lines("Undid" if command == "undo" else "Redid", list(result.removed), result, style()))
         return result.game
     if command == "amend":
         if len(words) not in (2, 3) or not all(w.isdigit() for w in words[1:]):
-            raise click.UsageError("type 'amend N' (the latest roll was N) or 'amend ACTION N' "
-                                   "(the roll of ACTION, numbered as in 'uw-referee log')")
+            raise click.UsageError(_("type 'amend N' (the latest roll was N) or 'amend ACTION N' (the roll of "
+                                     "ACTION, numbered as in 'uw-referee log')"))
         at = int(words[1]) if len(words) == 3 else None
         right = int(words[-1])
         if not 1 <= right <= DIE:
-            raise click.UsageError(f"{right} is not a roll: type a number from 1 to {DIE}")
+            raise click.UsageError(_("{roll} is not a roll: type a number from 1 to {most}").format(roll=right, most=DIE))
         amended = run_store(obj, lambda: referee.amend(gid, right, at), mode=table)
         write(amend_lines(amended, style()))
         return amended.game
     if command == "leave":
         if len(words) != 2:
-            raise click.UsageError("type 'leave NAME'")
+            raise click.UsageError(_("type 'leave NAME'"))
         result = run_store(obj, lambda: referee.leave(gid, words[1]), mode=table)
     elif state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
-        if state.phase is Phase.PSYCHOTHERAPY and command in ("pass", "skip", "no"):
+        if state.phase is Phase.PSYCHOTHERAPY and (command == "pass" or command in ("skip", "no")):
             result = run_store(obj, lambda: referee.roll(gid, skip=True), mode=table)
         else:
             value: int | None = None
@@ -577,14 +594,15 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                 try:
                     value = int(command)
                 except ValueError:
-                    raise click.UsageError(f"{answer!r} is not a roll: type a number from 1 to {DIE}") from None
+                    raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
+                        answer=answer, most=DIE)) from None
             result = run_store(obj, lambda: referee.roll(gid, value), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
         if command == "done":
             result = run_store(obj, lambda: referee.bind_done(gid), mode=table)
         else:
             if len(words) != 2:
-                raise click.UsageError("name a word as 'NAME WORD', or type 'done'")
+                raise click.UsageError(_("name a word as 'NAME WORD', or type 'done'"))
             allow = words[1].endswith("!")
             prepared = run_store(obj, lambda: referee.prepare(gid, words[1].rstrip("!")), mode=table)
             write(play_verdict_lines(prepared.verdict, allow))
@@ -596,12 +614,12 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow), mode=table, action="discard")
     else:
         if len(words) != 1:
-            raise click.UsageError(f"{answer!r}: type one word, or 'discard LETTERS'")
+            raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(answer=answer))
         allow = words[0].endswith("!")
         prepared = run_store(obj, lambda: referee.prepare(gid, words[0].rstrip("!")), mode=table)
         if not prepared.verdict.legal:
             for reason in prepared.verdict.reasons:
-                click.echo(f"The dictionary says: {reason.message}.")
+                click.echo(_("The dictionary says: {reason}.").format(reason=say(reason.message)))
         # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
         result = run_store(obj, lambda: referee.play(prepared, allow=allow), mode=table, action="play")
     say_result(result, table)

@@ -21,9 +21,16 @@ HAND_OVER = None
 
 
 def main() -> None:
-    """Entry point: answer quickly when the form is known, else run the Click CLI."""
+    """Entry point: answer quickly when the form is known, else run the Click CLI.
+
+    The language is chosen first (``--lang`` anywhere before ``--``, else ``UW_LANG``, else the
+    locale), so that even the Click CLI's help texts, built when its modules are imported, speak it."""
+    from dictionaries.i18n import choose_language, set_language
+
+    chosen, args = take_lang(sys.argv[1:])
+    set_language(choose_language(chosen))
     try:
-        code = run(sys.argv[1:])
+        code = run(args) if chosen != "" else HAND_OVER
     except BrokenPipeError:  # output piped into a program that stopped reading (head): say nothing more
         sys.stderr.close()
         sys.exit(EXIT_REFUSED)
@@ -33,6 +40,22 @@ def main() -> None:
         click_main()
         return
     sys.exit(code)
+
+
+def take_lang(args: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` or ``--lang=X`` found before any ``--``: (X, the other arguments); ("", args) when the value
+    is not a language on offer (the Click CLI explains); (None, args) when there is none."""
+    from dictionaries.i18n import LANGUAGES
+
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" or arg.startswith("--lang="):
+            value, end = (args[i + 1], i + 2) if arg == "--lang" and i + 1 < len(args) else (arg[7:], i + 1)
+            if value not in LANGUAGES:
+                return "", args
+            return value, args[:i] + args[end:]
+    return None, args
 
 
 def run(args: list[str]) -> int | None:
@@ -72,7 +95,9 @@ def _style() -> Style:
 
 def _error(message: str) -> int:
     """What Click prints for a ClickException: one line on standard error, exit status 1."""
-    write([f"Error: {message}"], sys.stderr)
+    from dictionaries.i18n import _, say
+
+    write([_("Error: {message}").format(message=say(message))], sys.stderr)
     return EXIT_REFUSED
 
 
@@ -96,13 +121,14 @@ def check(words: list[str]) -> int | None:
 
 def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
     """``uw-referee status [--json]``."""
+    from dictionaries.i18n import message_of
     from referee.render import status_lines
     from referee.store import Store, StoreError
 
     try:
         gid, view = Store(db, read_only=True).view(game_id)
     except StoreError as exc:
-        return _error(str(exc))
+        return _error(message_of(exc))
     if as_json:
         write([json_text({"game": gid, **view["state"]})])
     else:
@@ -112,6 +138,7 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
 
 def games(db: str | None) -> int | None:
     """``uw-referee games``."""
+    from dictionaries.i18n import message_of
     from referee.render import games_lines
     from referee.store import Store, StoreError
 
@@ -119,7 +146,7 @@ def games(db: str | None) -> int | None:
     try:
         write(games_lines(store.games(), store.path))
     except StoreError as exc:
-        return _error(str(exc))
+        return _error(message_of(exc))
     return EXIT_OK
 
 
@@ -127,6 +154,7 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     """``uw-referee play WORD --roll N``."""
     from dictionaries.dictionary import open_for_command
     from dictionaries.errors import DictionaryError, WordError
+    from dictionaries.i18n import message_of
     from referee.actions import Referee, RequestError
     from referee.engine import RulesError
     from referee.render import play_verdict_lines, refusal_lines, result_lines
@@ -140,17 +168,17 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     except (RequestError, WordError, DictionaryError):
         return HAND_OVER  # usage errors and a broken dictionary: the Click command explains them
     except StoreError as exc:
-        return _error(str(exc))
+        return _error(message_of(exc))
     except RulesError as exc:
-        write(refusal_lines(str(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
+        write(refusal_lines(message_of(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
         return EXIT_REFUSED
     write(play_verdict_lines(prepared.verdict, allow=False))
     try:
         result = referee.play(prepared, roll=roll)
     except StoreError as exc:
-        return _error(str(exc))
+        return _error(message_of(exc))
     except RulesError as exc:
-        write(refusal_lines(str(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
+        write(refusal_lines(message_of(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
         return EXIT_REFUSED
     write(result_lines(result, style))
     return EXIT_OK

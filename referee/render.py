@@ -5,8 +5,9 @@ quick path, the ``table`` loop) says the same thing the same way.
 """
 from __future__ import annotations
 
+from dictionaries.i18n import _, message_from_json, ngettext, say
 from referee.terminal import Style
-from referee.words import action_groups, actions_words, plural
+from referee.words import action_groups, actions_words
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
 if TYPE_CHECKING:
@@ -29,24 +30,27 @@ def check_lines(verdicts: list[Verdict], style: Style) -> list[str]:
     for v in verdicts:
         head = style.bold(v.word)
         if v.legal:
-            lines.append(f"{head}: legal, {v.score} points ({letters_text(v.letters)}); "
-                         f"sanity check passes {round(v.success_chance * 100)}% of the time")
+            lines.append(ngettext("{word}: legal, {n} point ({letters}); sanity check passes {chance}% of the time",
+                                  "{word}: legal, {n} points ({letters}); sanity check passes {chance}% of the time",
+                                  v.score).format(word=head, n=v.score, letters=letters_text(v.letters),
+                                                  chance=round(v.success_chance * 100)))
         else:
-            lines.append(f"{head}: {style.red('not legal')}")
-            lines.extend(f"  - {reason.message}" for reason in v.reasons)
+            lines.append(_("{word}: {not_legal}").format(word=head, not_legal=style.red(_("not legal"))))
+            lines.extend(f"  - {say(reason.message)}" for reason in v.reasons)
     return lines
 
 
 def play_verdict_lines(verdict: Verdict, allow: bool) -> list[str]:
     """What the dictionary says about a word being played."""
     lines: list[str] = []  # with --allow, the play's own note says what the table overrules, if anything
-    lines.extend(f"The dictionary says: {reason.message}." for reason in verdict.reasons)
+    lines.extend(_("The dictionary says: {reason}.").format(reason=say(reason.message)) for reason in verdict.reasons)
     return lines
 
 
 def say_lines(notes: list[str], style: Style) -> list[str]:
     """Notes of what happened; the last one (what the game waits for, or who won) in bold."""
-    return [*notes[:-1], style.bold(notes[-1])] if notes else []
+    said = [say(note) for note in notes]
+    return [*said[:-1], style.bold(said[-1])] if said else []
 
 
 def scoreboard_line(state: dict[str, Any]) -> str:
@@ -54,17 +58,25 @@ def scoreboard_line(state: dict[str, Any]) -> str:
     parts = []
     for p in state["players"]:
         mark = "->" if p["name"] == state["turn"] else ""
-        how = "left" if p.get("left") else ("out" if p["out"] else plural(p["pawns"], "pawn"))
-        parts.append(f"{mark}{p['name']} {p['score']} ({how})")
-    return f"Scores, target {state['target']}: " + ", ".join(parts) + "."
+        if p.get("left"):
+            part = _("{player} {score} (left)")
+        elif p["out"]:
+            part = _("{player} {score} (out)")
+        else:
+            part = ngettext("{player} {score} ({n} pawn)", "{player} {score} ({n} pawns)", p["pawns"])
+        parts.append(mark + part.format(player=p["name"], score=p["score"], n=p["pawns"]))
+    return _("Scores, target {target}: {players}.").format(target=state["target"], players=", ".join(parts))
 
 
-#: What the one-shot commands add to what the game waits for (the table loop's prompts say it instead).
-COMMAND_HINTS = {
-    "sanity": "Enter it with: uw-referee roll N",
-    "spell_binding": "Name a word with: uw-referee bind WORD --by NAME; then close with: uw-referee bind --done",
-    "psychotherapy": "Enter it with: uw-referee roll N (or uw-referee roll --skip)",
-}
+def command_hint(phase: str) -> str | None:
+    """What the one-shot commands add to what the game waits for (the table loop's prompts say it instead)."""
+    if phase == "sanity":
+        return _("Enter it with: uw-referee roll N")
+    if phase == "spell_binding":
+        return _("Name a word with: uw-referee bind WORD --by NAME; then close with: uw-referee bind --done")
+    if phase == "psychotherapy":
+        return _("Enter it with: uw-referee roll N (or uw-referee roll --skip)")
+    return None
 
 
 def result_lines(result: Result, style: Style, mode: str = "command") -> list[str]:
@@ -77,86 +89,136 @@ def result_lines(result: Result, style: Style, mode: str = "command") -> list[st
     if result.state.is_over():
         return say_lines([*notes[:-1], board, notes[-1]] if notes else [board], style)
     lines = say_lines([*notes, board, result.waiting.text], style)
-    hint = COMMAND_HINTS.get(result.waiting.phase.value) if mode == "command" else None
+    hint = command_hint(result.waiting.phase.value) if mode == "command" else None
     if hint and not (result.waiting.phase.value != "spell_binding" and result.game.setup.dice == "virtual"):
         lines.append(hint)
     return lines
 
 
 #: Reason codes the table may overrule for one action (RULES.md 6), and what the overrule overrules.
-OVERRULABLE = {"proper_noun": "the dictionary", "abbreviation": "the dictionary", "acronym": "the dictionary",
-               "contraction": "the dictionary", "uncommon": "the dictionary", "unknown": "the dictionary",
-               "discard_pile": "the card count"}
+OVERRULABLE = {"proper_noun": "dictionary", "abbreviation": "dictionary", "acronym": "dictionary",
+               "contraction": "dictionary", "uncommon": "dictionary", "unknown": "dictionary",
+               "discard_pile": "cards"}
 
 
 def refusal_lines(message: str, codes: Iterable[str], style: Style, mode: str = "command",
                   action: str = "play") -> list[str]:
     """A refusal and, when the table may overrule it, how, in the form of the mode in use."""
     lines = [refused_line(message, style)]
-    what = sorted({OVERRULABLE[c] for c in codes if c in OVERRULABLE})
+    what = {OVERRULABLE[c] for c in codes if c in OVERRULABLE}
     if what and action in ("play", "discard", "bind"):
-        table_how = {"play": "add '!' after the word (e.g. 'cthulhu!')",
-                     "discard": "add '!' after the letters (e.g. 'discard QXZ!')",
-                     "bind": "add '!' after the word (e.g. 'Ann cthulhu!')"}
-        how = table_how[action] if mode == "table" else "add --allow"
-        lines.append(f"The table may overrule {' and '.join(what)} for this {action}: {how}.")
+        lines.append(overrule_hint(action, mode, "cards" in what, "dictionary" in what))
     return lines
+
+
+def overrule_hint(action: str, mode: str, cards: bool, dictionary: bool) -> str:
+    """How the table overrules a refusal of ``action`` (play, discard, bind) in this mode."""
+    if mode != "table":
+        how = _("add --allow")
+    elif action == "play":
+        how = _("add '!' after the word (e.g. 'cthulhu!')")
+    elif action == "discard":
+        how = _("add '!' after the letters (e.g. 'discard QXZ!')")
+    else:
+        how = _("add '!' after the word (e.g. 'Ann cthulhu!')")
+    if cards and dictionary:
+        text = {"play": _("The table may overrule the card count and the dictionary for this play: {how}."),
+                "discard": _("The table may overrule the card count and the dictionary for this discard: {how}."),
+                "bind": _("The table may overrule the card count and the dictionary for this bind: {how}.")}[action]
+    elif cards:
+        text = {"play": _("The table may overrule the card count for this play: {how}."),
+                "discard": _("The table may overrule the card count for this discard: {how}."),
+                "bind": _("The table may overrule the card count for this bind: {how}.")}[action]
+    else:
+        text = {"play": _("The table may overrule the dictionary for this play: {how}."),
+                "discard": _("The table may overrule the dictionary for this discard: {how}."),
+                "bind": _("The table may overrule the dictionary for this bind: {how}.")}[action]
+    return text.format(how=how)
 
 
 def correction_lines(verb: str, events: list[Any], result: Result, style: Style) -> list[str]:
     """What ``undo`` or ``redo`` did, in words ("Undid Ben's CHAMP: 15 points, roll 16."), then the game."""
     count = len(action_groups(events))
-    head = f"{verb} {plural(count, 'action')}: " if count > 1 else f"{verb} "
-    lines = [head + actions_words(events) + "."]
+    actions = say(actions_words(events))
+    if verb == "Undid":
+        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if count > 1
+                else _("Undid {actions}."))
+    else:
+        line = (ngettext("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count) if count > 1
+                else _("Redid {actions}."))
+    lines = [line.format(n=count, actions=actions)]
     state = result.state
     if state.is_over():
-        return [*lines, scoreboard_line(state.to_dict()), style.bold(state.waiting_for())]
-    return [*lines, scoreboard_line(state.to_dict()), style.bold(result.waiting.text)]
+        return [*lines, scoreboard_line(state.to_dict()), style.bold(say(state.waiting_for()))]
+    return [*lines, scoreboard_line(state.to_dict()), style.bold(say(result.waiting.text))]
 
 
 def amend_lines(amended: Any, style: Style) -> list[str]:
     """What ``amend`` did: the roll corrected, what changed for each player and in the game, then the game."""
     before, after = amended.before, amended.state.to_dict()
-    lines = [f"Amended {amended.player}'s roll at event {amended.seq}: {amended.old} is now {amended.new}; "
-             "every later action was checked again."]
+    lines = [_("Amended {player}'s roll at event {seq}: {old} is now {new}; every later action was checked "
+               "again.").format(player=amended.player, seq=amended.seq, old=amended.old, new=amended.new)]
     for old, new in zip(before["players"], after["players"]):
         changes = []
         if old["score"] != new["score"]:
-            changes.append(f"{old['score']} -> {plural(new['score'], 'point')}")
+            changes.append(ngettext("{old} -> {n} point", "{old} -> {n} points", new["score"]).format(
+                old=old["score"], n=new["score"]))
         if old["pawns"] != new["pawns"]:
-            changes.append(f"{old['pawns']} -> {plural(new['pawns'], 'pawn')}")
+            changes.append(ngettext("{old} -> {n} pawn", "{old} -> {n} pawns", new["pawns"]).format(
+                old=old["pawns"], n=new["pawns"]))
         if old["out"] != new["out"]:
-            changes.append("now out of the game" if new["out"] else "back in the game")
+            changes.append(_("now out of the game") if new["out"] else _("back in the game"))
         if changes:
-            lines.append(f"{new['name']}: {', '.join(changes)}.")
+            lines.append(_("{player}: {changes}.").format(player=new["name"], changes=", ".join(changes)))
     if before["winner"] != after["winner"]:
-        lines.append(f"The winner was {before['winner']}; now " + (f"{after['winner']} wins." if after["winner"]
-                                                                    else "the game goes on.")
-                     if before["winner"] else f"Now {after['winner']} wins.")
+        if not before["winner"]:
+            lines.append(_("Now {player} wins.").format(player=after["winner"]))
+        elif after["winner"]:
+            lines.append(_("The winner was {old}; now {new} wins.").format(old=before["winner"], new=after["winner"]))
+        else:
+            lines.append(_("The winner was {old}; now the game goes on.").format(old=before["winner"]))
     lines.append(scoreboard_line(after))
-    lines.append(style.bold(amended.state.waiting_for() if amended.state.is_over() else amended.waiting.text))
+    lines.append(style.bold(say(amended.state.waiting_for() if amended.state.is_over() else amended.waiting.text)))
     return lines
 
 
 def correction_words(record: dict[str, Any], events: list[Any]) -> str:
     """A recorded correction (undo, redo, amend) in words, for ``log`` (``events``: those it undid or redid)."""
     kind = record.get("type")
-    if kind in ("undo", "redo"):
-        return f"{'Undid' if kind == 'undo' else 'Redid'} {actions_words(events)}."
+    if kind == "undo":
+        return _("Undid {actions}.").format(actions=say(actions_words(events)))
+    if kind == "redo":
+        return _("Redid {actions}.").format(actions=say(actions_words(events)))
     if kind == "amend":
-        return (f"Amended the roll of event {record['seq']} ({record['player']}) from {record['old']} to "
-                f"{record['new']}; every later action was checked again.")
+        return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
+                 "again.").format(seq=record["seq"], player=record["player"], old=record["old"], new=record["new"])
     return str(record)
 
 
 def describe_setup(game_id: int, view: dict[str, Any]) -> str:
     """One line: the players, target, dictionary size, deck, dice and optional rules (from ``State.view()``)."""
     state = view["state"]
-    options = [name.replace("_", " ") for name, on in state["options"].items() if on]
+    options = [option_name(name) for name, on in state["options"].items() if on]
     players = ", ".join(p["name"] for p in state["players"])
-    return (f"Game {game_id}: {players}. Target {state['target']}, dictionary size {state['level']}, "
-            f"{state['deck']} deck ({view['deck_size']} cards), {state['dice']} dice. "
-            f"Optional rules: {', '.join(options) if options else 'none'}.")
+    text = (_("Game {game}: {players}. Target {target}, dictionary size {level}, {deck} deck ({cards} cards), {dice} "
+              "dice. Optional rules: {options}.") if options else
+            _("Game {game}: {players}. Target {target}, dictionary size {level}, {deck} deck ({cards} cards), {dice} "
+              "dice. Optional rules: none."))
+    return text.format(game=game_id, players=players, target=state["target"], level=state["level"],
+                       deck=state["deck"], cards=view["deck_size"], dice=dice_name(state["dice"]),
+                       options=", ".join(options))
+
+
+def option_name(option: str) -> str:
+    """An optional rule's name for people."""
+    names = {"oath": _("oath"), "spell_binding": _("spell binding"), "psychotherapy": _("psychotherapy"),
+             "last_words": _("last words")}
+    return names.get(option, option.replace("_", " "))
+
+
+def dice_name(dice: str) -> str:
+    """``physical`` or ``virtual`` dice, for people."""
+    return {"physical": _("physical"), "virtual": _("virtual")}.get(dice, dice)
 
 
 def describe_game(game_id: int, game: Game) -> str:
@@ -171,44 +233,49 @@ def status_lines(game_id: int, view: dict[str, Any], style: Style) -> list[str]:
     lines = [style.bold(describe_setup(game_id, view))]
     for p in state["players"]:
         mark = "->" if p["name"] == state["turn"] and not over else "  "
-        tail = " (left)" if p.get("left") else (" (out)" if p["out"] else (
-            " (winner)" if p["name"] == state["winner"] else ""))
-        pawns = p["pawns"]
-        lines.append(f"{mark} {p['name']:<12} {p['score']:>4} points  {pawns} pawn{'s' if pawns != 1 else ''}{tail}")
-    lines.append(f"Draw pile {state['draw_pile']}, discard pile {state['discard_pile']}. "
-                 f"Words used: {', '.join(state['used_words']) or 'none'}.")
-    lines.append(style.bold(state["waiting_for"]))
+        tail = _(" (left)") if p.get("left") else (_(" (out)") if p["out"] else (
+            _(" (winner)") if p["name"] == state["winner"] else ""))
+        pawns = ngettext("{n} pawn", "{n} pawns", p["pawns"]).format(n=p["pawns"])
+        points = ngettext("{score:>4} point", "{score:>4} points", p["score"]).format(score=p["score"])
+        lines.append(f"{mark} {p['name']:<12} {points}  {pawns}{tail}")
+    if state["used_words"]:
+        lines.append(_("Draw pile {draw}, discard pile {discard}. Words used: {words}.").format(
+            draw=state["draw_pile"], discard=state["discard_pile"], words=", ".join(state["used_words"])))
+    else:
+        lines.append(_("Draw pile {draw}, discard pile {discard}. Words used: none.").format(
+            draw=state["draw_pile"], discard=state["discard_pile"]))
+    waiting = message_from_json(view.get("waiting"))
+    lines.append(style.bold(say(waiting) if waiting is not None else state["waiting_for"]))
     return lines
-
-
-#: What a game waits for, in a few words, by phase (``games``): {turn} is the player whose turn it is.
-_GAME_STATES = {
-    "roll_off": "waiting for the roll-off",
-    "action": "{turn}'s turn",
-    "last_words": "{turn}'s last turn (Last Words)",
-    "sanity": "{turn}'s sanity roll",
-    "spell_binding": "Spell Binding on {turn}'s discard",
-    "psychotherapy": "{turn}'s Psychotherapy roll",
-}
 
 
 def game_state_words(summary: GameSummary) -> str:
     """A game's state in words: "Sue's turn", "over: Paul won with 104"."""
     if summary.phase == "over" and summary.winner is not None:
         score = dict(zip(summary.players, summary.scores)).get(summary.winner)
-        return f"over: {summary.winner} won with {score}"
-    return _GAME_STATES.get(summary.phase, summary.phase).format(turn=summary.turn)
+        return _("over: {player} won with {score}").format(player=summary.winner, score=score)
+    states = {
+        "roll_off": _("waiting for the roll-off"),
+        "action": _("{turn}'s turn"),
+        "last_words": _("{turn}'s last turn (Last Words)"),
+        "sanity": _("{turn}'s sanity roll"),
+        "spell_binding": _("Spell Binding on {turn}'s discard"),
+        "psychotherapy": _("{turn}'s Psychotherapy roll"),
+    }
+    return states.get(summary.phase, summary.phase).format(turn=summary.turn)
 
 
 def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
     """``games``: each game with its last activity, players and state; or how to start one."""
     if not summaries:
-        return [f"No games yet in {where}: start one with 'uw-referee new NAME NAME'."]
-    return [f"Games in {where}, most recently active first:"] + [f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
-            for g in summaries]
+        return [_("No games yet in {where}: start one with 'uw-referee new NAME NAME'.").format(where=where)]
+    return [_("Games in {where}, most recently active first:").format(where=where)] + [
+        f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
+        for g in summaries]
 
 
 def refused_line(message: str, style: Style) -> str:
     """A refusal by the rules: what was refused and that nothing changed."""
-    end = "" if message.endswith(".") else "."
-    return style.red_bold("Refused: ") + message + end + " Nothing was changed."
+    text = say(message)
+    text = text if text.endswith(".") else text + "."
+    return _("{refused} {message} Nothing was changed.").format(refused=style.red_bold(_("Refused:")), message=text)

@@ -14,6 +14,7 @@ import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
+from dictionaries.i18n import Message, message_of, msg, nmsg
 from referee.paths import default_db_path
 from referee.values import value
 
@@ -159,20 +160,20 @@ class Store:
         if self._conn is not None:
             return self._conn
         if os.path.isdir(self.path):
-            raise StoreError(f"{self.path} is a directory, not a database file")
+            raise StoreError(msg("{path} is a directory, not a database file", path=self.path))
         if not self.exists():
             if not create or self.read_only:
-                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
+                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"cannot create {self.path}: {exc.strerror or exc}") from None
+                raise StoreError(msg("cannot create {path}: {why}", path=self.path, why=exc.strerror or exc)) from None
         try:
             conn = self._open()
         except sqlite3.DatabaseError as exc:
             raise StoreError(self._explain(exc)) from None
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
+            raise StoreError(msg("cannot open {path}: {why}", path=self.path, why=exc)) from None
         try:
             self._check_ours(conn)
             if not self.read_only:
@@ -182,10 +183,10 @@ class Store:
                 self._migrate(conn)
             self._version = conn.execute("PRAGMA user_version").fetchone()[0]
             if self._version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer uw-referee (schema {self._version}; "
-                                 f"this one reads up to {SCHEMA_VERSION})")
+                raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
+                                     "{version})", path=self.path, found=self._version, version=SCHEMA_VERSION))
             if self._version == 0:  # an empty SQLite file, never written by uw-referee (read-only: left so)
-                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
+                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(self._explain(exc)) from None
@@ -213,24 +214,27 @@ class Store:
         # A WAL database on read-only media: nothing can change it, so read it as it is.
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
 
-    def _explain(self, exc: sqlite3.Error) -> str:
+    def _explain(self, exc: sqlite3.Error) -> Message:
         text = str(exc)
         code = getattr(exc, "sqlite_errorname", "")
         if "locked" in text or "busy" in text:
-            return (f"{self.path} is busy: another uw-referee kept it locked for {self.timeout:g} s. "
-                    "Nothing was changed; try again.")
+            seconds = f"{self.timeout:g}"
+            return msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was changed; try "
+                       "again.", path=self.path, seconds=seconds)
         if "not a database" in text:
-            return f"{self.path} is not a readable uw-referee database ({text}); it was left untouched"
+            return msg("{path} is not a readable uw-referee database ({why}); it was left untouched", path=self.path,
+                       why=text)
         if "malformed" in text or "disk image" in text:
-            return (f"{self.path} is damaged and cannot be read ({text}); it was left untouched. "
-                    "Restore a backup, or move it aside and start a new file")
+            return msg("{path} is damaged and cannot be read ({why}); it was left untouched. Restore a backup, or move "
+                       "it aside and start a new file", path=self.path, why=text)
         if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self._disk_full()):
-            return f"the disk holding {self.path} is full: nothing was changed; free some space and try again"
+            return msg("the disk holding {path} is full: nothing was changed; free some space and try again",
+                       path=self.path)
         folder = os.path.dirname(os.path.abspath(self.path))
         if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
-            return (f"{self.path} cannot be written (a read-only file, folder or medium): nothing was changed; "
-                    "it can still be read (status, log, export)")
-        return f"{self.path}: {text}"
+            return msg("{path} cannot be written (a read-only file, folder or medium): nothing was changed; it can "
+                       "still be read (status, log, export)", path=self.path)
+        return msg("{path}: {why}", path=self.path, why=text)
 
     def _disk_full(self) -> bool:
         import shutil
@@ -244,8 +248,8 @@ class Store:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if app_id != APPLICATION_ID and (app_id != 0 or tables):
-            raise StoreError(f"{self.path} is an SQLite database of another program, not uw-referee's; "
-                             "it was left untouched (use --db to choose another file)")
+            raise StoreError(msg("{path} is an SQLite database of another program, not uw-referee's; it was left "
+                                 "untouched (use --db to choose another file)", path=self.path))
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -315,7 +319,7 @@ class Store:
             raise StoreError(self._explain(exc)) from None
         except StoreError as exc:
             if "damaged" in str(exc) or "cannot be replayed" in str(exc):
-                raise StoreError(f"{exc}. No command will write to this file") from None
+                raise StoreError(msg("{problem}. No command will write to this file", problem=message_of(exc))) from None
             raise
         self._verified = True
 
@@ -324,15 +328,15 @@ class Store:
         rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         if rows != [("ok",)]:
             detail = " ".join(str(rows[0][0] if rows else "no answer").split())
-            raise StoreError(f"{self.path} is damaged (SQLite's quick_check: {detail}); it was left untouched. "
-                             "Restore a backup, or move it aside and start a new file")
+            raise StoreError(msg("{path} is damaged (SQLite's quick_check: {detail}); it was left untouched. Restore a "
+                                 "backup, or move it aside and start a new file", path=self.path, detail=detail))
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
             game = self._replay(conn, gid)
             if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(_dumps(game.state.to_snapshot()))):
-                raise StoreError(f"game {gid} in {self.path} is damaged (its saved state does not match its "
-                                 "events); the file was left untouched. Restore a backup, or export the other "
-                                 "games and start a new file")
+                raise StoreError(msg("game {game} in {path} is damaged (its saved state does not match its events); "
+                                     "the file was left untouched. Restore a backup, or export the other games and "
+                                     "start a new file", game=gid, path=self.path))
 
     def _write_stamp(self) -> None:
         """Record the file as this write left it (after the connection is closed, so SQLite is done with it)."""
@@ -357,7 +361,7 @@ class Store:
     @contextmanager
     def _transaction(self, create: bool = False, write: bool = True) -> Iterator[sqlite3.Connection]:
         if write and self.read_only:
-            raise StoreError(f"{self.path} was opened read-only")  # a bug, not a user's mistake
+            raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         conn = self._connect(create)
         if write:
             self._verify(conn)
@@ -390,11 +394,11 @@ class Store:
         if game_id is None:
             row = conn.execute("SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT 1").fetchone()
             if row is None:
-                raise NoGame(f"no games yet in {self.path}: start one with 'uw-referee new NAME NAME'")
+                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             return int(row[0])
         row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NoGame(f"there is no game {game_id} in {self.path}; 'uw-referee games' lists them")
+            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id, path=self.path))
         return game_id
 
     def _events(self, conn: sqlite3.Connection, game_id: int) -> tuple[list[Event], list[str]]:
@@ -407,7 +411,8 @@ class Store:
             raise self._unreplayable(game_id, exc) from None
 
     def _unreplayable(self, game_id: int, exc: Exception) -> StoreError:
-        return StoreError(f"game {game_id} in {self.path} cannot be replayed ({exc}); it was left untouched")
+        return StoreError(msg("game {game} in {path} cannot be replayed ({why}); it was left untouched", game=game_id,
+                              path=self.path, why=message_of(exc)))
 
     def _replay(self, conn: sqlite3.Connection, game_id: int, events: list[Event] | None = None) -> Game:
         from referee.engine import Game
@@ -509,7 +514,8 @@ class Store:
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             kept = self._kept(conn, gid, "view")
-            view = kept[1] if kept else self._game(conn, gid).state.view()
+            # A view kept before views held their messages ("waiting") is made again, so it can be translated.
+            view = kept[1] if kept and "waiting" in kept[1] else self._game(conn, gid).state.view()
         return gid, view
 
     def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
@@ -675,9 +681,10 @@ class Store:
         def put_back(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
             starts = action_starts([events[0], *redo])  # index 0 stands for the creation
             if actions < 1 or actions > len(starts):
-                raise NothingToUndo("there is nothing to redo" if not starts else
-                                    f"only {len(starts)} undone action{'s' if len(starts) != 1 else ''} "
-                                    f"can be redone, not {actions}")
+                raise NothingToUndo(msg("there is nothing to redo") if not starts else
+                                    nmsg("only {n} undone action can be redone, not {actions}",
+                                         "only {n} undone actions can be redone, not {actions}", len(starts),
+                                         actions=actions))
             end = starts[actions] - 1 if actions < len(starts) else len(redo)
             return events + redo[:end], redo[end:], redo[:end]
 

@@ -1,38 +1,88 @@
-"""Small words for people shared by the engine and the renderers: plurals and reason codes in words.
+"""Small translatable words shared by the engine and the renderers: reasons, lists, actions.
 
-No imports: the engine and the quick path's renderers both load it.
+Only ``dictionaries.i18n`` is imported: the engine and the quick path's renderers both load it.
 """
 from __future__ import annotations
+
+from dictionaries.i18n import Message, msg, nmsg
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
-#: Each reason code of a verdict or a refusal, in a few words for the table ({level}: the game's size).
-REASON_WORDS = {
-    "too_short": "too short",
-    "too_long": "too long",
-    "proper_noun": "a proper noun",
-    "abbreviation": "an abbreviation",
-    "acronym": "an acronym",
-    "contraction": "a contraction",
-    "uncommon": "not common enough at size {level}",
-    "unknown": "not a word at size {level}",
-    "deck_limit": "not playable with this deck",
-    "used": "already used",
-    "discard_pile": "its cards lie face up in the discard pile",
-}
+def reason_words(code: str, level: int | str = 60) -> Message:
+    """One reason code in a few words for the table, to follow "it is" ({level}: the game's size)."""
+    if code == "too_short":
+        return msg("too short")
+    if code == "too_long":
+        return msg("too long")
+    if code == "proper_noun":
+        return msg("a proper noun")
+    if code == "abbreviation":
+        return msg("an abbreviation")
+    if code == "acronym":
+        return msg("an acronym")
+    if code == "contraction":
+        return msg("a contraction")
+    if code == "uncommon":
+        return msg("not common enough at size {level}", level=level)
+    if code == "unknown":
+        return msg("not a word at size {level}", level=level)
+    if code == "deck_limit":
+        return msg("not playable with this deck")
+    if code == "used":
+        return msg("already used")
+    if code == "discard_pile":
+        return msg("its cards lie face up in the discard pile")
+    return msg("not legal")
 
 
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``1 point``, ``2 points`` (``many`` for an irregular plural)."""
-    return f"{count} {noun if count == 1 else (many or noun + 's')}"
+def reasons_words(codes: Iterable[str], level: int | str = 60) -> Message:
+    """Reason codes as words for people: ``a proper noun and not a word at size 60``."""
+    words = [reason_words(code, level) for code in codes]
+    return and_list(words) if words else msg("not legal")
 
 
-def reasons_words(codes: Iterable[str], level: int | str = 60) -> str:
-    """Reason codes as words for people: ``a proper noun``, ``not a word at size 60``."""
-    words = [REASON_WORDS.get(code, "not legal").format(level=level) for code in codes]
-    return " and ".join(words) if words else "not legal"
+def and_list(items: list[Message]) -> Message:
+    """``A``, ``A and B``, ``A, B and C``: items joined as the language joins a list."""
+    if len(items) == 1:
+        return items[0]
+    head = items[0]
+    for item in items[1:-1]:
+        head = msg("{head}, {item}", head=head, item=item)
+    return msg("{head} and {last}", head=head, last=items[-1])
+
+
+def join_list(items: list[Message]) -> Message:
+    """Items of a list separated by commas: ``1 more A, 2 more B``."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = msg("{head}, {item}", head=joined, item=item)
+    return joined
+
+
+def join_clauses(items: list[Message]) -> Message:
+    """Clauses separated by semicolons (each a whole clause on its own)."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = msg("{head}; {clause}", head=joined, clause=item)
+    return joined
+
+
+def over_words(over: dict[str, tuple[int, int]]) -> Message:
+    """Letters needed beyond the deck: ``2 Z (the deck holds 1)``."""
+    return join_list([msg("{n} {letter} (the deck holds {held})", n=n, letter=c, held=h) for c, (n, h) in over.items()])
+
+
+def cannot_words(doing: str, player: str, word: str = "") -> Message:
+    """What a player whose turn it is not cannot do: ``Ben cannot play CHAMP``."""
+    if doing == "play":
+        return msg("{player} cannot play {word}", player=player, word=word)
+    if doing == "sanity":
+        return msg("{player} cannot roll the sanity check", player=player)
+    if doing == "discard":
+        return msg("{player} cannot discard", player=player)
+    return msg("{player} cannot roll for Psychotherapy", player=player)
 
 
 def action_groups(events: Iterable[Any]) -> list[list[Any]]:
@@ -46,37 +96,43 @@ def action_groups(events: Iterable[Any]) -> list[list[Any]]:
     return groups
 
 
-def action_words(events: list[Any]) -> str:
+def action_words(events: list[Any]) -> Message:
     """One action in words: "Ben's CHAMP: 15 points, roll 16"."""
     first = events[0]
     rolls = [e for e in events[1:] if e.kind == "sanity_rolled"]
     therapy = [e for e in events[1:] if e.kind == "psychotherapy_rolled"]
-    roll = f", roll {rolls[0].roll}" if rolls else ""
+    parts: list[Message]
     if first.kind == "word_played":
-        text = f"{first.player}'s {first.word}: {plural(first.score, 'point')}" + (roll or ", not yet rolled")
+        parts = [nmsg("{player}'s {word}: {n} point", "{player}'s {word}: {n} points", first.score,
+                      player=first.player, word=first.word),
+                 msg("roll {roll}", roll=rolls[0].roll) if rolls else msg("not yet rolled")]
     elif first.kind == "discarded":
-        text = f"{first.player}'s discard" + (f" of {first.letters.upper()}" if first.letters else "")
+        parts = [msg("{player}'s discard of {letters}", player=first.player, letters=first.letters.upper())
+                 if first.letters else msg("{player}'s discard", player=first.player)]
     elif first.kind == "bind_named":
-        text = f"{first.by} naming {first.word} for Spell Binding"
+        parts = [msg("{namer} naming {word} for Spell Binding", namer=first.by, word=first.word)]
     elif first.kind == "bind_done":
-        text = "the close of Spell Binding" + (f" (the forced word's roll {rolls[0].roll})" if rolls else "")
+        parts = [msg("the close of Spell Binding (the forced word's roll {roll})", roll=rolls[0].roll) if rolls
+                 else msg("the close of Spell Binding")]
     elif first.kind == "player_left":
-        text = f"{first.player} leaving the game"
+        parts = [msg("{player} leaving the game", player=first.player)]
     elif first.kind == "sanity_rolled":
-        text = f"{first.player}'s sanity roll {first.roll}"
+        parts = [msg("{player}'s sanity roll {roll}", player=first.player, roll=first.roll)]
     elif first.kind == "psychotherapy_rolled":
         therapy = [first]
-        text = f"{first.player}'s Psychotherapy"
+        parts = [msg("{player}'s Psychotherapy", player=first.player)]
     else:
-        text = "the set-up"
+        parts = [msg("the set-up")]
     if therapy:
-        text += f", Psychotherapy roll {therapy[0].roll}" if therapy[0].roll is not None else ", no Psychotherapy roll"
-    return text
+        parts.append(msg("Psychotherapy roll {roll}", roll=therapy[0].roll) if therapy[0].roll is not None
+                     else msg("no Psychotherapy roll"))
+    return join_list(parts)
 
 
-def actions_words(events: Iterable[Any]) -> str:
+def actions_words(events: Iterable[Any]) -> Message:
     """Several actions in words, separated by semicolons."""
-    return "; ".join(action_words(group) for group in action_groups(events))
+    return join_clauses([action_words(group) for group in action_groups(events)])
 
 
-__all__ = ["REASON_WORDS", "plural", "reasons_words", "action_groups", "action_words", "actions_words"]
+__all__ = ["reason_words", "reasons_words", "and_list", "join_list", "join_clauses", "over_words", "cannot_words",
+           "action_groups", "action_words", "actions_words"]

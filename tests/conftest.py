@@ -6,6 +6,7 @@ and an overlay (overlay.txt).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,18 @@ def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict:
     """Build the toy dictionary (with its definitions) into ``out``; return its metadata."""
     return build(DATA / "scowl", overlay, out, "toy", frequencies=Frequencies.from_file(DATA / "frequencies.tsv"),
                  wordnet=read_wordnet(DATA / "wordnet"))
+
+
+@pytest.fixture(autouse=True)
+def english_unless_asked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test speaks English unless it asks for another language, whatever the machine's locale;
+    a test that switches language (``--lang es``, ``UW_LANG=es``) leaves English behind it."""
+    from dictionaries.i18n import set_language
+
+    monkeypatch.setenv("UW_LANG", "en")
+    set_language("en")
+    yield
+    set_language("en")
 
 
 @pytest.fixture(scope="session")

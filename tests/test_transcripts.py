@@ -35,7 +35,8 @@ def read_commands(name: str) -> list[tuple[str, str | None]]:
 
 
 def run_transcript(name: str, db: Path) -> tuple[str, list[tuple[str, int, str]]]:
-    runner = CliRunner()
+    """The transcript's commands run in order; the ``es_`` ones speak Spanish (``UW_LANG=es``)."""
+    runner = CliRunner(env={"UW_LANG": "es"} if name.startswith("es_") else None)
     parts = []
     results = []
     for line, typed in read_commands(name):

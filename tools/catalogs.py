@@ -113,10 +113,22 @@ def update() -> None:
             if not path.exists():
                 init(language)
             catalog = read(path, language)
+            created = catalog.creation_date
+            before = path.read_bytes()
             catalog.update(template(domain), no_fuzzy_matching=True)
+            catalog.creation_date = created  # the header changes only when the messages do
             write(catalog, path)
+            if path.read_bytes() != before and _only_header_changed(before, path.read_bytes()):
+                path.write_bytes(before)
             todo = sum(1 for m in catalog if m.id and (not m.string or (isinstance(m.string, tuple) and not all(m.string))))
             print(f"{path.relative_to(ROOT)}: {len(catalog)} messages, {todo} to translate")
+
+
+def _only_header_changed(before: bytes, after: bytes) -> bool:
+    """True when two .po files differ only in their dated header lines."""
+    def body(data: bytes) -> list[bytes]:
+        return [line for line in data.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))]
+    return body(before) == body(after)
 
 
 def mo_bytes(catalog: Catalog) -> bytes:
@@ -134,6 +146,43 @@ def compile_all() -> None:
                 print(f"compiled {path.with_suffix('.mo').relative_to(ROOT)}")
 
 
+def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
+    """What ``catalog`` lacks for the messages of ``template``: missing, fuzzy, empty or with other
+    ``{fields}`` than the message; and its entries the code no longer says."""
+    import string
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+    found: list[str] = []
+    for message in template:
+        if not message.id:
+            continue
+        entry = catalog.get(message.id, message.context)
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        if entry is None:
+            found.append(f"not in the catalog: {key!r} ({message.locations[0][0]})")
+        elif entry.fuzzy:
+            found.append(f"fuzzy: {key!r}")
+        elif not entry.string or (isinstance(entry.string, tuple) and not all(entry.string)):
+            found.append(f"not translated: {key!r}")
+        else:
+            ids = [entry.id] if isinstance(entry.id, str) else [entry.id[0]] + [entry.id[1]] * (len(entry.string) - 1)
+            strings = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+            for source, text in zip(ids, strings):
+                try:
+                    same = fields(source) == fields(text)
+                except ValueError:
+                    same = False
+                if not same and "{" in source + text:
+                    found.append(f"other fields than the message: {key!r} -> {text!r}")
+    for message in catalog.obsolete.values():
+        found.append(f"obsolete entry (run update): {message.id!r}")
+    found.extend(f"in the catalog but not in the code (run update): {m.id!r}" for m in catalog
+                 if m.id and template.get(m.id, m.context) is None)
+    return found
+
+
 def problems() -> list[str]:
     """What is wrong with the catalogs: a message missing, empty, fuzzy or obsolete; a stale .mo."""
     found: list[str] = []
@@ -145,19 +194,7 @@ def problems() -> list[str]:
                 found.append(f"{rel}: missing (python tools/catalogs.py init {language})")
                 continue
             catalog = read(path, language)
-            for message in template(domain):
-                if not message.id:
-                    continue
-                entry = catalog.get(message.id, message.context)
-                key = message.id if isinstance(message.id, str) else message.id[0]
-                if entry is None:
-                    found.append(f"{rel}: not in the catalog: {key!r} ({message.locations[0][0]})")
-                elif entry.fuzzy:
-                    found.append(f"{rel}: fuzzy: {key!r}")
-                elif not entry.string or (isinstance(entry.string, tuple) and not all(entry.string)):
-                    found.append(f"{rel}: not translated: {key!r}")
-            for message in catalog.obsolete.values():
-                found.append(f"{rel}: obsolete entry (run update): {message.id!r}")
+            found.extend(f"{rel}: {problem}" for problem in catalog_problems(template(domain), catalog))
             mo = path.with_suffix(".mo")
             if not mo.exists() or mo.read_bytes() != mo_bytes(catalog):
                 found.append(f"{mo.relative_to(ROOT)}: not compiled from the .po (python tools/catalogs.py compile)")
