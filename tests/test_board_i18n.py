@@ -408,3 +408,54 @@ def test_the_spanish_keeps_every_placeholder_and_tag() -> None:
             got = _placeholders(s)
             # a singular may leave out its count ("Solo se ha juzgado la primera palabra.")
             assert got == wanted or (len(ids) == 2 and set(got) <= set(wanted)), (m.id, s)
+
+
+# -- the board command ----------------------------------------------------------------------------
+
+def test_the_board_command_says_its_errors_in_spanish(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for args in (["--lang", "es", "board"], ["board", "--lang", "es"]):
+            result = CliRunner().invoke(cli, [*args, "--db", str(tmp_path / "g.sqlite3"), "--port", str(port)])
+            assert result.exit_code == 1
+            assert result.output.strip() == (f"Error: el puerto {port} de 127.0.0.1 ya está en uso: "
+                                             "elige otro con --port")
+    host = CliRunner().invoke(cli, ["board", "--lang", "es", "--host", "no.such.host.invalid"])
+    assert host.exit_code == 2 and "no es una dirección de esta máquina" in host.output
+
+
+def test_the_board_commands_help_in_spanish(tmp_path: Path) -> None:
+    """Help texts are said when the command's module is imported: ``uw-referee`` chooses the language first."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", "from referee.quick import main; main()", "--lang", "es", "board",
+                           "--help"], capture_output=True, text=True, timeout=60, check=False,
+                          env={"PATH": "/usr/bin:/bin", "UW_LANG": "en", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    flat = " ".join(done.stdout.split())
+    assert "Sirve el tablero en directo" in flat and "Nadie puede cambiar una partida desde el tablero." in flat
+    assert "Ejemplo: uw-referee board --host 0.0.0.0" in flat and "Port to listen on" not in flat
+
+
+@pytest.mark.slow
+def test_the_served_board_speaks_spanish_in_the_terminal_and_follows_each_browser(db: Path) -> None:
+    import urllib.request
+
+    from board_support import Board
+
+    board = Board(db, "--lang", "es")
+    try:
+        english = urllib.request.urlopen(board.url + "/", timeout=10)
+        assert english.headers["Content-Language"] == "en"  # the pages follow the browser, not the terminal
+        request = urllib.request.Request(board.url + "/", headers=SPANISH)
+        spanish = urllib.request.urlopen(request, timeout=10)
+        assert spanish.headers["Content-Language"] == "es" and "Le toca" in spanish.read().decode()
+    finally:
+        code, out, err = board.stop()
+    assert code == 0 and "Traceback" not in err
+    assert f"El tablero de {db} está en {board.url}/  (el juez: {board.url}/judge)" in out
+    assert "Solo esta máquina puede abrirlo" in out and "El tablero se ha detenido." in out
