@@ -88,29 +88,36 @@ def readable(page: str) -> list[str]:
     return reader.parts
 
 
-def _english_msgids() -> list[str]:
-    """The English of every board.po message whose Spanish differs (a word the same in both, such as
-    "Error", is no sign of English), singular and plural."""
-    with BOARD_PO.open("rb") as f:
-        catalog = read_po(f, locale="es")
+#: Every Spanish catalog: the board's, and the library's whose sentences the board shows.
+ALL_PO = sorted(ROOT.glob("*/locale/es/LC_MESSAGES/*.po")) + sorted(ROOT.glob("*/*/locale/es/LC_MESSAGES/*.po"))
+
+
+def _english_msgids(paths: tuple[Path, ...] = (BOARD_PO,)) -> list[str]:
+    """The English of every message of the catalogs whose Spanish differs (a word the same in both,
+    such as "Error", is no sign of English), singular and plural."""
     found = []
-    for m in catalog:
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        found += [i for i in ids if i not in strings]
+    for path in paths:
+        with path.open("rb") as f:
+            catalog = read_po(f, locale="es")
+        for m in catalog:
+            if not m.id:
+                continue
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            found += [i for i in ids if i not in strings]
     return found
 
 
-def english_fragments() -> tuple[set[str], set[str]]:
-    """The literal pieces of the board's English messages between their placeholders and tags: pieces
+def english_fragments(paths: tuple[Path, ...] = (BOARD_PO,)) -> tuple[set[str], set[str]]:
+    """The literal pieces of the catalogs' English messages between their placeholders and tags: pieces
     of two words or more are looked for anywhere; a one-word message only as a whole text."""
     phrases, words = set(), set()
-    for text in _english_msgids():
-        pieces = re.split(r"%\([a-z_]+\)s|\{[a-z_]+\}|<[^>]+>|%%", text)
+    for text in _english_msgids(paths):
+        pieces = re.split(r"%\([a-z_]+\)s|%[sd]|\{[^{}]*\}|<[^>]+>|%%|\n", text)
         for piece in pieces:
-            piece = piece.strip(" :;,.()/!?")
+            piece = piece.strip(" :;,.()/!?'\"")
+            if "uw-referee" in piece or piece.startswith("-"):
+                continue  # a command, the same in every language
             if len(piece.split()) >= 2:
                 phrases.add(piece)
             elif piece and len(pieces) == 1:
@@ -126,12 +133,13 @@ ENGLISH_ONLY = {"the", "and", "of", "to", "is", "for", "with", "game", "games", 
                 "waiting", "roll", "sanity", "check", "passes", "their", "left", "out", "winner", "state"}
 
 
-def assert_no_english(page: str, where: str) -> None:
-    """No sentence of the board's catalog in English, and no English-only word, in what a person reads
-    (text the library said, marked ⟦…⟧ by ``library_marked``, is the library's catalogs' business)."""
+def assert_no_english(page: str, where: str, paths: tuple[Path, ...] = (BOARD_PO,)) -> None:
+    """No sentence of the catalogs at ``paths`` in English, and no English-only word, in what a person
+    reads (text the library said, marked ⟦…⟧ by ``library_marked``, is left out)."""
     parts = [re.sub(r"⟦[^⟧]*⟧", " ", p).replace("Unspeakable Words", "") for p in readable(page)]  # the game's name
+    parts = [re.sub(r"(?<![\w/])/[\w./-]+", " ", p) for p in parts]  # a file's path (a game's database)
     text = " ".join(parts)
-    phrases, words = english_fragments()
+    phrases, words = english_fragments(paths)
     left = sorted(p for p in phrases if p in text) + sorted(p for p in parts if p.strip() in words)
     assert not left, f"{where}: English left on the Spanish page: {left}"
     english = sorted({w for w in re.findall(r"[A-Za-z']+", text) if w.lower() in ENGLISH_ONLY
@@ -459,3 +467,44 @@ def test_the_served_board_speaks_spanish_in_the_terminal_and_follows_each_browse
     assert code == 0 and "Traceback" not in err
     assert f"El tablero de {db} está en {board.url}/  (el juez: {board.url}/judge)" in out
     assert "Solo esta máquina puede abrirlo" in out and "El tablero se ha detenido." in out
+
+
+# -- with the library's catalogs: a whole game on the Spanish board -------------------------------
+
+def test_a_whole_game_on_the_spanish_board_meets_no_english_message(tmp_path: Path) -> None:
+    """Every optional rule, refusals, a word the judge turns down, the end: after every command the
+    Spanish board (and the judge, the list, an error page) holds no message of any catalog in English
+    (the engine's notes and waiting text, the reasons, the store's errors come in Spanish too)."""
+    import shlex
+
+    db = tmp_path / "g.sqlite3"
+    script = (ROOT / "tests" / "data" / "transcripts" / "es_game.commands").read_text()
+    commands = [line for line in script.splitlines() if line and not line.startswith("#")
+                and line.split()[0] not in ("check", "status", "log")]
+    assert len(commands) > 20
+    client = client_for(db)
+    seen = set()
+    for command in commands:
+        CliRunner().invoke(cli, ["--db", str(db), *shlex.split(command)])  # a refusal is part of the game
+        page = client.get("/?lang=es").get_data(as_text=True)
+        assert_no_english(page, f"the board after {command!r}", tuple(ALL_PO))
+        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]
+    assert len(seen) > 5  # the board went through many states, each said in Spanish
+    assert "Gana la partida" in page and "terminada: ha ganado" in client.get("/games?lang=es").get_data(as_text=True)
+    for path in ("/judge?words=champ+london+don%27t+quartz+xqzt&game=1", "/games", "/games/9", "/games/1/events/x"):
+        assert_no_english(client.get(path + ("&" if "?" in path else "?") + "lang=es").get_data(as_text=True),
+                          path, tuple(ALL_PO))
+
+
+def test_a_message_shared_with_another_catalog_is_translated_alike() -> None:
+    """The catalogs are chained (dictionaries, referee, click, board, service): a message in two of them
+    is said as the first one says it, so the board's must say it the same way."""
+    def entries(path: Path) -> dict[Any, Any]:
+        with path.open("rb") as f:
+            return {m.id: m.string for m in read_po(f, locale="es") if m.id}
+
+    board = entries(BOARD_PO)
+    for path in ALL_PO:
+        if path != BOARD_PO:
+            for key, string in entries(path).items():
+                assert key not in board or board[key] == string, (path.name, key, string, board[key])
