@@ -330,7 +330,7 @@ def test_library_sentences_reach_the_page_through_say(db: Path, library_marked: 
     missing = html.unescape(client.get("/games/7?lang=es").get_data(as_text=True))
     assert "<p>⟦there is no game 7" in missing
     data = client.get("/api/games/1?lang=es").get_json()
-    assert all(line.startswith("⟦") for line in data["recent"])
+    assert all(line.startswith("⟦") for line in data["recent"]) and data["waiting_for"].startswith("⟦Sue's turn")
     assert data["turn"] == "Sue" and data["phase"] == "action"  # codes and names stay as they are
 
 
@@ -494,6 +494,11 @@ def test_a_whole_game_on_the_spanish_board_meets_no_english_message(tmp_path: Pa
     for path in ("/judge?words=champ+london+don%27t+quartz+xqzt&game=1", "/games", "/games/9", "/games/1/events/x"):
         assert_no_english(client.get(path + ("&" if "?" in path else "?") + "lang=es").get_data(as_text=True),
                           path, tuple(ALL_PO))
+    data = client.get("/api/games/1", headers=SPANISH).get_json()
+    sentences = " ".join([data["waiting_for"], *data["recent"]])
+    phrases, _words = english_fragments(tuple(ALL_PO))
+    assert [p for p in phrases if p in sentences] == [] and "Beto" in sentences
+    assert data["phase"] == "over" and data["outcome"]["termination"] == "last_words"  # codes stay codes
 
 
 def test_a_message_shared_with_another_catalog_is_translated_alike() -> None:

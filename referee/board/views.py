@@ -345,9 +345,12 @@ def definitions_for(word: str) -> list[tuple[str, str]] | None:
 # -- JSON -----------------------------------------------------------------------------------------
 
 def _game_json(shown: Shown) -> dict[str, Any]:
-    """A game for programs: its state's codes and names as they are, its recent actions in the language
-    of the request (``Content-Language`` says which)."""
-    return {"game": shown.id, "updated_at": shown.updated_at, **shown.state.to_dict(), "recent": shown.recent}
+    """A game for programs: its state's codes and names as they are, its sentences (what it waits for,
+    its recent actions) in the language of the request (``Content-Language`` says which)."""
+    state = shown.state.to_dict()
+    if "waiting_for" in state:
+        state["waiting_for"] = say(shown.state.waiting_for())
+    return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent}
 
 
 @board.get("/api/games")
