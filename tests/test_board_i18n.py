@@ -285,7 +285,7 @@ def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None
                  '<strong class="yes">válida</strong>', '<strong class="no">no válida</strong>',
                  "ya se ha usado en esta partida", "10 puntos:", "La prueba de cordura se supera el 55 % de las veces.",
                  "<i>verbo</i>", '<span lang="en">strike lightly</span>', "WordNet no tiene ninguna definición de XQZT.",
-                 "no se puede juzgar", "⟦APTS is an abbreviation"):
+                 "no se puede juzgar", "⟦APTS is an abbreviation", "Qué significa TAPS según WordNet (en inglés):"):
         assert fact in body, fact
     assert_no_english(body, "the judge")
     empty = client_for(ROOT / "no-such-dir" / "none.sqlite3").get("/judge?words=zygote&lang=es")
