@@ -265,3 +265,20 @@ def test_a_spanish_browser_gets_the_board_in_spanish(forgets_the_language: Any, 
             assert console_errors(driver) == []
     finally:
         driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "en-US,en"})
+
+
+def test_spanish_pages_fit_a_phone(forgets_the_language: Any, db: Path) -> None:
+    """Spanish runs longer than English: the pages still never scroll sideways at phone width."""
+    driver = forgets_the_language
+    uw(db, "play", "quartz", "--roll", "20", "--allow")
+    with Board(db) as board:
+        try:
+            emulate_phone(driver)
+            for path in ("/", "/games", "/judge?words=taps+apts+london+xqzzyxqzzyxqzzy", "/games/99"):
+                driver.get(board.url + path + ("&" if "?" in path else "?") + "lang=es")
+                assert driver.find_element("tag name", "html").get_attribute("lang") == "es"
+                widths = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                assert widths[0] <= widths[1], f"{path} scrolls sideways at phone width in Spanish: {widths}"
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
