@@ -6,7 +6,7 @@ It installs the project the way a user does (``pip install .`` into a throw-away
 environment, not editable, bytecode compiled) and times the installed ``uw-referee``:
 
 - start: ``check``, ``status`` and ``play`` against ``python -c pass`` of the same interpreter
-  (targets: check <= 3x, status and play <= 4x);
+  (targets: check <= 3x, status and play <= 4x), in English and in Spanish (``--lang es``);
 - a long game: ``status`` and ``play`` in a game of 5,000 events against the same in a game of 10
   (target <= 1.2x);
 - a full file: a ``play`` in a file holding 1,000 finished games against the same play in a file
@@ -155,10 +155,20 @@ def main() -> None:
             "check": [referee, "check", "taps"],
             "status": [referee, "--db", str(dbs["short"]), "status"],
             "play": play(dbs["short"]),
-        }, env, args.rounds, before={"play": undo(dbs["short"])})
+            # The same in Spanish: the catalogs are loaded (English loads none).
+            "check es": [referee, "--lang", "es", "check", "taps"],
+            "status es": [referee, "--lang", "es", "--db", str(dbs["short"]), "status"],
+            "play es": [referee, "--lang", "es", *play(dbs["short"])[1:]],
+        }, env, args.rounds, before={"play": undo(dbs["short"]), "play es": undo(dbs["short"])})
         row("uw-referee check taps", start["check"], "python -c pass", start["pass"], "<= 3x", ("check", "pass"))
         row("uw-referee status", start["status"], "python -c pass", start["pass"], "<= 4x", ("status", "pass"))
         row("uw-referee play WORD --roll N", start["play"], "python -c pass", start["pass"], "<= 4x", ("play", "pass"))
+        row("uw-referee --lang es check taps", start["check es"], "python -c pass", start["pass"], "<= 3x",
+            ("check es", "pass"))
+        row("uw-referee --lang es status", start["status es"], "python -c pass", start["pass"], "<= 4x",
+            ("status es", "pass"))
+        row("uw-referee --lang es play WORD --roll N", start["play es"], "python -c pass", start["pass"], "<= 4x",
+            ("play es", "pass"))
 
         # Long games: the same commands at 5,000 events and at 10.
         grow = interleaved({

@@ -28,14 +28,19 @@ from dictionaries.dictionary import Dictionary  # noqa: E402
 from dictionaries.verdict import judge  # noqa: E402
 
 JUDGED = ROOT / "tests" / "data" / "lexicon"
-ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse
+ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse | borderline
+ACCEPTED_FRESH = JUDGED / "accepted_fresh.tsv"  # the same, a second sample drawn after rules 5-7 were set
 REFUSED = JUDGED / "refused_frequent.tsv"   # common | debatable | not
 REASONS = JUDGED / "reasons_sample.tsv"     # right | wrong
 REASONS_CHECK = JUDGED / "reasons_check.tsv"  # right | wrong: a second sample, drawn after the rules were set
+REASONS_FRESH = JUDGED / "reasons_fresh.tsv"  # right | wrong: a third, drawn after rules 5-7 (reasons) were set
 LEFT_OUT = JUDGED / "left_out_sample.tsv"    # word | not: what rule 4 (left out) costs
+FOREIGN = JUDGED / "foreign_sample.tsv"      # word | not: what rule 7 (foreign words left out) costs
 SAMPLE_SEED, SAMPLE_SIZE = 11, 300
 REASON_SEED, REASON_SIZE, REASON_POOL = 12, 200, 50_000
 CHECK_SEED, CHECK_SIZE, LEFT_OUT_SEED, LEFT_OUT_SIZE = 14, 100, 15, 50
+FRESH_SEED, FRESH_SIZE, FOREIGN_SEED, FOREIGN_SIZE = 16, 200, 18, 100
+ACCEPTED_FRESH_SEED = 19
 FREQUENT = 10_000
 _PLAIN = re.compile(r"[a-z]{3,7}")
 
@@ -91,15 +96,19 @@ def stable_sample(items: list, size: int, seed: int) -> list:
     return sorted(items, key=rank)[:size]
 
 
-def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[tuple[str, str]], list[tuple[str, str]]]:
-    """The accepted sample, the refused frequent words, and two refusal samples (word, reason code)."""
-    accepted = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
+def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[str], list[tuple[str, str]],
+                                             list[tuple[str, str]], list[tuple[str, str]]]:
+    """Two accepted samples, the refused frequent words, and three refusal samples (word, reason code)."""
+    legal = legal_words(dictionary)
+    accepted = stable_sample(legal, SAMPLE_SIZE, SAMPLE_SEED)
+    accepted_fresh = stable_sample([w for w in legal if w not in set(accepted)], SAMPLE_SIZE, ACCEPTED_FRESH_SEED)
     pool = frequent_words(REASON_POOL)
     refused = [w for w in pool[:FREQUENT] if refused_by_dictionary(dictionary, w)]
     refusals = [(w, judge(dictionary, w).reasons[0].code) for w in pool if not judge(dictionary, w).legal]
     chosen = stable_sample(refusals, REASON_SIZE, REASON_SEED)
     check = stable_sample([r for r in refusals if r not in chosen], CHECK_SIZE, CHECK_SEED)
-    return sorted(accepted), refused, sorted(chosen), sorted(check)
+    fresh = stable_sample([r for r in refusals if r not in chosen and r not in check], FRESH_SIZE, FRESH_SEED)
+    return sorted(accepted), sorted(accepted_fresh), refused, sorted(chosen), sorted(check), sorted(fresh)
 
 
 def refused_by_dictionary(dictionary: Dictionary, word: str) -> bool:
@@ -125,14 +134,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", action="store_true", help="write the lists to judge (keeps judgements)")
     args = parser.parse_args(argv)
     dictionary = Dictionary()
-    accepted, refused, refusals, check = samples(dictionary)
+    accepted, accepted_fresh, refused, refusals, check, fresh = samples(dictionary)
     before, _, _ = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY)
-    left_out = stable_sample(sorted(key for key in before if key not in dictionary), LEFT_OUT_SIZE, LEFT_OUT_SEED)
+    gone = sorted(key for key in before if key not in dictionary)
+    doubtful, foreign_level = LEVELS.index(95) + 1, LEVELS.index(80) + 1
+    # Rule 4 leaves out size-95 words, rule 7 size-80 words (SCOWL alone: only a word sense at that size).
+    left_out = stable_sample([k for k in gone if before[k][0] == doubtful], LEFT_OUT_SIZE, LEFT_OUT_SEED)
+    foreign = stable_sample([k for k in gone if before[k][0] == foreign_level], FOREIGN_SIZE, FOREIGN_SEED)
     if args.samples:
         old = read_judged(ACCEPTED)
         write_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
                      "accept = a careful table accepts it; refuse = it would not; borderline = a table might go either way",
                      [(w, *old.get(w, ("", ""))) for w in accepted])
+        old = read_judged(ACCEPTED_FRESH)
+        write_judged(ACCEPTED_FRESH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FRESH_SEED}), "
+                     "none of them in accepted_sample.tsv, drawn after rules 5-7 were set.\naccept | refuse | borderline, "
+                     "as in accepted_sample.tsv", [(w, *old.get(w, ("", ""))) for w in accepted_fresh])
         old = read_judged(REFUSED)
         write_judged(REFUSED, f"Words among wordfreq's {FREQUENT} most frequent lower-case 3-7 letter words refused at size "
                      f"{DEFAULT_LEVEL} for what they are (not for the deck).\ncommon = a plain common word a table accepts; debatable = a table might go either "
@@ -147,11 +164,19 @@ def main(argv: list[str] | None = None) -> int:
         write_judged(REASONS_CHECK, f"{CHECK_SIZE} more random refusals (seed {CHECK_SEED}) from the same pool, drawn after the "
                      "rules were set: no rule was shaped by them.\nright | wrong, as in reasons_sample.tsv",
                      [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in check])
+        old = read_judged(REASONS_FRESH)
+        write_judged(REASONS_FRESH, f"{FRESH_SIZE} more random refusals (seed {FRESH_SEED}) from the same pool, drawn after "
+                     "rules 5-7 (reasons) were set, none of them in the two samples before.\nright | wrong, as in reasons_sample.tsv",
+                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in fresh])
+        old = read_judged(FOREIGN)
+        write_judged(FOREIGN, f"{len(foreign)} spellings rule 7 leaves out (at most {FOREIGN_SIZE}, seed {FOREIGN_SEED}): SCOWL size-80 words "
+                     "WordNet does not know, written far more in another language.\nword = an English word a dictionary has "
+                     "(a loss); not = a foreign word, name or piece", [(w, *old.get(w, ("", ""))) for w in foreign])
         old = read_judged(LEFT_OUT)
         write_judged(LEFT_OUT, f"{LEFT_OUT_SIZE} random spellings the build leaves out (seed {LEFT_OUT_SEED}): SCOWL size-95 words "
                      "WordNet does not know that people write.\nword = an English word a dictionary has (a loss); "
                      "not = a name, abbreviation, foreign word, misspelling or piece", [(w, *old.get(w, ("", ""))) for w in left_out])
-        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}, {REASONS_CHECK}, {LEFT_OUT}")
+        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}, {REASONS_CHECK}, {REASONS_FRESH}, {FOREIGN}, {LEFT_OUT}")
         return 0
 
     print("== counts of word-sense spellings at each size and below: SCOWL alone -> this build (3-7 letters in brackets)")
@@ -163,18 +188,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  policy changes: {dictionary.metadata.get('policy_changes')}")
 
     failures = []
-    judged = read_judged(ACCEPTED)
-    missing = [w for w in accepted if not judged.get(w, ("",))[0]]
-    good = [w for w in accepted if judged.get(w, ("",))[0] == "accept"]
-    bad = [w for w in accepted if judged.get(w, ("",))[0] == "refuse"]
-    border = [w for w in accepted if judged.get(w, ("",))[0] == "borderline"]
-    share, upper = len(good) / len(accepted), (len(good) + len(border)) / len(accepted)
-    print(f"\n== precision: of {len(accepted)} sampled legal words a careful table accepts {len(good)}, refuses {len(bad)}, "
-          f"might go either way on {len(border)}: {share:.1%} to {upper:.1%} (target >= 99%)")
-    print(f"  refused by the table: {', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}")
-    print(f"  borderline: {', '.join(border) or 'none'}")
-    if missing or upper < 0.99:
-        failures.append(f"precision {share:.1%} to {upper:.1%}, {len(missing)} unjudged")
+    pooled: list[tuple[int, int, int]] = []
+    for path, sample, title in ((ACCEPTED, accepted, "sampled legal words"),
+                                (ACCEPTED_FRESH, accepted_fresh, "more legal words, drawn after rules 5-7 were set,")):
+        judged = read_judged(path)
+        missing = [w for w in sample if not judged.get(w, ("",))[0]]
+        good = [w for w in sample if judged.get(w, ("",))[0] == "accept"]
+        bad = [w for w in sample if judged.get(w, ("",))[0] == "refuse"]
+        border = [w for w in sample if judged.get(w, ("",))[0] == "borderline"]
+        share, upper = len(good) / len(sample), (len(good) + len(border)) / len(sample)
+        print(f"\n== precision: of {len(sample)} {title} a careful table accepts {len(good)}, refuses {len(bad)}, "
+              f"might go either way on {len(border)}: {share:.1%} to {upper:.1%} (target >= 99%)")
+        print(f"  refused by the table: {', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}")
+        print(f"  borderline: {', '.join(border) or 'none'}")
+        if missing or share < 0.99:  # a borderline word is not one a careful table would accept
+            failures.append(f"precision ({path.name}) {share:.1%} ({upper:.1%} if the borderline count), "
+                            f"{len(missing)} unjudged")
+        pooled.append((len(good), len(border), len(sample)))
+    good_n, border_n, total = (sum(column) for column in zip(*pooled))
+    print(f"\n  both samples: {good_n} of {total} accepted ({good_n / total:.1%}), {border_n} borderline "
+          f"({(good_n + border_n) / total:.1%} with them)")
 
     judged = read_judged(REFUSED)
     missing = [w for w in refused if not judged.get(w, ("",))[0]]
@@ -190,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         failures.append(f"recall: {share:.2%} refused, {len(missing)} unjudged")
 
     for path, sample, title in ((REASONS, refusals, "sampled refusals"),
-                                (REASONS_CHECK, check, "more refusals, drawn after the rules were set,")):
+                                (REASONS_CHECK, check, "more refusals, drawn after rules 1-4 were set,"),
+                                (REASONS_FRESH, fresh, "more refusals, drawn after rules 5-7 were set,")):
         judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
         missing = [w for w, _ in sample if not judged.get(w, ("",))[0]]
         right = [w for w, _ in sample if judged.get(w, ("",))[0] == "right"]
@@ -200,12 +234,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
         if missing or share < 0.99:
             failures.append(f"reasons ({path.name}) {share:.1%}, {len(missing)} unjudged")
-    judged = read_judged(LEFT_OUT)
-    words = [w for w in left_out if judged.get(w, ("",))[0] == "word"]
-    print(f"\n== left out (rule 4): {len(before) - len(after)} spellings fewer than SCOWL alone; of {len(left_out)} sampled, "
-          f"{len(words)} are English words a dictionary has (lost from size 95): {', '.join(words) or 'none'}")
-    if any(not judged.get(w, ("",))[0] for w in left_out):
-        failures.append("left-out sample unjudged")
+    print(f"\n== left out: {len(before) - len(after)} spellings fewer than SCOWL alone")
+    for path, sample, rule, size in ((LEFT_OUT, left_out, "rule 4", 95), (FOREIGN, foreign, "rule 7, foreign words", 80)):
+        judged = read_judged(path)
+        words = [w for w in sample if judged.get(w, ("",))[0] == "word"]
+        print(f"  {rule}: of {len(sample)} sampled, {len(words)} are English words a dictionary has "
+              f"(lost from size {size}): {', '.join(words) or 'none'}")
+        if any(not judged.get(w, ("",))[0] for w in sample):
+            failures.append(f"{path.name} unjudged")
 
     definitions = open_definitions()
     defined = [w for w in legal if definitions.lookup(w)]

@@ -14,7 +14,7 @@ import os
 from dictionaries.rules import MAX_WORD_LETTERS  # noqa: F401 - the format's longest key
 
 #: The project's version (pyproject.toml reads it from here).
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 #: Bump when the layout of the built files changes; the loader refuses other versions.
 FORMAT_VERSION = 1

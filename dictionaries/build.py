@@ -67,6 +67,7 @@ _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 _OVERLAY_RE = re.compile(r"^(?P<key>[a-z]+)\s+(?P<sense>[a-z_]+)\s+(?P<level>\d+)\s+#\s*(?P<why>\S.*)$")
 _KEY_RE = re.compile(r"[a-z]+")
+_CAPITALISED_RE = re.compile(r"[A-Za-z]*[A-Z][A-Za-z]*")
 
 # -- the word policy (LEXICON.md explains each number) ---------------------------------------------
 #: Zipf frequency (log10 of uses per billion words) from which a spelling is "written often today".
@@ -81,6 +82,12 @@ FOREIGN_LANGUAGES: tuple[str, ...] = ("fr", "es", "de", "it", "pt")
 PROMOTABLE_LEVELS: tuple[int, ...] = (70, 80)
 #: SCOWL's size of doubtful entries, where a spelling people write but WordNet does not know is left out (rule 4).
 DOUBTFUL_LEVEL = 95
+#: A size-80 spelling WordNet does not know that people write in English (Zipf >= RARE_ZIPF) but this
+#: much more in one of FOREIGN_LANGUAGES is a foreign word SCOWL filed as English (AVENIR, PROJET): left
+#: out (rule 7). Size 70 is left alone: there such spellings are mostly loanwords English dictionaries
+#: list (OLIO, CHEZ, DELE); so are the rarer ones at 80 (SEMBLE, VOLTI, DURE).
+FOREIGN_WORD_MARGIN = 2.5
+FOREIGN_WORD_LEVEL = 80
 #: Senses shown per part of speech.
 DEFINITIONS_PER_PART = 3
 
@@ -286,6 +293,10 @@ class WordNet:
     glosses: dict[tuple[str, int], str] = field(default_factory=dict)
     #: lemmas WordNet writes in lower case in some synset (not only as a name: London, Ares).
     common: set[str] = field(default_factory=set)
+    #: lemmas WordNet writes in lower case in some noun synset (a common noun: maglev).
+    common_nouns: set[str] = field(default_factory=set)
+    #: lemma -> the first of its written forms (sorted) that carries a capital (SIGINT, Tirana, mRNA).
+    capitalised: dict[str, str] = field(default_factory=dict)
     #: irregular form -> [(part of speech, lemma)] (geese -> goose).
     exceptions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     version: str = "unknown"
@@ -346,6 +357,11 @@ def read_wordnet(path: Path) -> WordNet:
                 written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
                 if _KEY_RE.fullmatch(written):
                     wordnet.common.add(written)
+                    if part == "noun":
+                        wordnet.common_nouns.add(written)
+                elif _CAPITALISED_RE.fullmatch(written):
+                    key = written.lower()
+                    wordnet.capitalised[key] = min(wordnet.capitalised.get(key, written), written)
         exc = path / f"{suffix}.exc"
         if exc.is_file():
             for line in exc.read_text(encoding="latin-1").splitlines():
@@ -441,11 +457,26 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
        WordNet does not know in any form, yet that people write (Zipf >= RARE_ZIPF), is mostly a name,
        abbreviation, foreign word or misspelling SCOWL wrote in lower case (ABID, BHD, OCCURENCE), not
        a rare English word: the build leaves it out, so a table reads "not in the dictionary".
+
+    Rules 5 to 7 only say better why a spelling is refused: each applies to spellings refused at the
+    default level whatever it decides, and none makes a spelling legal or illegal there.
+
+    5. capitalised_word: a spelling SCOWL capitalises above the default level (Maglev, as a proper
+       noun at or below the size of its lower-case word, or with no word at all) that WordNet writes
+       only in lower case, as a common noun, is that common word capitalised, not a name: its proper
+       noun sense becomes a word at the same size (MAGLEV is "uncommon", not "proper_noun").
+    6. named: a lower-case SCOWL word above the default level that WordNet writes only with capitals,
+       in every form (SIGINT, Tirana), is an acronym (two capitals or more) or a name at the same size.
+    7. foreign: a size-80 word WordNet does not know in any form, that people write in English
+       (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in French, Spanish, German, Italian or
+       Portuguese (AVENIR, PROJET), is a foreign word SCOWL filed as English: the build leaves it out,
+       so a table reads "not in the dictionary".
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
-    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": [], "left_out": []}
+    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": [], "left_out": [],
+                                     "capitalised_word": [], "named": [], "foreign": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -489,7 +520,40 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
             if frequencies.zipf(key) < RARE_ZIPF and not known_as_word(key):
                 slot[word] = DEMOTED_CODE
                 changes["demoted"].append(key)
+    _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
+
+
+def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]],
+                        frequencies: Frequencies, wordnet: WordNet, changes: dict[str, list[str]]) -> None:
+    """Rules 5 to 7 of ``apply_policy``: spellings refused at the default level either way."""
+    word, proper = SENSES.index("word"), SENSES.index("proper_noun")
+    others = range(1, len(SENSES))
+    for key in sorted(levels):
+        slot = levels[key]
+        code = slot[word]
+        if (slot[proper] > DEFAULT_CODE and (not code or code >= slot[proper])
+                and key in wordnet.common_nouns and key not in wordnet.capitalised):
+            slot[word] = slot[proper]
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["capitalised_word"].append(key)
+        elif code <= DEFAULT_CODE or any(slot[i] for i in others):
+            continue
+        elif (key in wordnet.capitalised and key not in wordnet.common
+              and not any(lemma in wordnet.common for _pos, lemma in wordnet.bases(key))):
+            written = wordnet.capitalised[key]
+            sense = "acronym" if sum(c.isupper() for c in written) > 1 else "proper_noun"
+            slot[SENSES.index(sense)] = code
+            slot[word] = 0
+            forms[(key, sense)] = (code, written)
+            changes["named"].append(key)
+        elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
+              and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["foreign"].append(key)
 
 
 # -- definitions ------------------------------------------------------------------------------------
@@ -662,7 +726,8 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         **info,
         "policy": {"common_zipf": COMMON_ZIPF, "rare_zipf": RARE_ZIPF, "foreign_margin": FOREIGN_MARGIN,
                    "foreign_languages": list(FOREIGN_LANGUAGES), "promotable_levels": list(PROMOTABLE_LEVELS),
-                   "doubtful_level": DOUBTFUL_LEVEL}
+                   "doubtful_level": DOUBTFUL_LEVEL, "foreign_word_margin": FOREIGN_WORD_MARGIN,
+                   "foreign_word_level": FOREIGN_WORD_LEVEL}
         if frequencies is not None else None,
         "overlay_sha256": hashlib.sha256(overlay_path.read_bytes()).hexdigest(),
         "files": {name: {"bytes": sizes[name], "sha256": digests[name]} for name in DATA_FILES},

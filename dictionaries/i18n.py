@@ -86,8 +86,9 @@ def message_from_json(data: Any) -> Message | None:
         return None
     try:
         params = {k: message_from_json(v) if isinstance(v, dict) else v for k, v in data["params"].items()}
+        data["message"].format(**params)  # every field has its value
         return Message(data["message"], params, data.get("plural"), data.get("n"))
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):
         return None
 
 

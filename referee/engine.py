@@ -527,7 +527,7 @@ class Game:
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
-            raise RulesError("a game's first event must be its creation")
+            raise RulesError(msg("a game's first event must be its creation"))
         game = cls(first.setup)
         for event in iterator:
             game.apply(event)
@@ -747,7 +747,8 @@ class Game:
         state.pending = None
         if not passed:
             player.pawns -= 1
-            notes.append(msg("{player} loses a pawn: {pawns} left.", player=player.name, pawns=player.pawns)
+            notes.append(nmsg("{player} loses a pawn: {n} left.", "{player} loses a pawn: {n} left.", player.pawns,
+                              player=player.name)
                          if player.pawns else
                          msg("{player} loses the last pawn and is out of the game.", player=player.name))
         if passed and reaches:

@@ -35,7 +35,14 @@ def main() -> None:
         sys.stderr.close()
         sys.exit(EXIT_REFUSED)
     if code is HAND_OVER:
+        from dictionaries.i18n import language
+        from referee.cli_common import speak
+
+        speak(language())  # before the commands are built: Click's decorators translate some help texts then
         from referee.cli import main as click_main
+
+        if chosen:  # --lang after the subcommand: said first, so the root command does not choose again
+            sys.argv[1:] = ["--lang", chosen, *args]
 
         click_main()
         return

@@ -185,6 +185,11 @@ def amend_lines(amended: Any, style: Style) -> list[str]:
 def correction_words(record: dict[str, Any], events: list[Any]) -> str:
     """A recorded correction (undo, redo, amend) in words, for ``log`` (``events``: those it undid or redid)."""
     kind = record.get("type")
+    count = len(action_groups(events))
+    if kind in ("undo", "redo") and count > 1:
+        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if kind == "undo"
+                else ngettext("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count))
+        return line.format(n=count, actions=say(actions_words(events)))
     if kind == "undo":
         return _("Undid {actions}.").format(actions=say(actions_words(events)))
     if kind == "redo":

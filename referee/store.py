@@ -528,7 +528,7 @@ class Store:
             try:
                 event = event_from_dict(json.loads(row[0]))
                 if not isinstance(event, Created):
-                    raise ValueError("the first event is not the creation")
+                    raise ValueError(msg("the first event is not the creation"))
             except (ValueError, KeyError, TypeError) as exc:
                 raise self._unreplayable(gid, exc) from None
         return gid, event.setup

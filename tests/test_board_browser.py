@@ -184,3 +184,101 @@ def test_the_board_is_usable_with_the_keyboard(driver: Any, db: Path) -> None:
         assert driver.switch_to.active_element.text == "Judge a word"
         driver.switch_to.active_element.send_keys(Keys.ENTER)
         wait_for(lambda: driver.current_url.endswith("/judge"), 5)
+
+
+# -- in Spanish (issue 12) ------------------------------------------------------------------------
+
+@pytest.fixture
+def forgets_the_language(driver: Any) -> Iterator[Any]:
+    """The browser, without the language cookie afterwards (cookies ignore the port: the next
+    test's board would otherwise speak the language chosen here)."""
+    yield driver
+    driver.delete_all_cookies()
+
+
+def english_phrases_in(shown: str) -> list[str]:
+    """Every catalog's English messages (the board's and the library's) found in ``shown`` (see
+    test_board_i18n.py)."""
+    from test_board_i18n import ALL_PO, english_fragments
+
+    phrases, words = english_fragments(tuple(ALL_PO))
+    lines = [line.strip() for line in shown.splitlines()]
+    return sorted(p for p in phrases if p in shown) + sorted(line for line in lines if line in words)
+
+
+def test_the_language_switch_and_the_updates_in_spanish(forgets_the_language: Any, db: Path) -> None:
+    driver = forgets_the_language
+    with Board(db) as board:
+        driver.get(board.url + "/")
+        assert driver.find_element("tag name", "html").get_attribute("lang") == "en"
+        assert "Paul's turn" in text(driver, "#waiting")
+        driver.find_element("css selector", 'nav.languages a[lang="es"]').click()
+        wait_for(lambda: driver.current_url.endswith("/?lang=es"), 5)
+        assert driver.find_element("tag name", "html").get_attribute("lang") == "es"
+        wait_for(lambda: text(driver, "#live") == "En directo", 5)
+        assert "Le toca" in text(driver, ".is-turn") and "Pila de robo" in text(driver, ".facts")
+        assert driver.find_element("css selector", 'nav.languages a[aria-current="true"]').text == "Español"
+        assert english_phrases_in(text(driver, "body")) == []
+        # A command from another process: the update arrives in the page's language, without a reload.
+        driver.execute_script("window.notReloaded = true;")
+        uw(db, "play", "champ")  # no roll typed: the board says what the roll needs
+        wait_for(lambda: "Paul tira por CHAMP: un 15 o más supera la prueba." in text(driver, "#waiting"),
+                 LIVE_LIMIT_S)
+        assert "CHAMP" in text(driver, ".words") and driver.title.startswith("Partida 1: Cindi, Paul, Sue")
+        assert "Paul tira por CHAMP" in driver.find_element("id", "announce").get_attribute("textContent")
+        assert english_phrases_in(text(driver, "body")) == []
+        assert driver.execute_script("return window.notReloaded === true;")
+        # The choice is remembered: the judge, reached from the menu, speaks Spanish too.
+        driver.find_element("link text", "Juzgar una palabra").click()
+        wait_for(lambda: driver.current_url.endswith("/judge"), 5)
+        field = driver.find_element("id", "words")
+        field.send_keys("taps apts")
+        driver.find_element("css selector", "form.judge button").click()
+        wait_for(lambda: "Veredictos" in text(driver, "main"), 5)
+        verdicts = text(driver, ".verdict")
+        assert "TAPS: válida" in verdicts and "APTS: no válida" in verdicts and "10 puntos" in verdicts
+        assert "La prueba de cordura se supera el 55 % de las veces." in verdicts
+        assert "Se juzga para la partida 1" in text(driver, ".hint")
+        # And back to English, on the same page with the same words.
+        driver.find_element("css selector", 'nav.languages a[lang="en"]').click()
+        wait_for(lambda: "TAPS: legal" in text(driver, ".verdict"), 5)
+        assert "words=taps+apts" in driver.current_url and "Judged for game 1" in text(driver, ".hint")
+        assert console_errors(driver) == []
+
+
+def test_a_spanish_browser_gets_the_board_in_spanish(forgets_the_language: Any, db: Path) -> None:
+    driver = forgets_the_language
+    agent = driver.execute_script("return navigator.userAgent;")
+    driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "es-ES,es"})
+    try:
+        with Board(db) as board:
+            driver.get(board.url + "/games")
+            assert driver.find_element("tag name", "html").get_attribute("lang") == "es"
+            assert "Partidas" in text(driver, "h1") and "en juego" in text(driver, "table")
+            assert not driver.get_cookies()  # nothing chosen: nothing remembered
+            driver.get(board.url + "/")
+            wait_for(lambda: text(driver, "#live") == "En directo", 5)
+            uw(db, "discard", "oclnusm")  # Paul discards his hand: 4 cards on the pile become 11
+            wait_for(lambda: "Pila de descarte\n11 cartas" in text(driver, ".facts"), LIVE_LIMIT_S)
+            assert "Le toca" in text(driver, ".is-turn") and "Hechizo" in text(driver, ".facts")
+            assert english_phrases_in(text(driver, "body")) == []
+            assert console_errors(driver) == []
+    finally:
+        driver.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "en-US,en"})
+
+
+def test_spanish_pages_fit_a_phone(forgets_the_language: Any, db: Path) -> None:
+    """Spanish runs longer than English: the pages still never scroll sideways at phone width."""
+    driver = forgets_the_language
+    uw(db, "play", "quartz", "--roll", "20", "--allow")
+    with Board(db) as board:
+        try:
+            emulate_phone(driver)
+            for path in ("/", "/games", "/judge?words=taps+apts+london+xqzzyxqzzyxqzzy", "/games/99"):
+                driver.get(board.url + path + ("&" if "?" in path else "?") + "lang=es")
+                assert driver.find_element("tag name", "html").get_attribute("lang") == "es"
+                widths = driver.execute_script(
+                    "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];")
+                assert widths[0] <= widths[1], f"{path} scrolls sideways at phone width in Spanish: {widths}"
+        finally:
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

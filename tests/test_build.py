@@ -105,7 +105,8 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
     assert meta["version"] == "toy"
     assert meta["counts_by_sense_and_level"]["word"]["10"] == 8  # a cat cats taps spat pats apt look ("I" is capitalised)
     assert meta["overlay_entries"] == 3
-    assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "demoted": 1, "left_out": 1}
+    assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "demoted": 1, "left_out": 1,
+                                      "capitalised_word": 0, "named": 0, "foreign": 0}  # test_lexicon_policy.py
 
 
 def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:

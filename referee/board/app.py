@@ -8,6 +8,8 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from dictionaries.i18n import _, message_of, say
+from referee.board import language
 from referee.board.runtime import SPARE_THREADS, THREADS, Runtime
 from referee.board.source import BoardError, Watcher, sentence
 from referee.board.views import board
@@ -32,23 +34,31 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.extensions["board"] = Runtime(Watcher(app.config["BOARD_DB"]),
                                       threading.BoundedSemaphore(max(1, app.config["BOARD_STREAMS"])))
+    language.install(app)
     app.register_blueprint(board)
     app.register_error_handler(Exception, _error)
     return app
 
 
 def _error(exc: Exception) -> Any:
-    """Every error as a page in words (or problem+json under /api/), never a traceback."""
+    """Every error as a page in words (or problem+json under /api/), never a traceback, in the
+    request's language."""
     if isinstance(exc, BoardError):
-        status, title, detail = exc.status, _TITLES.get(exc.status, "Error"), sentence(str(exc))
+        status, detail = exc.status, sentence(say(message_of(exc)))
     elif isinstance(exc, HTTPException):
-        status, title = exc.code or 500, exc.name
-        detail = "There is no such page on the board." if exc.code == 404 else (exc.description or exc.name)
+        status = exc.code or 500
+        if status == 404:
+            detail = _("There is no such page on the board.")
+        elif status == 405:
+            detail = _("The board can only be read: it takes no {method} requests.").format(method=request.method)
+        else:
+            detail = _("The board cannot answer this request (HTTP status {status}).").format(status=status)
     else:
         from flask import current_app
 
         current_app.logger.exception("unexpected error")
-        status, title, detail = 500, "Internal Server Error", "The board failed to show this page; the game is untouched."
+        status, detail = 500, _("The board failed to show this page; the game is untouched.")
+    title = _title(status)
     if request.path.startswith("/api/"):
         body = jsonify(type="about:blank", title=title, status=status, detail=detail)
         body.status_code = status
@@ -58,4 +68,7 @@ def _error(exc: Exception) -> Any:
     return Response(page, status=status, mimetype="text/html")
 
 
-_TITLES = {404: "Not found", 400: "Bad request", 503: "The games cannot be read"}
+def _title(status: int) -> str:
+    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"),
+              500: _("Internal server error"), 503: _("The games cannot be read")}
+    return titles.get(status, _("Error"))

@@ -8,11 +8,13 @@ import sys
 
 import click
 
-from referee.cli_common import CONTEXT, Obj
+from dictionaries.i18n import _, message_of, say
+from referee.cli_common import CONTEXT, Obj, lang_option
 
-HOST_HELP = ("Address to listen on. The default 127.0.0.1 lets only this machine in; 0.0.0.0 lets every "
-             "device on the networks this machine is on (phones, a TV) read every game in the database "
-             "(names, scores, words) and use the judge. Nobody can change a game through the board.")
+# The help texts are said when this module is imported: the command chooses its language first.
+HOST_HELP = _("Address to listen on. The default 127.0.0.1 lets only this machine in; 0.0.0.0 lets every "
+              "device on the networks this machine is on (phones, a TV) read every game in the database "
+              "(names, scores, words) and use the judge. Nobody can change a game through the board.")
 
 
 def lan_address() -> str | None:
@@ -33,18 +35,19 @@ def check_port(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise click.BadParameter(f"{host!r} is not an address of this machine ({exc.strerror})",
-                                 param_hint="--host") from None
-    family, kind, proto, _, address = infos[0]
+        raise click.BadParameter(_("{host} is not an address of this machine ({why})").format(
+            host=repr(host), why=exc.strerror), param_hint="--host") from None
+    family, kind, proto, _canonical, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn does
         try:
             probe.bind(address)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                raise click.ClickException(f"port {port} on {host} is already in use: "
-                                           "choose another with --port") from None
-            raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror}") from None
+                raise click.ClickException(_("port {port} on {host} is already in use: choose another with "
+                                             "--port").format(port=port, host=host)) from None
+            raise click.ClickException(_("cannot listen on {host} port {port}: {why}").format(
+                host=host, port=port, why=exc.strerror)) from None
 
 
 def print_qr(url: str) -> None:
@@ -56,26 +59,29 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
 
 
-@click.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT, help=_(
+    "Serve the live board and the word judge to browsers: a TV, a tablet, the players' phones.\n"
+    "\n"
+    "The board shows the game as it happens (scores, pawns, whose turn, what the game waits for)\n"
+    "and updates itself within a second of every command; /judge settles a disputed word. It only\n"
+    "reads the database: play goes on with the other commands or 'uw-referee table'. Ctrl-C stops it.\n"
+    "Each browser sees the pages in its own language (English or Spanish), or the one chosen on the page.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee board --host 0.0.0.0 --port 8080"))
 @click.option("--host", default="127.0.0.1", show_default=True, help=HOST_HELP)
-@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help="Port to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8080, show_default=True, help=_("Port to listen on."))
 @click.option("--db", "db", metavar="PATH", default=None,
-              help="The games database (default: the one every uw-referee command uses).")
+              help=_("The games database (default: the one every uw-referee command uses)."))
 @click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID", default=None,
-              help="Show this game on the board page (default: the most recently active game, following new ones).")
-@click.option("--qr/--no-qr", default=True, show_default=True, help="Print the address as a QR code to scan.")
+              help=_("Show this game on the board page (default: the most recently active game, following new "
+                     "ones)."))
+@click.option("--qr/--no-qr", default=True, show_default=True, help=_("Print the address as a QR code to scan."))
+@lang_option
 @click.pass_obj
 def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool) -> None:
-    """Serve the live board and the word judge to browsers: a TV, a tablet, the players' phones.
-
-    The board shows the game as it happens (scores, pawns, whose turn, what the game waits for)
-    and updates itself within a second of every command; /judge settles a disputed word. It only
-    reads the database: play goes on with the other commands or 'uw-referee table'. Ctrl-C stops it.
-
-    \b
-    Example:
-        uw-referee board --host 0.0.0.0 --port 8080
-    """
+    """Serve the live board and the word judge to browsers (the help is said above, in the language in use)."""
     from referee.board.server import BoardServer
     from referee.board.source import BoardError, Source
 
@@ -91,25 +97,26 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     try:
         Source(path).game(pinned)
     except BoardError as exc:
-        click.echo(f"Note: {exc}. The board says so until that changes.", err=True)
+        click.echo(_("Note: {problem}. The board says so until that changes.").format(
+            problem=say(message_of(exc)).rstrip(".")), err=True)
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
-    click.echo(f"The board of {path} is at {local}  (the judge: {local}judge)")
+    click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
     if everywhere:
         lan = lan_address()
         if lan:
             url = f"http://{lan}:{port}/"
-            click.echo(f"On a phone or a TV on the same network, open {url}")
+            click.echo(_("On a phone or a TV on the same network, open {url}").format(url=url))
             if qr:
                 print_qr(url)
         else:
-            click.echo("This machine has no local network address: only this machine can open the board.")
+            click.echo(_("This machine has no local network address: only this machine can open the board."))
     elif shown.startswith("127.") or shown in ("localhost", "[::1]"):
-        click.echo("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in.")
+        click.echo(_("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in."))
     elif qr:
         print_qr(local)
-    click.echo("Press Ctrl-C to stop the board.")
+    click.echo(_("Press Ctrl-C to stop the board."))
     sys.stdout.flush()
     master = os.getpid()
     try:
@@ -119,7 +126,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
             raise  # a worker process ending
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if code == 0:
-            click.echo("The board stopped.")
+            click.echo(_("The board stopped."))
         sys.exit(code)
 
 

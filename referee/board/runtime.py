@@ -23,9 +23,9 @@ class Runtime:
     watcher: Watcher
     streams: threading.BoundedSemaphore
     dictionary: Any = field(default=None)
-    #: The last board each stream target rendered, by watcher version: ten pages of one game cost
-    #: one render per commit, not ten.
-    renders: dict[int | None, tuple[int, dict[str, str]]] = field(default_factory=dict)
+    #: The last board each stream target rendered, by (game, language) and watcher version: ten pages
+    #: of one game in one language cost one render per commit, not ten.
+    renders: dict[tuple[int | None, str], tuple[int, dict[str, str]]] = field(default_factory=dict)
     render_lock: threading.Lock = field(default_factory=threading.Lock)
 
 

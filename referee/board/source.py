@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from dictionaries.i18n import _, message_of, ngettext, say
 from dictionaries.rules import DIE
 from referee.actions import history_notes, waiting
 from referee.engine import Event, Game, Phase, State
@@ -36,18 +37,23 @@ class Shown:
 
     id: int
     game: Game
-    recent: list[str]          # the last actions, in words, oldest first
+    actions: list[list[str]]   # the last actions, oldest first: each one's notes, in the engine's words
     updated_at: str
 
     @property
     def state(self) -> State:
         return self.game.state
 
+    @property
+    def recent(self) -> list[str]:
+        """The last actions in words, oldest first, in the language in use."""
+        return [action_words(notes) for notes in self.actions]
+
 
 def _fail(exc: StoreError, path: Path) -> BoardError:
     if isinstance(exc, NoGame):
-        return BoardError(str(exc), 404)
-    return BoardError(str(exc), 503)  # the file is there but unusable: not the visitor's fault, not a crash
+        return BoardError(message_of(exc), 404)
+    return BoardError(message_of(exc), 503)  # the file is there but unusable: not the visitor's fault, not a crash
 
 
 class Source:
@@ -68,7 +74,7 @@ class Source:
             raise _fail(exc, self.path) from None
         finally:
             store.close()
-        return Shown(gid, game, recent_actions(game, [e for _, e in history], recent), history[-1][0] if history else "")
+        return Shown(gid, game, recent_notes([e for _at, e in history], recent), history[-1][0] if history else "")
 
     def games(self) -> list[GameSummary]:
         store = self._store()
@@ -80,28 +86,43 @@ class Source:
             store.close()
 
 
-def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
-    """What the last ``count`` actions did, in the referee's own words (as ``uw-referee log`` says
-    them); a roll joins the play it belongs to, as the table sees one action."""
-    lines: list[str] = []
+def recent_notes(events: list[Event], count: int) -> list[list[str]]:
+    """What the last ``count`` actions did: each one's notes, in the referee's own words (as
+    ``uw-referee log`` says them); a roll joins the play it belongs to, as the table sees one action."""
+    actions: list[list[str]] = []
     for event, notes in zip(events, history_notes(events), strict=True):
         if not notes:
             continue
-        if lines and not event.starts_action:
-            lines[-1] = f"{lines[-1]} {' '.join(notes)}"
+        if actions and not event.starts_action:
+            actions[-1] = [*actions[-1], *notes]
         else:
-            lines.append(" ".join(notes))
-    return lines[-count:] if count > 0 else []
+            actions.append(list(notes))
+    return actions[-count:] if count > 0 else []
+
+
+def action_words(notes: list[str]) -> str:
+    """One action's notes (whole sentences each) in the language in use, one after the other."""
+    return " ".join(say(note) for note in notes)
+
+
+def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
+    """What the last ``count`` actions did, in words, in the language in use."""
+    return [action_words(notes) for notes in recent_notes(events, count)]
 
 
 def waiting_text(state: State) -> str:
     """What the game waits for, in words for a room ("Sue rolls for COLUMNS: 6 or more passes")."""
     now = waiting(state)
     if now.phase is Phase.SANITY and now.word and now.needs:
-        passes = ("any roll passes" if now.needs <= 1 else "only a 20 passes" if now.needs >= DIE
-                  else f"{now.needs} or more passes")
-        return f"{now.player} rolls for {now.word}: {passes}."
-    return now.text
+        if now.needs <= 1:
+            text = _("{player} rolls for {word}: any roll passes.")
+        elif now.needs >= DIE:
+            text = _("{player} rolls for {word}: only a 20 passes.")
+        else:
+            # TRANSLATORS: {needs} is the lowest roll of the 20-sided die that passes the sanity check.
+            text = _("{player} rolls for {word}: {needs} or more passes.")
+        return text.format(player=now.player, word=now.word, needs=now.needs)
+    return say(now.text)
 
 
 def sentence(text: str) -> str:
@@ -111,13 +132,23 @@ def sentence(text: str) -> str:
 
 
 def ending_text(state: State) -> str:
-    """Who won and why, from the engine's Outcome."""
+    """Who won and why, from the engine's Outcome, in the language in use."""
     outcome = getattr(state, "outcome", None)
     if outcome is None:
-        return f"{state.winner} wins!"
-    why = {"target": f"reaching the target of {state.setup.target}", "last_words": "when Last Words were over",
-           "last_standing": "as the last player with pawns"}.get(outcome.termination.value, "")
-    return f"{outcome.winner} wins with {outcome.score} point{'' if outcome.score == 1 else 's'}" + (f", {why}." if why else ".")
+        return _("{winner} wins!").format(winner=state.winner)
+    why = outcome.termination.value
+    if why == "target":
+        text = ngettext("{winner} wins with {n} point, reaching the target of {target}.",
+                        "{winner} wins with {n} points, reaching the target of {target}.", outcome.score)
+    elif why == "last_words":
+        text = ngettext("{winner} wins with {n} point, when Last Words were over.",
+                        "{winner} wins with {n} points, when Last Words were over.", outcome.score)
+    elif why == "last_standing":
+        text = ngettext("{winner} wins with {n} point, as the last player with pawns.",
+                        "{winner} wins with {n} points, as the last player with pawns.", outcome.score)
+    else:
+        text = ngettext("{winner} wins with {n} point.", "{winner} wins with {n} points.", outcome.score)
+    return text.format(winner=outcome.winner, n=outcome.score, target=state.setup.target)
 
 
 def is_over(state: State) -> bool:
@@ -207,4 +238,5 @@ class Watcher:
             conn.close()
 
 
-__all__ = ["BoardError", "Shown", "Source", "Watcher", "ending_text", "recent_actions", "sentence", "waiting_text"]
+__all__ = ["BoardError", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_actions", "recent_notes",
+           "sentence", "waiting_text"]

@@ -19,7 +19,9 @@ from flask import (
     url_for,
 )
 
+from dictionaries.i18n import _, language, message_of, msg, ngettext, say
 from dictionaries.rules import PAWNS
+from referee.board.language import speaking
 from referee.board.runtime import runtime
 from referee.board.source import (
     BoardError,
@@ -43,7 +45,7 @@ def _source() -> Source:
 
 def _check_id(game_id: int) -> int:
     if game_id > MAX_GAME_ID:
-        raise BoardError(f"there is no game {game_id}", 404)
+        raise BoardError(msg("there is no game {game}", game=game_id), 404)
     return game_id
 
 
@@ -59,12 +61,35 @@ def board_context(shown: Shown) -> dict[str, Any]:
                   else "turn" if (state.turn == seat and not over) else "")
         players.append({"name": p.name, "score": p.score, "pawns": p.pawns, "status": status,
                         "progress": min(p.score, state.setup.target)})
-    options = [name.replace("_", " ") for name, on in vars(state.setup.options).items() if on]
+    options = [option_name(name) for name, on in vars(state.setup.options).items() if on]
     return {
         "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
         "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
-        "options": options, "pawn_count": PAWNS, "setup": state.setup,
+        "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
+        "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
     }
+
+
+def option_name(name: str) -> str:
+    """An optional rule's name, as the board lists it."""
+    names = {
+        # TRANSLATORS: the names of the optional rules, as the Spanish rulebook calls them.
+        "oath": _("oath"), "spell_binding": _("spell binding"), "psychotherapy": _("psychotherapy"),
+        "last_words": _("last words"),
+    }
+    return names.get(name, name.replace("_", " "))
+
+
+def deck_words(deck: Any) -> str:
+    """The deck the game is played with and its size ("standard (96 cards)")."""
+    if deck.name == "standard":
+        text = ngettext("standard ({n} card)", "standard ({n} cards)", deck.size)
+    elif deck.name == "double":
+        text = ngettext("double ({n} card)", "double ({n} cards)", deck.size)
+    else:
+        # TRANSLATORS: a deck the players described in a file; {name} is the file's name.
+        text = ngettext("{name} ({n} card)", "{name} ({n} cards)", deck.size)
+    return text.format(name=deck.name, n=deck.size)
 
 
 def render_board(shown: Shown) -> dict[str, str]:
@@ -78,13 +103,14 @@ def render_board(shown: Shown) -> dict[str, str]:
 
 
 def _title(shown: Shown) -> str:
-    return f"Game {shown.id}: {', '.join(shown.state.setup.players)}"
+    # TRANSLATORS: the page's title: the game's number and its players' names.
+    return _("Game {id}: {players}").format(id=shown.id, players=", ".join(shown.state.setup.players))
 
 
 def problem_payload(exc: BoardError) -> dict[str, str]:
-    detail = sentence(str(exc))
+    detail = sentence(say(message_of(exc)))
     return {"key": f"problem-{exc.status}-{detail}", "html": render_template("_problem.html", detail=detail),
-            "announce": detail, "title": "No game to show"}
+            "announce": detail, "title": _("No game to show")}
 
 
 def _board_page(game_id: int | None, follow: bool) -> Any:
@@ -118,19 +144,31 @@ def game(game_id: int) -> Any:
 @board.get("/games")
 def games() -> Any:
     found = _source().games()
-    rows = [{"id": g.id, "players": ", ".join(g.players), "updated": g.updated_at[:16].replace("T", " "),
+    rows = [{"id": g.id, "players": ", ".join(g.players), "updated": when(g.updated_at),
              "state": _phase_words(g.phase, g.winner)} for g in found]
-    return render_template("games.html", rows=rows, title="Games", nav="games",
+    return render_template("games.html", rows=rows, title=_("Games"), nav="games",
                            db=current_app.config["BOARD_DB"])
 
 
-_PHASES = {"roll_off": "waiting for the roll-off", "action": "in play", "sanity": "waiting for a sanity roll",
-           "spell_binding": "Spell Binding", "psychotherapy": "waiting for a Psychotherapy roll",
-           "last_words": "Last Words", "over": "over"}
+def when(stamp: str) -> str:
+    """A stored UTC time (ISO 8601) to the minute, written as a reader of the language writes dates."""
+    match = re.match(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})", stamp)
+    if not match:
+        return stamp
+    year, month, day, hour, minute = match.groups()
+    # TRANSLATORS: a date and time in UTC, to the minute; write it in your readers' order (Spanish: day/month/year).
+    return _("{year}-{month}-{day} {hour}:{minute} UTC").format(year=year, month=month, day=day, hour=hour,
+                                                                  minute=minute)
 
 
 def _phase_words(phase: str, winner: str | None) -> str:
-    return f"over: {winner} won" if winner else _PHASES.get(phase, phase.replace("_", " "))
+    if winner:
+        return _("over: {winner} won").format(winner=winner)
+    phases = {"roll_off": _("waiting for the roll-off"), "action": _("in play"),
+              "sanity": _("waiting for a sanity roll"), "spell_binding": _("Spell Binding"),
+              "psychotherapy": _("waiting for a Psychotherapy roll"), "last_words": _("Last Words"),
+              "over": _("over")}
+    return phases.get(phase, phase.replace("_", " "))
 
 
 # -- live updates ---------------------------------------------------------------------------------
@@ -147,7 +185,8 @@ def game_events(game_id: int) -> Any:
 
 
 def _stream(game_id: int | None) -> Response:
-    """Server-sent events: the board fragment now, then again after each commit that changes it.
+    """Server-sent events: the board fragment now, then again after each commit that changes it, in the
+    language of the request (the page names its own: ``?lang=``).
 
     The stream sleeps on the watcher's condition between commits (no work while idle), sends a
     comment every keep-alive period (so a closed page frees its thread), and ends after
@@ -160,6 +199,7 @@ def _stream(game_id: int | None) -> Response:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the generator outlives the request
     cfg = app.config
     watcher = rt.watcher
+    lang = language()
 
     def generate() -> Iterator[str]:
         try:
@@ -168,7 +208,7 @@ def _stream(game_id: int | None) -> Response:
             ends = time.monotonic() + cfg["BOARD_STREAM_SECONDS"]
             yield "retry: 1000\n\n"
             while True:
-                payload = _shared_render(app, game_id, seen)
+                payload = _shared_render(app, game_id, seen, lang)
                 if payload["key"] != sent:
                     yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
                     sent = payload["key"]
@@ -187,22 +227,24 @@ def _stream(game_id: int | None) -> Response:
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def _shared_render(app: Flask, game_id: int | None, version: int) -> dict[str, str]:
-    """The board as of watcher ``version``, rendered once for every stream showing that game.
+def _shared_render(app: Flask, game_id: int | None, version: int, lang: str) -> dict[str, str]:
+    """The board as of watcher ``version`` in ``lang``, rendered once for every stream showing that
+    game in that language.
 
-    It runs between a stream's yields, so it holds an app context only while it renders: several
-    streams may be suspended in one thread (Flask's test client) without their contexts crossing.
+    It runs between a stream's yields, so it holds an app context and its language only while it
+    renders: several streams may be suspended in one thread (Flask's test client) without their
+    contexts or languages crossing.
     """
     rt = runtime(app)
-    with rt.render_lock, app.app_context():
-        cached = rt.renders.get(game_id)
+    with rt.render_lock, app.app_context(), speaking(lang):
+        cached = rt.renders.get((game_id, lang))
         if cached is not None and cached[0] == version:
             return cached[1]
         try:
             payload = render_board(_source().game(game_id))
         except BoardError as exc:
             payload = problem_payload(exc)
-        rt.renders[game_id] = (version, payload)
+        rt.renders[(game_id, lang)] = (version, payload)
         return payload
 
 
@@ -222,7 +264,7 @@ def judge_page() -> Any:
     asked = request.args.get("game")
     if asked is not None:  # this game, or a page saying there is no such game
         if not asked.isdigit() or int(asked) > MAX_GAME_ID:
-            raise BoardError(f"there is no game {asked[:30]!r}", 404)
+            raise BoardError(msg("there is no game {game}", game=repr(asked[:30])), 404)
         shown = _source().game(int(asked), recent=0)
         game_state, game_id = shown.state, shown.id
     else:
@@ -243,35 +285,59 @@ def judge_page() -> Any:
 
                 rt.dictionary = open_dictionary()
         except DictionaryError as exc:
-            raise BoardError(f"the dictionary cannot be read: {exc}", 503) from None
+            raise BoardError(msg("the dictionary cannot be read: {error}", error=message_of(exc)), 503) from None
         for word in words:
             try:
                 v = judge(rt.dictionary, word, level, deck)
             except WordError as exc:
-                results.append({"input": word, "error": str(exc)})
+                results.append({"input": word, "error": say(message_of(exc))})
                 status = 400
                 continue
             results.append({
-                "input": word, "word": v.word, "legal": v.legal, "reasons": [r.message for r in v.reasons],
+                "input": word, "word": v.word, "legal": v.legal, "reasons": [say(r.message) for r in v.reasons],
                 "score": v.score, "letters": list(v.letters), "chance": round(v.success_chance * 100),
                 "used": bool(game_state and game_state.is_used(v.word)),
                 "definitions": definitions_for(v.word),
             })
-    page = render_template("judge.html", text=text, results=results, level=level, deck=deck.name,
-                           game_id=game_id, title="Judge a word", nav="judge",
+    page = render_template("judge.html", text=text, results=results, level=level,
+                           hint=judged_for(game_id, level, deck.name), game_id=game_id, title=_("Judge a word"),
+                           nav="judge",
                            truncated=len(re.split(r"[\s,;]+", text.strip())) > MAX_JUDGE_WORDS,
                            max_words=MAX_JUDGE_WORDS)
     return Response(page, status=status, mimetype="text/html")
 
 
+def judged_for(game_id: int | None, level: int, deck: str) -> str:
+    """What the verdicts were judged against: the running game's size and deck, or the defaults."""
+    if game_id:
+        if deck == "standard":
+            text = _("Judged for game {game}: dictionary size {level}, standard deck; words already used in it are "
+                     "marked.")
+        elif deck == "double":
+            text = _("Judged for game {game}: dictionary size {level}, double deck; words already used in it are "
+                     "marked.")
+        else:
+            text = _("Judged for game {game}: dictionary size {level}, the deck {deck}; words already used in it are "
+                     "marked.")
+    elif deck == "standard":
+        text = _("No game is running: judged at dictionary size {level} with the standard deck.")
+    elif deck == "double":
+        text = _("No game is running: judged at dictionary size {level} with the double deck.")
+    else:
+        text = _("No game is running: judged at dictionary size {level} with the deck {deck}.")
+    return text.format(game=game_id, level=level, deck=deck)
+
+
 def definitions_for(word: str) -> list[tuple[str, str]] | None:
     """The word's short WordNet senses as (part of speech, gloss); None when the dictionary was built
-    without definitions or their files cannot be read (the page then says nothing about meaning)."""
+    without definitions or their files cannot be read (the page then says nothing about meaning).
+    The part of speech is in the language in use; the gloss is WordNet's English."""
     from dictionaries.definitions import definitions
     from dictionaries.errors import DictionaryError, WordError
 
+    parts = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
     try:
-        return [(d.part_of_speech, d.text) for d in definitions(word)]
+        return [(parts.get(d.part_of_speech, d.part_of_speech), d.text) for d in definitions(word)]
     except (DictionaryError, WordError):
         return None
 
@@ -279,7 +345,12 @@ def definitions_for(word: str) -> list[tuple[str, str]] | None:
 # -- JSON -----------------------------------------------------------------------------------------
 
 def _game_json(shown: Shown) -> dict[str, Any]:
-    return {"game": shown.id, "updated_at": shown.updated_at, **shown.state.to_dict(), "recent": shown.recent}
+    """A game for programs: its state's codes and names as they are, its sentences (what it waits for,
+    its recent actions) in the language of the request (``Content-Language`` says which)."""
+    state = shown.state.to_dict()
+    if "waiting_for" in state:
+        state["waiting_for"] = say(shown.state.waiting_for())
+    return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent}
 
 
 @board.get("/api/games")

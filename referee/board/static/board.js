@@ -1,4 +1,6 @@
 // The board updates itself from the server's event stream: no reload, no polling while idle.
+// Every word it shows comes from the server in the page's language: the stream's updates, and the
+// connection states in the data attributes of #live.
 "use strict";
 (function () {
   const board = document.getElementById("board");
@@ -7,6 +9,9 @@
   if (!board || !window.EventSource) { return; }
   let key = board.dataset.key;
   let source = null;
+  // The stream speaks the page's language, whatever the browser or a cookie would choose.
+  const stream = new URL(board.dataset.stream, window.location.href);
+  stream.searchParams.set("lang", document.documentElement.lang);
 
   function show(state, text) {
     live.dataset.state = state;
@@ -14,8 +19,8 @@
   }
 
   function connect() {
-    source = new EventSource(board.dataset.stream);
-    source.onopen = function () { show("live", "Live"); };
+    source = new EventSource(stream.href);
+    source.onopen = function () { show("live", live.dataset.liveText); };
     source.onmessage = function (event) {
       const update = JSON.parse(event.data);
       if (update.key === key) { return; }
@@ -26,7 +31,7 @@
       announce.textContent = update.announce;
     };
     source.onerror = function () {
-      show("lost", "Reconnecting…");
+      show("lost", live.dataset.lostText);
       if (source.readyState === EventSource.CLOSED) {  // refused (too many pages): try again later
         setTimeout(connect, 5000);
       }

@@ -1,0 +1,165 @@
+"""Rules 5-7 of the word policy (dictionaries/build.py, LEXICON.md): they say better why a word is
+refused and never change which words are legal at the default level.
+
+Each rule is built on toy inputs written here (SCOWL lists, a WordNet shaped like 3.0's files, a
+frequency file), with words of our own choosing, then checked on the shipped data.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dictionaries.build import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
+from dictionaries.dictionary import Dictionary
+from dictionaries.verdict import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: SCOWL file -> entries.
+SCOWL = {
+    "english-words.10": ["cat"],
+    # rule 5: SCOWL capitalises a common noun
+    "english-upper.80": ["Hoover", "Bourbon"],   # HOOVER also a lower-case size-80 word: a tie
+    "english-words.80": ["hoover", "bourbon", "comint", "avec", "volti", "zouk"],
+    "english-upper.70": ["Biro"],                   # capitalised only
+    "english-upper.50": ["Jeep"],                   # at the default level: stays a proper noun
+    # rule 6: SCOWL writes a name or an acronym in lower case
+    "english-words.95": ["kigali"],
+    "english-words.20": ["tilapia"],               # at the default level: stays a word
+    # rule 7: foreign words filed as English
+    "english-words.70": ["olio"],                   # size 70: loanwords, left alone
+}
+
+#: (lemma as WordNet writes it, part of speech file suffix, gloss).
+WORDNET = [
+    ("hoover", "noun", "a vacuum cleaner"),
+    ("Bourbon", "noun", "a member of a European royal line"),
+    ("bourbon", "noun", "whiskey distilled from a mash of corn"),
+    ("biro", "noun", "a ballpoint pen"),
+    ("jeep", "noun", "a small sturdy motor vehicle"),
+    ("COMINT", "noun", "intelligence gathered by intercepting communications"),
+    ("Kigali", "noun", "the capital of Rwanda"),
+    ("Tilapia", "noun", "a genus of fishes"),
+    ("olio", "noun", "a mixture of heterogeneous things"),
+    ("cat", "noun", "a feline mammal"),
+]
+
+#: word -> {language: Zipf}.
+FREQUENCIES = {
+    "cat": {"en": 4.6},
+    "hoover": {"en": 2.3}, "bourbon": {"en": 3.2}, "biro": {"en": 1.9}, "jeep": {"en": 3.7},
+    "comint": {"en": 1.2}, "kigali": {"en": 3.1}, "tilapia": {"en": 2.6},
+    "avec": {"en": 2.4, "fr": 5.9},    # a French word people quote in English
+    "olio": {"en": 2.0, "it": 4.7},    # a loanword at size 70
+    "volti": {"en": 1.0, "it": 4.2},   # music: turn over; too rare in English to tell
+    "zouk": {"en": 2.0, "fr": 2.7},    # a loanword written about as often in French
+}
+
+
+def write_wordnet(path: Path) -> None:
+    path.mkdir()
+    header = "  1 This toy WordNet is shaped like WordNet 3.0's database files (tests only).\n"
+    files = {suffix: [header] for suffix in ("noun", "verb", "adj", "adv")}
+    index: dict[str, list[str]] = {suffix: [header] for suffix in files}
+    for i, (written, suffix, gloss) in enumerate(WORDNET):
+        offset = f"{1000 + i:08d}"
+        files[suffix].append(f"{offset} 06 n 01 {written} 0 000 | {gloss}\n")
+        index[suffix].append(f"{written.lower()} n 1 0 1 0 {offset}\n")
+    for suffix in files:
+        (path / f"data.{suffix}").write_text("".join(files[suffix]), encoding="latin-1")
+        (path / f"index.{suffix}").write_text("".join(index[suffix]), encoding="latin-1")
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> Dictionary:
+    root = tmp_path_factory.mktemp("policy")
+    (root / "scowl").mkdir()
+    for name, entries in SCOWL.items():
+        (root / "scowl" / name).write_text("".join(f"{e}\n" for e in entries), encoding="utf-8")
+    write_wordnet(root / "wordnet")
+    (root / "frequencies.tsv").write_text("".join(
+        f"{word}\t{lang}\t{zipf}\n" for word, by_lang in FREQUENCIES.items() for lang, zipf in by_lang.items()))
+    (root / "overlay.txt").write_text("# no corrections\n")
+    build(root / "scowl", root / "overlay.txt", root / "out", "toy",
+          frequencies=Frequencies.from_file(root / "frequencies.tsv"), wordnet=read_wordnet(root / "wordnet"))
+    return Dictionary(root / "out")
+
+
+def codes(dictionary: Dictionary, word: str, level: int = 60) -> list[str]:
+    return list(judge(dictionary, word, level).codes)
+
+
+def test_wordnet_records_how_it_writes_a_lemma(tmp_path: Path) -> None:
+    write_wordnet(tmp_path / "wordnet")
+    wordnet: WordNet = read_wordnet(tmp_path / "wordnet")
+    assert {"hoover", "biro", "bourbon"} <= wordnet.common_nouns
+    assert wordnet.capitalised["comint"] == "COMINT" and wordnet.capitalised["kigali"] == "Kigali"
+    assert "bourbon" in wordnet.capitalised and "hoover" not in wordnet.capitalised
+
+
+def test_rule_5_a_capitalised_common_noun_is_a_word(toy: Dictionary) -> None:
+    assert codes(toy, "hoover") == ["uncommon"]     # was a tie, which a proper noun won
+    assert codes(toy, "biro") == ["uncommon"]         # capitalised only: a word at the same size
+    assert judge(toy, "biro", 70).legal and not judge(toy, "biro", 60).legal
+    assert codes(toy, "bourbon") == ["proper_noun"]   # WordNet writes Bourbon too: the name stays
+    assert codes(toy, "jeep") == ["proper_noun"]      # at the default level: a name's twin is not made legal
+    assert toy.metadata["policy_changes"]["capitalised_word"] == 2
+
+
+def test_rule_6_a_lower_case_name_or_acronym(toy: Dictionary) -> None:
+    assert codes(toy, "comint") == ["acronym"]
+    assert codes(toy, "kigali") == ["proper_noun"]
+    assert toy.form("comint", "acronym") == "COMINT" and toy.form("kigali", "proper_noun") == "Kigali"
+    assert not judge(toy, "kigali", 95).legal          # no longer a size-95 word
+    assert judge(toy, "tilapia").legal                # a default-level word WordNet capitalises stays
+    assert toy.metadata["policy_changes"]["named"] == 2
+
+
+def test_rule_7_a_foreign_word_is_left_out(toy: Dictionary) -> None:
+    assert codes(toy, "avec") == ["unknown"] and codes(toy, "avec", 95) == ["unknown"]
+    assert codes(toy, "olio") == ["uncommon"] and judge(toy, "olio", 70).legal   # size 70 is left alone
+    assert judge(toy, "volti", 80).legal               # written too rarely in English to judge
+    assert judge(toy, "zouk", 80).legal                # not FOREIGN_WORD_MARGIN more in French
+    assert FREQUENCIES["zouk"]["fr"] - FREQUENCIES["zouk"]["en"] < FOREIGN_WORD_MARGIN
+    assert toy.metadata["policy_changes"]["foreign"] == 1
+    assert toy.metadata["policy"]["foreign_word_level"] == 80
+
+
+def test_the_reason_rules_move_no_word_across_the_default_level(toy: Dictionary) -> None:
+    legal = {word for word in ("cat", "tilapia", "hoover", "biro", "jeep", "olio", "avec", "kigali", "comint")
+             if judge(toy, word).legal}
+    assert legal == {"cat", "tilapia"}
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("maglev", ["uncommon"]), ("nada", ["uncommon"]),         # rule 5
+        ("sigint", ["acronym"]), ("tirana", ["proper_noun"]),     # rule 6
+        ("avenir", ["unknown"]), ("projet", ["unknown"]), ("nicht", ["unknown"]),  # rule 7
+        ("olio", ["uncommon"]), ("chez", ["uncommon"]),           # size-70 loanwords stay
+    ],
+)
+def test_shipped_reason_rules(dictionary: Dictionary, word: str, expected: list[str]) -> None:
+    assert list(judge(dictionary, word).codes) == expected
+
+
+@pytest.mark.parametrize("name", ["reasons_sample.tsv", "reasons_check.tsv", "reasons_fresh.tsv"])
+def test_shipped_refusal_samples_are_judged_under_today_s_codes(dictionary: Dictionary, name: str) -> None:
+    """Each judged refusal still carries the code it was judged with (rebuild, then lexicon_report.py --samples)."""
+    rows = [line.split("\t") for line in (ROOT / "tests" / "data" / "lexicon" / name).read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert rows and all(judgement in ("right", "wrong") for _, judgement, _ in rows)
+    for word, _judgement, note in rows:
+        assert judge(dictionary, word).reasons[0].code == note.split(":")[0].strip(), word
+    assert sum(judgement == "right" for _, judgement, _ in rows) >= 0.99 * len(rows)
+
+
+def test_shipped_fresh_accepted_sample_is_judged(dictionary: Dictionary) -> None:
+    """The second judged sample of legal words: every word still legal, every word judged."""
+    rows = [line.split("\t") for line in (ROOT / "tests" / "data" / "lexicon" / "accepted_fresh.tsv").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert len(rows) == 300
+    assert all(judge(dictionary, word).legal and judgement in ("accept", "refuse", "borderline")
+               for word, judgement, _note in rows)
