@@ -341,6 +341,23 @@ def test_the_spanish_sentences_keep_every_field() -> None:
             text.format(**{name: "x" for name in wanted})
 
 
+def test_no_other_catalog_shadows_the_services() -> None:
+    """The languages' catalogs are chained (one translation per message id): every service sentence
+    is said as service.po says it, not as another package's catalog would."""
+    from dictionaries.i18n import translations
+
+    catalogs = _catalogs()
+    spanish = translations("es")
+    for message in catalogs.read(catalogs.po_path("service", "es"), "es"):
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            for n, form in ((1, 0), (2, 2), (1_000_000, 1)):
+                assert spanish.ngettext(message.id[0], message.id[1], n) == message.string[form], message.id
+        else:
+            assert spanish.gettext(message.id) == message.string, message.id
+
+
 def test_no_service_sentence_bypasses_gettext() -> None:
     """An exception or problem sentence is never a bare string or an f-string: it goes through _,
     ngettext or msg (so Babel extracts it and the catalog translates it whole)."""
