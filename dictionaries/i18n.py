@@ -223,7 +223,7 @@ def best_language(accept_language: str | None) -> str:
     for part in (accept_language or "").split(","):
         tag, _sep, rest = part.strip().partition(";")
         q = 1.0
-        if rest.strip().startswith("q="):
+        if rest.strip().lower().startswith("q="):  # HTTP's parameter names are case-insensitive
             try:
                 q = float(rest.strip()[2:])
             except ValueError:

@@ -200,6 +200,7 @@ def test_the_language_is_the_option_then_uw_lang_then_the_locale(option: str | N
 @pytest.mark.parametrize("header, expected", [
     ("es-ES,es;q=0.9,en;q=0.8", "es"), ("en-US,en;q=0.9,es;q=0.8", "en"), ("fr-FR, fr;q=0.9, es;q=0.8", "es"),
     ("de", "en"), ("", "en"), (None, "en"), ("es;q=0", "en"), ("*", "en"), ("es;q=abc, en;q=0.5", "en"),
+    ("es;Q=0.5, en;Q=0.9", "en"), ("en;Q=0.1, es", "es"),
 ])
 def test_accept_language_picks_the_best_language_on_offer(header: str | None, expected: str) -> None:
     assert best_language(header) == expected
