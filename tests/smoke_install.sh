@@ -16,6 +16,17 @@ UW_REFEREE_DB="$work/g.sqlite3" "$work/venv/bin/uw-referee" new Ann Bob --first 
 # The shipped rules, the definitions and the board's pages are package data too.
 "$work/venv/bin/uw-referee" rules | grep -q "Unspellable Oath" || { echo "installed rules failed"; exit 1; }
 "$work/venv/bin/uw-referee" define qat | grep -q "noun: " || { echo "installed define failed"; exit 1; }
+# The compiled Spanish catalogs and rules ship too (no Babel installed here).
+out=$(UW_LANG=es "$work/venv/bin/uw-referee" check london || true)
+echo "$out" | grep -q "LONDON es un nombre propio" || { echo "installed Spanish check failed: $out"; exit 1; }
+"$work/venv/bin/uw-referee" --lang es rules | grep -q "prueba de cordura" || { echo "installed Spanish rules failed"; exit 1; }
+"$work/venv/bin/python" - <<'PY' || { echo "installed Spanish catalogs failed"; exit 1; }
+from dictionaries.i18n import DOMAINS, catalog_path, say_in, msg
+import os
+missing = [d for d, p in DOMAINS if not os.path.isfile(catalog_path("es", d, p))]
+assert not missing, missing
+assert say_in(msg("Waiting for the roll-off."), "es") != "Waiting for the roll-off."
+PY
 "$work/venv/bin/python" -c "import importlib.resources as r; assert r.files('referee.board').joinpath('templates').is_dir()" \
     || { echo "the board's templates are not installed"; exit 1; }
 "$work/venv/bin/python" - <<'PY'
