@@ -54,15 +54,20 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command: click.Command | None
         if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
             import importlib
 
-            command: click.Command = getattr(importlib.import_module(LAZY_COMMANDS[cmd_name]), cmd_name)
-            return command
-        return super().get_command(ctx, cmd_name)
+            command = getattr(importlib.import_module(LAZY_COMMANDS[cmd_name]), cmd_name)
+        else:
+            command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            command.options_metavar = self.options_metavar  # "[OPTIONS]" in the language in use
+        return command
 
 
-@click.group(cls=LazyGroup, context_settings=CONTEXT, help=_(
+@click.group(cls=LazyGroup, context_settings=CONTEXT, options_metavar=_("[OPTIONS]"),
+             subcommand_metavar=_("COMMAND [ARGS]..."), help=_(
     "The referee for Unspeakable Words: settles words and keeps the game.\n"
     "\n"
     "\b\n"
