@@ -7,7 +7,6 @@ The files live beside the word files (``UW_DICTIONARY`` or the package data) but
 """
 from __future__ import annotations
 
-import json
 import mmap
 import os
 import struct
@@ -25,7 +24,7 @@ from dictionaries import (
     METADATA,
     PARTS_OF_SPEECH,
 )
-from dictionaries.dictionary import default_path
+from dictionaries.dictionary import check_sizes, default_path, read_metadata
 from dictionaries.errors import DictionaryError
 from dictionaries.i18n import msg
 from dictionaries.verdict import normalize_word
@@ -49,28 +48,12 @@ class Definitions:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = os.fspath(path) if path is not None else default_path()
         meta_path = os.path.join(self.path, METADATA)
-        try:
-            with open(meta_path, encoding="utf-8") as handle:
-                metadata = json.load(handle)
-        except FileNotFoundError:
-            raise DictionaryError(msg("dictionary file {path} is missing", path=meta_path)) from None
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise DictionaryError(msg("dictionary file {path} is unreadable or not JSON: {why}",
-                                      path=meta_path, why=exc)) from None
+        _, metadata = read_metadata(meta_path)
         info = metadata.get("definitions") if isinstance(metadata, dict) else None
         if not isinstance(info, dict):
             raise DictionaryError(msg("dictionary {path} was built without definitions (no 'definitions' in "
                                       "{metadata})", path=self.path, metadata=meta_path))
-        for name in DEFINITION_FILES:
-            file = os.path.join(self.path, name)
-            try:
-                size = os.stat(file).st_size
-            except OSError:
-                raise DictionaryError(msg("dictionary file {path} is missing", path=file)) from None
-            expected = info.get("files", {}).get(name, {}).get("bytes")
-            if size != expected:
-                raise DictionaryError(msg("dictionary file {path} is {size} bytes, metadata says {expected}: "
-                                          "truncated or replaced", path=file, size=size, expected=expected))
+        check_sizes(self.path, {name: info.get("files", {}).get(name, {}).get("bytes") for name in DEFINITION_FILES})
         try:
             self._trie = marisa_trie.BytesTrie().mmap(str(os.path.join(self.path, DEFINITIONS_TRIE)))
         except Exception as exc:  # marisa raises plain Exception subclasses for bad files

@@ -106,16 +106,7 @@ class Dictionary:
     def __init__(self, path: str | os.PathLike[str] | None = None, verify: bool = True) -> None:
         self.path = os.fspath(path) if path is not None else default_path()
         meta_path = os.path.join(self.path, METADATA)
-        try:
-            with open(meta_path, "rb") as handle:
-                meta_bytes = handle.read()
-            self._metadata_bytes = meta_bytes
-            self.metadata: dict = json.loads(meta_bytes.decode("utf-8"))
-        except FileNotFoundError:
-            raise DictionaryError(msg("dictionary file {path} is missing", path=meta_path)) from None
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise DictionaryError(msg("dictionary file {path} is unreadable or not JSON: {why}",
-                                      path=meta_path, why=exc)) from None
+        self._metadata_bytes, self.metadata = read_metadata(meta_path)
         found = self.metadata.get("format_version") if isinstance(self.metadata, dict) else None
         if found != FORMAT_VERSION:
             raise DictionaryError(msg("dictionary file {path} has format version {found!r}; this program reads "
@@ -124,16 +115,7 @@ class Dictionary:
         if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in DATA_FILES):
             raise DictionaryError(msg("dictionary file {path} does not describe every data file; rebuild the "
                                       "dictionary", path=meta_path))
-        for name in DATA_FILES:
-            file = os.path.join(self.path, name)
-            try:
-                size = os.stat(file).st_size
-            except OSError:
-                raise DictionaryError(msg("dictionary file {path} is missing", path=file)) from None
-            expected = files[name].get("bytes")
-            if size != expected:
-                raise DictionaryError(msg("dictionary file {path} is {size} bytes, metadata says {expected}: truncated "
-                                          "or replaced", path=file, size=size, expected=expected))
+        check_sizes(self.path, {name: files[name].get("bytes") for name in DATA_FILES})
         if verify:
             self.verify()
         self._words = self._trie(marisa_trie.Trie, WORDS_TRIE)
@@ -289,6 +271,32 @@ class Dictionary:
         chosen = found if limit is None else found[:limit]
         new, chances = tuple.__new__, _CHANCES
         return [new(RackWord, (word.upper(), -score, chances[-score])) for score, _, word in chosen]
+
+
+def read_metadata(meta_path: str) -> tuple[bytes, Any]:
+    """A built dictionary's ``metadata.json``: its bytes and its JSON, or DictionaryError naming the file."""
+    try:
+        with open(meta_path, "rb") as handle:
+            meta_bytes = handle.read()
+        return meta_bytes, json.loads(meta_bytes.decode("utf-8"))
+    except FileNotFoundError:
+        raise DictionaryError(msg("dictionary file {path} is missing", path=meta_path)) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DictionaryError(msg("dictionary file {path} is unreadable or not JSON: {why}",
+                                  path=meta_path, why=exc)) from None
+
+
+def check_sizes(directory: str, sizes: dict[str, Any]) -> None:
+    """DictionaryError naming the first file of ``directory`` missing or not of its size in the metadata."""
+    for name, expected in sizes.items():
+        file = os.path.join(directory, name)
+        try:
+            size = os.stat(file).st_size
+        except OSError:
+            raise DictionaryError(msg("dictionary file {path} is missing", path=file)) from None
+        if size != expected:
+            raise DictionaryError(msg("dictionary file {path} is {size} bytes, metadata says {expected}: truncated "
+                                      "or replaced", path=file, size=size, expected=expected))
 
 
 def normalize_rack(letters: str) -> str:

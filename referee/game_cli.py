@@ -479,13 +479,11 @@ def table_help() -> str:
              "dictionary or the card count (e.g. 'cthulhu!').")
 
 
-#: The words the table types at the prompts, by meaning. The English word always works; a translation
-#: of it (the catalog's entry for the word) works too, so a Spanish table types 'descartar'.
-TABLE_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit", "pass", "done", "roll")
-
-
 def table_command(typed: str) -> str:
-    """The command meant by a typed word (its English name), or the word itself."""
+    """The command meant by a word typed at a prompt (its English name), or the word itself.
+
+    The English word always works; its translation (the catalog's entry) works too, so a Spanish
+    table types 'descartar'."""
     word = typed.lower()
     names = {"discard": _("discard"), "status": _("status"), "undo": _("undo"), "redo": _("redo"),
              "amend": _("amend"), "leave": _("leave"), "help": _("help"), "quit": _("quit"), "pass": _("pass"),
