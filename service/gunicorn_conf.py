@@ -204,8 +204,8 @@ def post_request(worker: object, req: object, environ: object, resp: object) -> 
     Without a yield, a kept-alive client whose next request is already waiting is served again and
     again before the others get a turn (``/healthz`` p99 380 to 726 ms at 64 connections). With
     ``sleep(0)`` the connections whose next request was already read run again before those the poll
-    would wake (p99 47 to 247 ms). Waiting for the next poll serves every ready connection once a
-    round: p99 39 to 51 ms in the same runs (BENCHMARKS.md)."""
+    would wake (p99 27 to 276 ms, under 50 ms in 4 of 22 runs). Waiting for the next poll serves every
+    ready connection once a round: p99 26 to 55 ms, under 50 ms in 11 of 13 runs (BENCHMARKS.md)."""
     if "gevent" in str(getattr(getattr(worker, "cfg", None), "worker_class_str", "")):
         import gevent
 
