@@ -57,7 +57,7 @@ def command() -> click.Command:
     @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
                   help=_("Port to listen on."))
     @click.option("--workers", type=click.IntRange(1, 64), default=None,
-                  help=_("Worker processes (default: WEB_CONCURRENCY, else one per CPU)."))
+                  help=_("Worker processes (default: WEB_CONCURRENCY, else one per CPU plus one)."))
     def serve(host: str, port: int, workers: int | None) -> None:
         from gunicorn.app.wsgiapp import run
 

@@ -14,11 +14,8 @@ and no CPU, and slow clients are cut off after a stated time:
   late body is a 408 and the connection is closed).
 
 Each worker process opens the memory-mapped dictionary once, so the pages are shared. The work
-is pure CPU under the GIL, so processes give parallelism: one worker per CPU. A spare worker
-(CPUs + 1, the default before) made three busy processes share two CPUs, each set aside in turn
-with its connections waiting: ``/healthz`` p99 at 64 connections 39 to 62 ms against 37 to 52 ms
-with one per CPU, in the same interleaved runs, and a lower rate (BENCHMARKS.md). ``WEB_CONCURRENCY``
-overrides it.
+is pure CPU under the GIL, so processes give parallelism: one worker per CPU plus one spare (a
+long rack search never holds every CPU's worth of workers). ``WEB_CONCURRENCY`` overrides it.
 """
 from __future__ import annotations
 
@@ -41,7 +38,7 @@ def _cpu_count() -> int:
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"  # the command line's --bind wins
 worker_class = "gevent"
-workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count()
+workers = int(os.environ.get("WEB_CONCURRENCY", 0)) or _cpu_count() + 1
 worker_connections = 1000  # connections one worker serves at once (slow ones included)
 keepalive = 5             # seconds for a request's head to arrive, and for an idle connection to stay
 timeout = 30              # a worker silent this long is killed and restarted
