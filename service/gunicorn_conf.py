@@ -205,7 +205,7 @@ def post_request(worker: object, req: object, environ: object, resp: object) -> 
     again before the others get a turn (``/healthz`` p99 380 to 726 ms at 64 connections). With
     ``sleep(0)`` the connections whose next request was already read run again before those the poll
     would wake (p99 27 to 276 ms, under 50 ms in 4 of 22 runs). Waiting for the next poll serves every
-    ready connection once a round: p99 26 to 55 ms, under 50 ms in 11 of 13 runs (BENCHMARKS.md)."""
+    ready connection once a round: p99 26 to 62 ms, under 50 ms in 17 of 21 runs (BENCHMARKS.md)."""
     if "gevent" in str(getattr(getattr(worker, "cfg", None), "worker_class_str", "")):
         import gevent
 
