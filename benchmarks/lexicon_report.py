@@ -70,6 +70,19 @@ def write_judged(path: Path, header: str, rows: list[tuple[str, str, str]]) -> N
     path.write_text(text, encoding="utf-8")
 
 
+def keep_judged(path: Path, header: str, words: list[str]) -> None:
+    """Write the words to judge, each with the judgement and note it already has (empty for a new word)."""
+    old = read_judged(path)
+    write_judged(path, header, [(w, *old.get(w, ("", ""))) for w in words])
+
+
+def keep_judged_codes(path: Path, header: str, refusals: list[tuple[str, str]]) -> None:
+    """The same for (word, reason code) refusals: a judgement stays only while the code is the one judged."""
+    old = read_judged(path)
+    write_judged(path, header, [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code)
+                                for w, code in refusals])
+
+
 def legal_words(dictionary: Dictionary, level: int = DEFAULT_LEVEL) -> list[str]:
     """Every key of 3-7 letters a standard game allows at ``level``, sorted."""
     return sorted(key for key in dictionary._words.keys() if _PLAIN.fullmatch(key) and judge(dictionary, key, level).legal)
@@ -162,45 +175,34 @@ def main(argv: list[str] | None = None) -> int:
     left_out = stable_sample([k for k in gone if before[k][0] == doubtful], LEFT_OUT_SIZE, LEFT_OUT_SEED)
     foreign = stable_sample([k for k in gone if before[k][0] == foreign_level], FOREIGN_SIZE, FOREIGN_SEED)
     if args.samples:
-        old = read_judged(ACCEPTED)
-        write_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
-                     "accept = a careful table accepts it; refuse = it would not; borderline = a table might go either way",
-                     [(w, *old.get(w, ("", ""))) for w in accepted])
-        old = read_judged(ACCEPTED_FRESH)
-        write_judged(ACCEPTED_FRESH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FRESH_SEED}), "
-                     "none of them in accepted_sample.tsv, drawn after rules 5-7 were set.\naccept | refuse | borderline, "
-                     "as in accepted_sample.tsv", [(w, *old.get(w, ("", ""))) for w in accepted_fresh])
-        old = read_judged(ACCEPTED_THIRD)
-        write_judged(ACCEPTED_THIRD, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_THIRD_SEED}), "
-                     "in neither sample before, drawn after the overlay's review of phrase pieces.\naccept | refuse | "
-                     "borderline, as in accepted_sample.tsv", [(w, *old.get(w, ("", ""))) for w in accepted_third])
-        old = read_judged(REFUSED)
-        write_judged(REFUSED, f"Words among wordfreq's {FREQUENT} most frequent lower-case 3-7 letter words refused at size "
-                     f"{DEFAULT_LEVEL} for what they are (not for the deck).\ncommon = a plain common word a table accepts; debatable = a table might go either "
-                     "way; not = not a plain word (name, abbreviation, contraction piece, foreign, slang spelling)",
-                     [(w, *old.get(w, ("", ""))) for w in refused])
-        old = read_judged(REASONS)
-        write_judged(REASONS, f"{REASON_SIZE} random refusals (seed {REASON_SEED}) among wordfreq's {REASON_POOL} most "
-                     "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
-                     "refuses it; wrong = it does not. The note starts with the code judged: a new code needs a new judgement",
-                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in refusals])
-        old = read_judged(REASONS_CHECK)
-        write_judged(REASONS_CHECK, f"{CHECK_SIZE} more random refusals (seed {CHECK_SEED}) from the same pool, drawn after the "
-                     "rules were set: no rule was shaped by them.\nright | wrong, as in reasons_sample.tsv",
-                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in check])
-        old = read_judged(REASONS_FRESH)
-        write_judged(REASONS_FRESH, f"{FRESH_SIZE} more random refusals (seed {FRESH_SEED}) from the same pool, drawn after "
-                     "rules 5-7 (reasons) were set, none of them in the two samples before.\nright | wrong, as in reasons_sample.tsv",
-                     [(w, *old[w]) if judged_code(old.get(w)) == code else (w, "", code) for w, code in fresh])
-        old = read_judged(FOREIGN)
-        write_judged(FOREIGN, f"{len(foreign)} spellings rule 7 leaves out (at most {FOREIGN_SIZE}, seed {FOREIGN_SEED}): SCOWL size-80 words "
-                     "WordNet does not know, written far more in another language.\nword = an English word a dictionary has "
-                     "(a loss); not = a foreign word, name or piece", [(w, *old.get(w, ("", ""))) for w in foreign])
-        old = read_judged(LEFT_OUT)
-        write_judged(LEFT_OUT, f"{LEFT_OUT_SIZE} random spellings the build leaves out (seed {LEFT_OUT_SEED}): SCOWL size-95 words "
-                     "WordNet does not know that people write.\nword = an English word a dictionary has (a loss); "
-                     "not = a name, abbreviation, foreign word, misspelling or piece", [(w, *old.get(w, ("", ""))) for w in left_out])
-        print(f"wrote {ACCEPTED}, {REFUSED}, {REASONS}, {REASONS_CHECK}, {REASONS_FRESH}, {FOREIGN}, {LEFT_OUT}")
+        same = "accept | refuse | borderline, as in accepted_sample.tsv"
+        keep_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
+                    "accept = a careful table accepts it; refuse = it would not; borderline = a table might go either way",
+                    accepted)
+        keep_judged(ACCEPTED_FRESH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FRESH_SEED}), "
+                    f"none of them in accepted_sample.tsv, drawn after rules 5-7 were set.\n{same}", accepted_fresh)
+        keep_judged(ACCEPTED_THIRD, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_THIRD_SEED}), "
+                    f"in neither sample before, drawn after the overlay's review of phrase pieces.\n{same}", accepted_third)
+        keep_judged(REFUSED, f"Words among wordfreq's {FREQUENT} most frequent lower-case 3-7 letter words refused at size "
+                    f"{DEFAULT_LEVEL} for what they are (not for the deck).\ncommon = a plain common word a table accepts; debatable = a table might go either "
+                    "way; not = not a plain word (name, abbreviation, contraction piece, foreign, slang spelling)", refused)
+        keep_judged_codes(REASONS, f"{REASON_SIZE} random refusals (seed {REASON_SEED}) among wordfreq's {REASON_POOL} most "
+                          "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
+                          "refuses it; wrong = it does not. The note starts with the code judged: a new code needs a new judgement",
+                          refusals)
+        keep_judged_codes(REASONS_CHECK, f"{CHECK_SIZE} more random refusals (seed {CHECK_SEED}) from the same pool, drawn after the "
+                          "rules were set: no rule was shaped by them.\nright | wrong, as in reasons_sample.tsv", check)
+        keep_judged_codes(REASONS_FRESH, f"{FRESH_SIZE} more random refusals (seed {FRESH_SEED}) from the same pool, drawn after "
+                          "rules 5-7 (reasons) were set, none of them in the two samples before.\nright | wrong, as in reasons_sample.tsv",
+                          fresh)
+        keep_judged(FOREIGN, f"{len(foreign)} spellings rule 7 leaves out (at most {FOREIGN_SIZE}, seed {FOREIGN_SEED}): SCOWL size-80 words "
+                    "WordNet does not know, written far more in another language.\nword = an English word a dictionary has "
+                    "(a loss); not = a foreign word, name or piece", foreign)
+        keep_judged(LEFT_OUT, f"{LEFT_OUT_SIZE} random spellings the build leaves out (seed {LEFT_OUT_SEED}): SCOWL size-95 words "
+                    "WordNet does not know that people write.\nword = an English word a dictionary has (a loss); "
+                    "not = a name, abbreviation, foreign word, misspelling or piece", left_out)
+        print("wrote " + ", ".join(str(path) for path in (ACCEPTED, ACCEPTED_FRESH, ACCEPTED_THIRD, REFUSED, REASONS,
+                                                          REASONS_CHECK, REASONS_FRESH, FOREIGN, LEFT_OUT)))
         return 0
 
     print("== counts of word-sense spellings at each size and below: SCOWL alone -> this build (3-7 letters in brackets)")
