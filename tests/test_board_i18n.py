@@ -92,20 +92,18 @@ def readable(page: str) -> list[str]:
 ALL_PO = sorted(ROOT.glob("*/locale/es/LC_MESSAGES/*.po")) + sorted(ROOT.glob("*/*/locale/es/LC_MESSAGES/*.po"))
 
 
+def _messages(path: Path) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(English forms, Spanish forms) of every message of a Spanish catalog, singular and plural."""
+    with path.open("rb") as f:
+        catalog = read_po(f, locale="es")
+    return [(m.id if isinstance(m.id, tuple) else (m.id,), m.string if isinstance(m.string, tuple) else (m.string,))
+            for m in catalog if m.id]
+
+
 def _english_msgids(paths: tuple[Path, ...] = (BOARD_PO,)) -> list[str]:
     """The English of every message of the catalogs whose Spanish differs (a word the same in both,
     such as "Error", is no sign of English), singular and plural."""
-    found = []
-    for path in paths:
-        with path.open("rb") as f:
-            catalog = read_po(f, locale="es")
-        for m in catalog:
-            if not m.id:
-                continue
-            ids = m.id if isinstance(m.id, tuple) else (m.id,)
-            strings = m.string if isinstance(m.string, tuple) else (m.string,)
-            found += [i for i in ids if i not in strings]
-    return found
+    return [i for path in paths for ids, strings in _messages(path) for i in ids if i not in strings]
 
 
 def english_fragments(paths: tuple[Path, ...] = (BOARD_PO,)) -> tuple[set[str], set[str]]:
@@ -404,18 +402,12 @@ def _placeholders(text: str) -> list[str]:
 
 
 def test_the_spanish_keeps_every_placeholder_and_tag() -> None:
-    with BOARD_PO.open("rb") as f:
-        catalog = read_po(f, locale="es")
-    for m in catalog:
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+    for ids, strings in _messages(BOARD_PO):
         wanted = _placeholders(ids[-1])
         for s in strings:
             got = _placeholders(s)
             # a singular may leave out its count ("Solo se ha juzgado la primera palabra.")
-            assert got == wanted or (len(ids) == 2 and set(got) <= set(wanted)), (m.id, s)
+            assert got == wanted or (len(ids) == 2 and set(got) <= set(wanted)), (ids, s)
 
 
 # -- the board command ----------------------------------------------------------------------------
