@@ -5,11 +5,14 @@ stays as it is.
 """
 from __future__ import annotations
 
+import io
+from typing import Any
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
+from service.app import COMMON_HEADERS, create_app
 
 #: A fixed configuration, whatever UW_* variables the developer's shell holds.
 TEST_CONFIG = {"UW_LEVEL": 60, "UW_DICTIONARY": None, "UW_DECK": "standard"}
@@ -24,3 +27,26 @@ def app(dictionary) -> Flask:  # noqa: ANN001 - the session fixture from conftes
 @pytest.fixture()
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+def get_environ(path: str, **headers: str) -> dict[str, Any]:
+    """A WSGI environ for a plain ``GET path`` with the given ``HTTP_*`` headers."""
+    return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": "", "SERVER_NAME": "t", "SERVER_PORT": "80",
+            "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1", "wsgi.input": io.BytesIO(),
+            "wsgi.errors": io.StringIO(), **headers}
+
+
+def fast_and_flask(app: Flask, environ: dict[str, Any]) -> list[tuple[str, bytes, list[tuple[str, str]]]]:
+    """(status, body, sorted headers) of ``environ`` answered by the middleware's fast path, then by
+    Flask alone; the Flask answer's headers include the ones the middleware adds to every answer."""
+    answers = []
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]
+        seen: dict[str, Any] = {}
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+            seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
+
+        body = b"".join(wsgi(dict(environ), start))
+        answers.append((seen["status"], body, list(seen["headers"])))
+    (fast_status, fast_body, fast_headers), (status, body, headers) = answers
+    return [(fast_status, fast_body, sorted(fast_headers)), (status, body, sorted(headers + list(COMMON_HEADERS)))]
