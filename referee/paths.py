@@ -26,4 +26,10 @@ def default_db_path() -> str:
     return os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
 
 
-__all__ = ["default_db_path"]
+def temporary_db_path(path: str) -> bool:
+    """True for what SQLite keeps in memory or in a throw-away temporary file instead of at ``path``:
+    '' (a temporary database), ':memory:', and ``file:`` URIs (which can name either)."""
+    return path in ("", ":memory:") or path[:5].lower() == "file:"
+
+
+__all__ = ["default_db_path", "temporary_db_path"]

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 
 from dictionaries.i18n import Message, message_of, msg, nmsg
-from referee.paths import default_db_path
+from referee.paths import default_db_path, temporary_db_path
 from referee.values import value
 
 try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
@@ -30,10 +30,12 @@ if TYPE_CHECKING:
     from referee.engine import Event, Game, Setup, State
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 10.0
 #: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
 STAMP_SUFFIX = "-verified"
+#: A stamp is a few dozen bytes; anything longer is not one of ours and is not read further.
+STAMP_MAX_BYTES = 256
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
 MIGRATIONS: list[str] = [
@@ -81,6 +83,11 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, pos)
     );
     """,
+    # Version 4: each event carries the running digest of its game's events up to it (``chain_start``,
+    # ``chain_record``), and snapshot digests cover the chain and the summary. Filled in by ``_fill_chains``.
+    """
+    ALTER TABLE events ADD COLUMN chain BLOB;
+    """,
 ]
 
 
@@ -124,6 +131,32 @@ def snapshot_digest(seq: int, last_event: str, state: str, view: str) -> str:
     return blake2b(f"{seq}\n{last_event}\n{state}\n{view}".encode(), digest_size=16).hexdigest()
 
 
+def chain_start(game_id: int) -> Any:
+    """The running digest of a game's events before its first (a BLAKE2b hasher), tied to the game's id so
+    that rows cannot move between games unseen. Each event row carries this digest updated with every
+    event up to and including it (``chain_record``): a changed byte anywhere breaks every digest after it."""
+    return blake2b(b"uw-referee game %d\n" % game_id, digest_size=16)
+
+
+def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
+    """One event as the chain hashes it: the bytes ``CHAIN_SQL`` builds in SQLite, so both agree."""
+    return b"%d\x1f%s\x1f%s\x1e" % (seq, at.encode() if isinstance(at, str) else at,
+                                      data.encode() if isinstance(data, str) else data)
+
+
+#: A game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
+#: one query and one hash call check thousands of events (the rows are read in the primary key's order).
+CHAIN_SQL = ("SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(seq) FROM (SELECT seq, seq || char(31) || at "
+             "|| char(31) || data || char(30) AS r FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
+
+
+def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None) -> str:
+    """Ties a snapshot and the game's summary to the chain of events they follow (schema 4): a changed
+    byte in any of them, or in any event, no longer matches."""
+    text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}"
+    return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
+
+
 def summary_of(state: State) -> dict[str, Any]:
     """What ``games`` shows of a game, kept beside it so listing never replays."""
     return {
@@ -134,6 +167,34 @@ def summary_of(state: State) -> dict[str, Any]:
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _fill_chains(conn: sqlite3.Connection) -> None:
+    """Migration to schema 4: every event gets its running digest, every snapshot the digest of schema 4.
+
+    A snapshot that did not match its game's last event is dropped (the game replays until its next write).
+    """
+    heads: dict[int, tuple[int, str, bytes]] = {}
+    for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+        chain = chain_start(gid)
+        rows = []
+        last: tuple[int, str] | None = None
+        for seq, at, data in conn.execute("SELECT seq, at, data FROM events WHERE game_id = ? ORDER BY seq", (gid,)):
+            chain.update(chain_record(seq, at, data))
+            rows.append((chain.digest(), gid, seq))
+            last = (seq, data)
+        conn.executemany("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", rows)
+        if last is not None:
+            heads[gid] = (last[0], last[1], chain.digest())
+    for gid, seq, state, view, digest, summary in conn.execute(
+            "SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g ON "
+            "g.id = s.game_id").fetchall():
+        head = heads.get(gid)
+        if head is None or head[0] + 1 != seq or snapshot_digest(seq, head[1], state, view) != digest:
+            conn.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
+        else:
+            conn.execute("UPDATE snapshots SET digest = ? WHERE game_id = ?",
+                         (game_digest(seq, head[2], state, view, summary), gid))
 
 
 class Store:
@@ -150,6 +211,7 @@ class Store:
         self._conn: sqlite3.Connection | None = None
         self._version = SCHEMA_VERSION
         self._verified = False  # the whole file was checked (or known unchanged) on this connection
+        self._resumed: tuple[int, int, Any] | None = None  # (game, events, running digest) checked before a write
 
     # -- connection -------------------------------------------------------------------------------
 
@@ -159,6 +221,7 @@ class Store:
     def _connect(self, create: bool) -> sqlite3.Connection:
         if self._conn is not None:
             return self._conn
+        self._refuse_temporary()
         if os.path.isdir(self.path):
             raise StoreError(msg("{path} is a directory, not a database file", path=self.path))
         if not self.exists():
@@ -175,16 +238,18 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(msg("cannot open {path}: {why}", path=self.path, why=exc)) from None
         try:
+            # Known to be ours and of a version this one can write before any PRAGMA that changes the file.
             self._check_ours(conn)
+            self._version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if self._version > SCHEMA_VERSION:
+                raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
+                                     "{version})", path=self.path, found=self._version, version=SCHEMA_VERSION))
             if not self.read_only:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=FULL")
                 conn.execute("PRAGMA foreign_keys=ON")
                 self._migrate(conn)
-            self._version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if self._version > SCHEMA_VERSION:
-                raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
-                                     "{version})", path=self.path, found=self._version, version=SCHEMA_VERSION))
+                self._version = conn.execute("PRAGMA user_version").fetchone()[0]
             if self._version == 0:  # an empty SQLite file, never written by uw-referee (read-only: left so)
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
         except sqlite3.DatabaseError as exc:
@@ -195,6 +260,12 @@ class Store:
             raise
         self._conn = conn
         return conn
+
+    def _refuse_temporary(self) -> None:
+        """SQLite would keep '', ':memory:' or a ``file:`` URI in a throw-away database: the game would be lost."""
+        if temporary_db_path(self.path):
+            raise StoreError(msg("{path!r} is not a file SQLite would keep: the games would be lost when the command "
+                                 "ends. Give --db (or UW_REFEREE_DB) the path of a file", path=self.path))
 
     def _open(self) -> sqlite3.Connection:
         """A connection; read-only ones fall back to SQLite's ``immutable`` mode on read-only media."""
@@ -231,10 +302,23 @@ class Store:
             return msg("the disk holding {path} is full: nothing was changed; free some space and try again",
                        path=self.path)
         folder = os.path.dirname(os.path.abspath(self.path))
+        blocking = self._blocking_files() if code.startswith("SQLITE_READONLY") or "readonly" in text else []
+        if blocking:
+            return msg("{path} cannot be written: {files} beside it cannot be written (left so by a program that could "
+                       "only read the database). Nothing was changed. Make them writable as the database is (chmod "
+                       "u+w {files}), or delete them while no uw-referee is using {path} (an empty -wal file holds "
+                       "nothing)", path=self.path, files=" ".join(blocking))
         if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
             return msg("{path} cannot be written (a read-only file, folder or medium): nothing was changed; it can "
                        "still be read (status, log, export)", path=self.path)
         return msg("{path}: {why}", path=self.path, why=text)
+
+    def _blocking_files(self) -> list[str]:
+        """The -wal and -shm files that cannot be written beside a database that can (they block every write)."""
+        if not os.access(self.path, os.W_OK):
+            return []
+        return [f"{self.path}{suffix}" for suffix in ("-wal", "-shm")
+                if os.path.exists(f"{self.path}{suffix}") and not os.access(f"{self.path}{suffix}", os.W_OK)]
 
     def _disk_full(self) -> bool:
         import shutil
@@ -264,6 +348,8 @@ class Store:
                 for statement in MIGRATIONS[step].split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                if step == 3:
+                    _fill_chains(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -301,12 +387,12 @@ class Store:
         """
         if self._verified:
             return
-        try:
-            with open(self._stamp_path(), encoding="utf-8") as file:
-                stamp = json.load(file)
-        except (OSError, ValueError):
+        try:  # data, not code: only exactly what ``_write_stamp`` writes counts, anything else is ignored
+            with open(self._stamp_path(), "rb") as file:
+                stamp = file.read(STAMP_MAX_BYTES + 1)
+        except OSError:
             stamp = None
-        if stamp is not None and stamp == self._file_state():
+        if stamp is not None and stamp == _dumps(self._file_state()).encode():
             self._verified = True
             return
         try:
@@ -332,11 +418,111 @@ class Store:
                                  "backup, or move it aside and start a new file", path=self.path, detail=detail))
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+            if version >= 4:
+                problems = self._game_problems(conn, gid)
+                if problems:
+                    raise self._damaged(gid, problems[0])
+                continue
             game = self._replay(conn, gid)
             if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(_dumps(game.state.to_snapshot()))):
                 raise StoreError(msg("game {game} in {path} is damaged (its saved state does not match its events); "
                                      "the file was left untouched. Restore a backup, or export the other games and "
                                      "start a new file", game=gid, path=self.path))
+
+    def _game_problems(self, conn: sqlite3.Connection, game_id: int) -> list[Message]:
+        """Everything wrong with one game (schema 4): its chain, its replay, its snapshot and summary against it."""
+        problems: list[Message] = []
+        chain = self._chain_problem(conn, game_id)
+        if chain is not None:
+            problems.append(chain)
+        try:
+            game = self._replay(conn, game_id, self._events_unchecked(conn, game_id))
+        except StoreError as exc:
+            if chain is None:  # a replay that fails behind a damaged chain says nothing more
+                problems.append(msg("its events cannot be replayed ({why})", why=message_of(exc)))
+            return problems
+        row = self._snapshot_row(conn, game_id)
+        if row is None:
+            return problems
+        seq, state, view, summary, _head, good = row
+        if not good:
+            problems.append(msg("its saved state or summary was changed after it was written"))
+            return problems
+        try:
+            kept = (json.loads(state), json.loads(view), json.loads(summary or "null"))
+        except ValueError:
+            kept = None
+        replayed = json.loads(_dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state)]))
+        if kept is None or kept[0] != replayed[0] or kept[1] != replayed[1] or kept[2] != replayed[2]:
+            problems.append(msg("its saved state does not match its events"))
+        return problems
+
+    def _events_unchecked(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
+        """The game's events without the chain check (``verify`` reports the chain on its own)."""
+        version, self._version = self._version, 3
+        try:
+            return self._events(conn, game_id)[0]
+        finally:
+            self._version = version
+
+    def verify(self, game_id: int | None = None) -> tuple[int, int, list[Message]]:
+        """``uw-referee verify``: SQLite's integrity check, then every game (or ``game_id``): its chain of events,
+        its replay, its snapshot and summary against the replay. Returns the games and events checked and
+        each problem found, in plain words. Never writes."""
+        conn = self._connect(create=False)
+        problems: list[Message] = []
+        try:
+            conn.execute("BEGIN")
+            try:
+                rows = [" ".join(str(r[0]).split()) for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
+                if rows != ["ok"]:
+                    problems.extend(msg("SQLite's integrity check: {detail}", detail=row) for row in rows)
+                ids = [self._resolve(conn, game_id)] if game_id is not None else [
+                    gid for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall()]
+                events = 0
+                for gid in ids:
+                    events += conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (gid,)).fetchone()[0]
+                    if self._version >= 4:
+                        found = self._game_problems(conn, gid)
+                    else:
+                        try:
+                            self._replay(conn, gid)
+                            found = []
+                        except StoreError as exc:
+                            found = [message_of(exc)]
+                    problems.extend(msg("game {game}: {problem}", game=gid, problem=p) for p in found)
+            finally:
+                _rollback(conn)
+        except sqlite3.DatabaseError as exc:
+            problems.append(self._explain(exc))
+            return 0, 0, problems
+        return len(ids), events, problems
+
+    def checked_view(self, game_id: int | None = None) -> tuple[int, dict[str, Any], Message | None]:
+        """``status``: what ``view`` gives, and what is damaged in the game if anything (its chain of events, its
+        snapshot or summary), so the scoreboard is shown and the damage said after it."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            problem: Message | None = None
+            if self._version >= 4:
+                found: Message | None = None
+                try:
+                    self._chain(conn, gid)
+                except StoreError:
+                    found = self._chain_problem(conn, gid) or msg("its events were changed")
+                row = self._snapshot_row(conn, gid)
+                if found is None and row is not None and not row[5]:
+                    found = msg("its saved state or summary was changed after it was written")
+                if found is not None:
+                    problem = msg("game {game} in {path} is damaged: {problem}. Restore the file from a backup, or "
+                                  "start again from an earlier 'uw-referee export'; 'uw-referee verify' lists all the "
+                                  "damage", game=gid, path=self.path, problem=found)
+            kept = self._kept(conn, gid, "view")
+            if kept and "waiting" in kept[1]:
+                view = kept[1]
+            else:  # replays, which a damaged chain stops
+                view = self._game(conn, gid).state.view()
+        return gid, view, problem
 
     def _write_stamp(self) -> None:
         """Record the file as this write left it (after the connection is closed, so SQLite is done with it)."""
@@ -404,6 +590,8 @@ class Store:
     def _events(self, conn: sqlite3.Connection, game_id: int) -> tuple[list[Event], list[str]]:
         from referee.engine import event_from_dict
 
+        if self._version >= 4:
+            self._chain(conn, game_id)  # every replay reads events whose chain is whole
         rows = conn.execute("SELECT data, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         try:
             return [event_from_dict(json.loads(data)) for data, _ in rows], [at for _, at in rows]
@@ -435,19 +623,94 @@ class Store:
         """The kept ``state`` or ``view`` of the game, with the event count, if it matches the last event."""
         if self._version < 2:
             return None
-        row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        seq, state, view, digest = row
-        last = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                            (game_id,)).fetchone()
-        if last is None or last[0] + 1 != seq or snapshot_digest(seq, last[1], state, view) != digest:
-            return None
+        if self._version >= 4:
+            row = self._snapshot_row(conn, game_id)
+            if row is None or not row[5]:
+                return None
+            seq, state, view = row[0], row[1], row[2]
+        else:
+            row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+            if row is None:
+                return None
+            seq, state, view, digest = row
+            last = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                                (game_id,)).fetchone()
+            if last is None or last[0] + 1 != seq or snapshot_digest(seq, last[1], state, view) != digest:
+                return None
         try:
             data = json.loads(state if column == "state" else view)
         except ValueError:
             return None
         return (seq, data) if isinstance(data, dict) else None
+
+    def _snapshot_row(self, conn: sqlite3.Connection, game_id: int) -> tuple[int, str, str, str | None, bytes, bool] | None:
+        """Schema 4: the game's snapshot (seq, state, view, summary, chain head) and whether its digest matches
+        them and the digest the game's last event carries; None when the game has no snapshot."""
+        row = conn.execute("SELECT s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g ON "
+                           "g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        seq, state, view, digest, summary = row
+        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                            (game_id,)).fetchone()
+        head = last[1] if last is not None and isinstance(last[1], bytes) else b""
+        good = (last is not None and last[0] + 1 == seq and isinstance(state, str) and isinstance(view, str)
+                and game_digest(seq, head, state, view, summary) == digest)
+        return seq, state, view, summary, head, good
+
+    # -- the chain of events ----------------------------------------------------------------------
+
+    def _chain(self, conn: sqlite3.Connection, game_id: int, end: int | None = None) -> tuple[Any, int]:
+        """The running digest of the game's events before seq ``end`` (all when None) and their count, checked
+        against the digest the last of them carries: the rows' bytes read and hashed in one go, no replay.
+        Damage raises ``StoreError`` naming the game and the event."""
+        blob, count, last = conn.execute(CHAIN_SQL, (game_id, 2**62 if end is None else end)).fetchone()
+        chain = chain_start(game_id)
+        if count == 0:
+            return chain, 0
+        chain.update(blob if isinstance(blob, bytes) else b"")
+        row = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?", (game_id, last)).fetchone()
+        if last + 1 != count or row is None or row[0] != chain.digest():
+            raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
+        return chain, count
+
+    def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
+        """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
+        chain = chain_start(game_id)
+        rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "
+                            "ORDER BY seq", (game_id,)).fetchall()
+        for i, (seq, at, data, digest) in enumerate(rows):
+            if seq != i:
+                return msg("event {event} is missing", event=i)
+            if not isinstance(at, bytes) or not isinstance(data, bytes):
+                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
+            chain.update(chain_record(seq, at, data))
+            if digest != chain.digest():
+                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
+        return None
+
+    def _damaged(self, game_id: int, problem: Message) -> StoreError:
+        return StoreError(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Restore the file from "
+                              "a backup, or start again from an earlier 'uw-referee export'; 'uw-referee verify' "
+                              "lists all the damage", game=game_id, path=self.path, problem=problem))
+
+    def _check_game(self, conn: sqlite3.Connection, game_id: int) -> None:
+        """Before a write to the game (schema 4): its chain of events whole, its snapshot and summary matching
+        them. Keeps the running digest for ``_save``."""
+        self._resumed = None
+        chain, count = self._chain(conn, game_id)
+        row = self._snapshot_row(conn, game_id)
+        if row is not None and not row[5]:
+            raise self._damaged(game_id, msg("its saved state or summary was changed after it was written"))
+        self._resumed = (game_id, count, chain)
+
+    def _chain_before(self, conn: sqlite3.Connection, game_id: int, first_seq: int) -> Any:
+        """The running digest before ``first_seq``: the one ``_check_game`` kept, or read and checked again."""
+        kept = self._resumed
+        self._resumed = None
+        if kept is not None and kept[:2] == (game_id, first_seq):
+            return kept[2]
+        return self._chain(conn, game_id, first_seq)[0]
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
         """The game, resumed from its snapshot when it matches, else replayed from its events."""
@@ -577,24 +840,24 @@ class Store:
     def _save(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]) -> None:
         """Insert the new events, then the snapshot and summary of the state they give."""
         stamp = now()
-        rows = [(game_id, first_seq + i, stamp, _dumps(e.to_dict())) for i, e in enumerate(new)]
-        conn.executemany("INSERT INTO events (game_id, seq, at, data) VALUES (?, ?, ?, ?)", rows)
-        if rows:
-            last_seq, last_data = rows[-1][1], rows[-1][3]
-        else:
-            last_seq, last_data = conn.execute("SELECT seq, data FROM events WHERE game_id = ? ORDER BY seq DESC "
-                                               "LIMIT 1", (game_id,)).fetchone()
-        self._keep_state(conn, game_id, game.state, last_seq, last_data, stamp)
+        chain = self._chain_before(conn, game_id, first_seq)
+        rows = []
+        for i, e in enumerate(new):
+            data = _dumps(e.to_dict())
+            chain.update(chain_record(first_seq + i, stamp, data))
+            rows.append((game_id, first_seq + i, stamp, data, chain.digest()))
+        conn.executemany("INSERT INTO events (game_id, seq, at, data, chain) VALUES (?, ?, ?, ?, ?)", rows)
+        self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp)
 
-    def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, last_data: str,
+    def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, head: bytes,
                     stamp: str) -> None:
         text = _dumps(state.to_snapshot())
         view = _dumps(state.view())
+        summary = _dumps(summary_of(state))
         seq = last_seq + 1
         conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
-                     (game_id, seq, text, view, snapshot_digest(seq, last_data, text, view)))
-        conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?",
-                     (stamp, _dumps(summary_of(state)), game_id))
+                     (game_id, seq, text, view, game_digest(seq, head, text, view, summary)))
+        conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?", (stamp, summary, game_id))
 
     def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
         """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
@@ -617,6 +880,7 @@ class Store:
         """
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
+            self._check_game(conn, gid)  # damage anywhere in the game stops the write
             game = self._game(conn, gid)
             before = game.count
             result = action(game)
@@ -641,6 +905,7 @@ class Store:
 
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
+            self._check_game(conn, gid)
             events, _ = self._events(conn, gid)
             self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []

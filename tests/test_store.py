@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import Discarded, Game, RollOff, SanityRolled, Setup, WordPlayed
-from referee.store import STAMP_SUFFIX, NoGame, Store, StoreError
+from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, NoGame, Store, StoreError
 
 
 def new_game(store: Store, players: tuple[str, ...] = ("Ann", "Bob")) -> int:
@@ -124,13 +124,13 @@ def test_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what uw-referee 0.1 wrote: no snapshots, no summaries
         con.executescript("DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; DROP TABLE corrections; "
-                          "DROP TABLE redo; PRAGMA user_version = 1;")
+                          "DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; PRAGMA user_version = 1;")
     assert Store(db, read_only=True).load(gid)[1].state.current.name == "Bob"  # type: ignore[union-attr]
     assert Store(db, read_only=True).games()[0].turn == "Bob"
     discard(Store(db), gid)
     assert Store(db).games()[0].turn == "Ann"
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
 def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
@@ -138,7 +138,8 @@ def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
     gid = new_game(Store(db))
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what issue 8's referee wrote: no corrections, no redo stack
-        con.executescript("DROP TABLE corrections; DROP TABLE redo; PRAGMA user_version = 2;")
+        con.executescript("DROP TABLE corrections; DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; "
+                          "PRAGMA user_version = 2;")
     assert Store(db, read_only=True).corrections(gid) == (gid, [])
     store = Store(db)
     store.undo(gid, 1)
