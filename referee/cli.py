@@ -30,7 +30,7 @@ from referee.terminal import Style, disable_color, use_color, write
 LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
-                 "export", "table", "rules")
+                 "export", "table", "rules", "verify")
 } | {"board": "referee.board.cli"}
 
 

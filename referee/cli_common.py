@@ -11,7 +11,7 @@ from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_for_command
 from dictionaries.errors import DictionaryError
 from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, ngettext, say, set_language
-from referee.terminal import json_text
+from referee.terminal import json_text, shown
 from referee.values import value
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -46,7 +46,7 @@ def lang_option(f: Any) -> Any:
 
 def click_error(exc: BaseException) -> click.ClickException:
     """A library error as Click's one-line error, in the language in use."""
-    return click.ClickException(say(message_of(exc)))
+    return click.ClickException(shown(say(message_of(exc))))
 
 
 @value()

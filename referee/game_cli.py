@@ -35,8 +35,9 @@ from referee.render import (
     refusal_lines,
     result_lines,
     status_lines,
+    verify_lines,
 )
-from referee.terminal import EXIT_REFUSED, Style, use_color, write
+from referee.terminal import EXIT_REFUSED, Style, shown, use_color, write
 
 #: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data), one
 #: file per language (RULES.txt in English, RULES.es.txt in Spanish).
@@ -77,7 +78,7 @@ def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", actio
     except RulesError as exc:
         raise Refused(message_of(exc), getattr(exc, "codes", ()), mode, action) from None
     except StoreError as exc:
-        raise click.ClickException(say(message_of(exc))) from None
+        raise click.ClickException(shown(say(message_of(exc)))) from None
     except RequestError as exc:
         raise click.UsageError(say(message_of(exc))) from None
     except WordError as exc:
@@ -324,11 +325,30 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 @game_options
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
-    gid, view = run_store(obj, lambda: obj.reader().view(obj.game))
+    gid, view, damage = run_store(obj, lambda: obj.reader().checked_view(obj.game))
     if as_json:
         emit_json({"game": gid, **view["state"]})
-        return
-    write(status_lines(gid, view, style()))
+    else:
+        write(status_lines(gid, view, style()))
+    if damage is not None:  # the scoreboard as kept, then what is damaged beneath it
+        raise click.ClickException(shown(say(damage)))
+
+
+@click.command(context_settings=CONTEXT, help=_(
+    "Check the whole database: SQLite's integrity check, then every game's events against their digests,\n"
+    "its replay, and its saved state and summary against the replay. Changes nothing.\n"
+    "\n"
+    "\b\n"
+    "Example:\n"
+    "    uw-referee verify --game 2"))
+@game_options
+@click.pass_obj
+def verify(obj: Obj) -> None:
+    reader = obj.reader()
+    games_checked, events, problems = run_store(obj, lambda: reader.verify(obj.game))
+    write(verify_lines(reader.path, games_checked, events, problems))
+    if problems:
+        raise click.exceptions.Exit(EXIT_REFUSED)
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -355,11 +375,11 @@ def log(obj: Obj, as_json: bool) -> None:
         emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
     for row in rows:
-        click.echo(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"]))
+        click.echo(shown(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"])))
     if fixes:
         click.echo(_("Corrections:"))
     for fix in fixes:
-        click.echo(f"      {fix['at'][:19].replace('T', ' ')}  {fix['words']}")
+        click.echo(shown(f"      {fix['at'][:19].replace('T', ' ')}  {fix['words']}"))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -625,4 +645,4 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
 
 
 __all__ = ["Refused", "RULES_FILE", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo",
-           "amend", "leave", "games", "export", "table"]
+           "amend", "leave", "games", "export", "table", "verify"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from referee.terminal import EXIT_OK, EXIT_REFUSED, Style, disable_color, json_text, use_color, write
+from referee.terminal import EXIT_OK, EXIT_REFUSED, Style, disable_color, json_text, shown, use_color, write
 
 #: ``--game`` accepts what SQLite's integer ids can hold (as the Click option does).
 MAX_GAME_ID = 2**63 - 1
@@ -104,7 +104,7 @@ def _error(message: str) -> int:
     """What Click prints for a ClickException: one line on standard error, exit status 1."""
     from dictionaries.i18n import _, say
 
-    write([_("Error: {message}").format(message=say(message))], sys.stderr)
+    write([_("Error: {message}").format(message=shown(say(message)))], sys.stderr)
     return EXIT_REFUSED
 
 
@@ -133,14 +133,14 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
     from referee.store import Store, StoreError
 
     try:
-        gid, view = Store(db, read_only=True).view(game_id)
+        gid, view, damage = Store(db, read_only=True).checked_view(game_id)
     except StoreError as exc:
         return _error(message_of(exc))
     if as_json:
         write([json_text({"game": gid, **view["state"]})])
     else:
         write(status_lines(gid, view, _style()))
-    return EXIT_OK
+    return EXIT_OK if damage is None else _error(damage)
 
 
 def games(db: str | None) -> int | None:

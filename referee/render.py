@@ -6,7 +6,7 @@ quick path, the ``table`` loop) says the same thing the same way.
 from __future__ import annotations
 
 from dictionaries.i18n import _, message_from_json, ngettext, say
-from referee.terminal import Style
+from referee.terminal import Style, shown
 from referee.words import action_groups, actions_words
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
@@ -209,9 +209,9 @@ def describe_setup(game_id: int, view: dict[str, Any]) -> str:
               "dice. Optional rules: {options}.") if options else
             _("Game {game}: {players}. Target {target}, dictionary size {level}, {deck} deck ({cards} cards), {dice} "
               "dice. Optional rules: none."))
-    return text.format(game=game_id, players=players, target=state["target"], level=state["level"],
-                       deck=state["deck"], cards=view["deck_size"], dice=dice_name(state["dice"]),
-                       options=", ".join(options))
+    return shown(text.format(game=game_id, players=players, target=state["target"], level=state["level"],
+                             deck=state["deck"], cards=view["deck_size"], dice=dice_name(state["dice"]),
+                             options=", ".join(options)))
 
 
 def option_name(option: str) -> str:
@@ -242,15 +242,15 @@ def status_lines(game_id: int, view: dict[str, Any], style: Style) -> list[str]:
             _(" (winner)") if p["name"] == state["winner"] else ""))
         pawns = ngettext("{n} pawn", "{n} pawns", p["pawns"]).format(n=p["pawns"])
         points = ngettext("{score:>4} point", "{score:>4} points", p["score"]).format(score=p["score"])
-        lines.append(f"{mark} {p['name']:<12} {points}  {pawns}{tail}")
+        lines.append(f"{mark} {shown(p['name']):<12} {points}  {pawns}{tail}")
     if state["used_words"]:
         lines.append(_("Draw pile {draw}, discard pile {discard}. Words used: {words}.").format(
-            draw=state["draw_pile"], discard=state["discard_pile"], words=", ".join(state["used_words"])))
+            draw=state["draw_pile"], discard=state["discard_pile"], words=shown(", ".join(state["used_words"]))))
     else:
         lines.append(_("Draw pile {draw}, discard pile {discard}. Words used: none.").format(
             draw=state["draw_pile"], discard=state["discard_pile"]))
     waiting = message_from_json(view.get("waiting"))
-    lines.append(style.bold(say(waiting) if waiting is not None else state["waiting_for"]))
+    lines.append(style.bold(shown(say(waiting) if waiting is not None else state["waiting_for"])))
     return lines
 
 
@@ -273,10 +273,25 @@ def game_state_words(summary: GameSummary) -> str:
 def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
     """``games``: each game with its last activity, players and state; or how to start one."""
     if not summaries:
-        return [_("No games yet in {where}: start one with 'uw-referee new NAME NAME'.").format(where=where)]
-    return [_("Games in {where}, most recently active first:").format(where=where)] + [
-        f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})"
+        return [_("No games yet in {where}: start one with 'uw-referee new NAME NAME'.").format(where=shown(where))]
+    return [_("Games in {where}, most recently active first:").format(where=shown(where))] + [
+        shown(f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})")
         for g in summaries]
+
+
+def verify_lines(path: str, games: int, events: int, problems: list[str]) -> list[str]:
+    """``verify``: what was checked and that nothing is damaged, or each problem found and what to do."""
+    counted = ngettext("{n} game", "{n} games", games).format(n=games)
+    counted_events = ngettext("{n} event", "{n} events", events).format(n=events)
+    if not problems:
+        return [_("Checked {path}: SQLite's integrity check passed; {games} and {events}: every event matches its "
+                  "digest, every game replays, every saved state and summary matches its replay. No damage found."
+                  ).format(path=shown(path), games=counted, events=counted_events)]
+    return [_("Damage found in {path} ({games} and {events} checked):").format(path=shown(path), games=counted,
+                                                                               events=counted_events),
+            *(f"  - {shown(say(problem))}" for problem in problems),
+            _("Nothing was changed. Restore the file from a backup, or start a damaged game again from an earlier "
+              "'uw-referee export'; the undamaged games can still be exported ('uw-referee export --game N').")]
 
 
 def refused_line(message: str, style: Style) -> str:

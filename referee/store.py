@@ -465,12 +465,13 @@ class Store:
         finally:
             self._version = version
 
-    def verify(self, game_id: int | None = None) -> tuple[int, int, list[Message]]:
+    def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: SQLite's integrity check, then every game (or ``game_id``): its chain of events,
         its replay, its snapshot and summary against the replay. Returns the games and events checked and
         each problem found, in plain words. Never writes."""
         conn = self._connect(create=False)
-        problems: list[Message] = []
+        problems: list[str] = []
+        ids: list[int] = []
         try:
             conn.execute("BEGIN")
             try:
@@ -482,8 +483,9 @@ class Store:
                 events = 0
                 for gid in ids:
                     events += conn.execute("SELECT count(*) FROM events WHERE game_id = ?", (gid,)).fetchone()[0]
+                    found: list[str]
                     if self._version >= 4:
-                        found = self._game_problems(conn, gid)
+                        found = list(self._game_problems(conn, gid))
                     else:
                         try:
                             self._replay(conn, gid)

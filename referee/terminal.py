@@ -50,6 +50,20 @@ class Style:
         return f"\x1b[31m\x1b[1m{text}\x1b[0m" if self.color else text
 
 
+def shown(text: str) -> str:
+    """Text that came from a user or a file (a name, a deck's name, a word, a path), safe to print: every
+    control, escape, format or separator character but the space appears as a visible escape (``\\x1b``,
+    ``\\u202e``), so stored text cannot clear the screen, retitle the terminal or reorder a line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def write(lines: list[str], stream: TextIO | None = None) -> None:
     """Print lines (standard output by default) and flush."""
     out = stream if stream is not None else sys.stdout
