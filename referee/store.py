@@ -212,6 +212,7 @@ class Store:
         self._version = SCHEMA_VERSION
         self._verified = False  # the whole file was checked (or known unchanged) on this connection
         self._resumed: tuple[int, int, Any] | None = None  # (game, events, running digest) checked before a write
+        self._unchanged: list[Any] | None = None  # read as it is: the file's state when opened (see ``_open``)
 
     # -- connection -------------------------------------------------------------------------------
 
@@ -274,6 +275,12 @@ class Store:
         from urllib.parse import quote  # read-only opening needs a file: URI
 
         uri = "file:" + quote(os.path.abspath(self.path))
+        if not os.access(self.path, os.W_OK) and not os.path.exists(self.path + "-wal"):
+            # A reader that cannot write the file would leave -wal and -shm files of its own, with the file's
+            # mode, that block the owner's next write: the file is read as it is, and a change during the read
+            # is noticed (``_transaction``).
+            self._unchanged = self._file_state()
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=self.timeout, isolation_level=None)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -559,9 +566,11 @@ class Store:
             raise StoreError(self._explain(exc)) from None
         try:
             yield conn
+            self._check_unchanged()
         except sqlite3.DatabaseError as exc:
             # Damage SQLite only finds when it reads a page (a corrupt table or index) surfaces here.
             _rollback(conn)
+            self._check_unchanged()
             raise StoreError(self._explain(exc)) from None
         except BaseException:
             _rollback(conn)
@@ -575,6 +584,14 @@ class Store:
             if write:
                 self.close()
                 self._write_stamp()
+
+    def _check_unchanged(self) -> None:
+        """A file read as it is (``_open``) must not have been written meanwhile: else what was read may be torn."""
+        if self._unchanged is not None and self._file_state() != self._unchanged:
+            self.close()
+            self._unchanged = None
+            raise StoreError(msg("{path} was written by another program while it was read: nothing was changed; try "
+                                 "again", path=self.path))
 
     # -- reading games ----------------------------------------------------------------------------
 
