@@ -111,7 +111,7 @@ def get_deck(spec: str) -> Deck:
     try:
         return load_deck(spec)
     except DeckError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint="--deck") from None
+        raise click.BadParameter(shown(say(message_of(exc))), param_hint="--deck") from None
 
 
 def emit_json(data: Any) -> None:

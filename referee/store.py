@@ -831,6 +831,7 @@ class Store:
 
     def games(self) -> list[GameSummary]:
         """Every game, most recently active first, from the summaries kept beside them."""
+        self._refuse_temporary()
         if not self.exists() and not os.path.isdir(self.path):  # a directory gets the store's error, not "no games"
             return []
         if self.read_only:
