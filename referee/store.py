@@ -139,15 +139,17 @@ def chain_start(game_id: int) -> Any:
 
 
 def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
-    """One event as the chain hashes it: the bytes ``CHAIN_SQL`` builds in SQLite, so both agree."""
-    return b"%d\x1f%s\x1f%s\x1e" % (seq, at.encode() if isinstance(at, str) else at,
-                                      data.encode() if isinstance(data, str) else data)
+    """One event as the chain hashes it: its time and its data, after a record separator from the second event
+    on, the bytes ``CHAIN_SQL`` joins in SQLite, so both agree. (The seq is not hashed: the chain is checked
+    with the count and the last seq, and ``verify`` checks every seq.)"""
+    return b"%s%s%s" % (b"\x1e" if seq else b"", at.encode() if isinstance(at, str) else at,
+                        data.encode() if isinstance(data, str) else data)
 
 
 #: A game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
 #: one query and one hash call check thousands of events (the rows are read in the primary key's order).
-CHAIN_SQL = ("SELECT CAST(group_concat(r, '') AS BLOB), count(*), max(seq) FROM (SELECT seq, seq || char(31) || at "
-             "|| char(31) || data || char(30) AS r FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
+CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), max(seq) FROM (SELECT seq, at, data "
+             "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
 
 
 def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None) -> str:
@@ -443,7 +445,7 @@ class Store:
         if chain is not None:
             problems.append(chain)
         try:
-            game = self._replay(conn, game_id, self._events_unchecked(conn, game_id))
+            game = self._replay(conn, game_id, self._events(conn, game_id, check=False)[0])
         except StoreError as exc:
             if chain is None:  # a replay that fails behind a damaged chain says nothing more
                 problems.append(msg("its events cannot be replayed ({why})", why=message_of(exc)))
@@ -463,14 +465,6 @@ class Store:
         if kept is None or kept[0] != replayed[0] or kept[1] != replayed[1] or kept[2] != replayed[2]:
             problems.append(msg("its saved state does not match its events"))
         return problems
-
-    def _events_unchecked(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
-        """The game's events without the chain check (``verify`` reports the chain on its own)."""
-        version, self._version = self._version, 3
-        try:
-            return self._events(conn, game_id)[0]
-        finally:
-            self._version = version
 
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: SQLite's integrity check, then every game (or ``game_id``): its chain of events,
@@ -606,10 +600,11 @@ class Store:
             raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id, path=self.path))
         return game_id
 
-    def _events(self, conn: sqlite3.Connection, game_id: int) -> tuple[list[Event], list[str]]:
+    def _events(self, conn: sqlite3.Connection, game_id: int, check: bool = True) -> tuple[list[Event], list[str]]:
+        """The game's events and their times; ``check=False`` skips the chain (``verify`` reports it itself)."""
         from referee.engine import event_from_dict
 
-        if self._version >= 4:
+        if check and self._version >= 4:
             self._chain(conn, game_id)  # every replay reads events whose chain is whole
         rows = conn.execute("SELECT data, at FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         try:
