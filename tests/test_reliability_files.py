@@ -275,10 +275,20 @@ def played_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real referee database of several pages, checkpointed into one file."""
     db = tmp_path_factory.mktemp("played") / "games.sqlite3"
     assert run_referee(db, "new", "Ann", "Bob", "Cy", "--first", "Ann").code == 0
+    from referee.store import chain_record, chain_start
+
     con = sqlite3.connect(db)  # many events quickly: the same JSON the referee writes for discards
     data = '{"type":"discarded","player":"%s","letters":null}'
     rows = [(1, 2 + i, "2026-01-01T00:00:00.000+00:00", data % ("Ann", "Bob", "Cy")[i % 3]) for i in range(150)]
-    con.executemany("INSERT INTO events VALUES (?, ?, ?, ?)", rows)
+    chain = chain_start(1)  # with the running digest the referee gives each event (schema 4)
+    for seq, at, text in con.execute("SELECT seq, at, data FROM events WHERE game_id = 1 ORDER BY seq").fetchall():
+        chain.update(chain_record(seq, at, text))
+    chained = []
+    for row in rows:
+        chain.update(chain_record(*row[1:]))
+        chained.append((*row, chain.digest()))
+    con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", chained)
+    con.execute("DELETE FROM snapshots")  # the game is replayed, as a game of version 1 is
     con.commit()
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
