@@ -313,3 +313,11 @@ def test_shown_escapes_controls_and_keeps_letters() -> None:
 
     assert shown("Año ☃ Zoë") == "Año ☃ Zoë"
     assert shown("a\x1b[2Jb\tc\u202ed\x85e\U000e0001") == "a\\x1b[2Jb\\x09c\\u202ed\\x85e\\U000e0001"
+
+
+def test_the_board_shows_a_deck_name_safely() -> None:
+    from dictionaries.deck import Deck
+    from referee.board.views import deck_words
+
+    words = deck_words(Deck("\x1b[2J\x1b[31mPWNED", dict(STANDARD.counts)))
+    assert "\x1b" not in words and words.startswith("\\x1b[2J\\x1b[31mPWNED")

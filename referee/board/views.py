@@ -32,6 +32,7 @@ from referee.board.source import (
     sentence,
     waiting_text,
 )
+from referee.terminal import shown as safe_text
 
 board = Blueprint("board", __name__)
 
@@ -89,7 +90,7 @@ def deck_words(deck: Any) -> str:
     else:
         # TRANSLATORS: a deck the players described in a file; {name} is the file's name.
         text = ngettext("{name} ({n} card)", "{name} ({n} cards)", deck.size)
-    return text.format(name=deck.name, n=deck.size)
+    return text.format(name=safe_text(deck.name), n=deck.size)
 
 
 def render_board(shown: Shown) -> dict[str, str]:
