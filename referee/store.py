@@ -497,8 +497,10 @@ class Store:
             finally:
                 _rollback(conn)
         except sqlite3.DatabaseError as exc:
+            self._check_unchanged()
             problems.append(self._explain(exc))
             return 0, 0, problems
+        self._check_unchanged()
         return len(ids), events, problems
 
     def checked_view(self, game_id: int | None = None) -> tuple[int, dict[str, Any], Message | None]:
