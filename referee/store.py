@@ -454,15 +454,21 @@ class Store:
         if row is None:
             return problems
         seq, state, view, summary, _head, good = row
-        if not good:
-            problems.append(msg("its saved state or summary was changed after it was written"))
-            return problems
-        try:
-            kept = (json.loads(state), json.loads(view), json.loads(summary or "null"))
-        except ValueError:
-            kept = None
         replayed = json.loads(_dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state)]))
-        if kept is None or kept[0] != replayed[0] or kept[1] != replayed[1] or kept[2] != replayed[2]:
+        differ = []
+        for name, text, again in ((msg("saved state"), state, replayed[0]), (msg("saved view"), view, replayed[1]),
+                                  (msg("summary"), summary, replayed[2])):
+            try:
+                if json.loads(text or "null") != again:
+                    differ.append(name)
+            except ValueError:
+                differ.append(name)
+        if not good and differ:  # named part by part: which of them the damage hit
+            problems.extend(msg("its {part} was changed after it was written (it no longer matches its digest nor its "
+                                "events)", part=part) for part in differ)
+        elif not good:
+            problems.append(msg("its saved state or summary was changed after it was written"))
+        elif differ:
             problems.append(msg("its saved state does not match its events"))
         return problems
 
