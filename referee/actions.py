@@ -14,6 +14,7 @@ from dictionaries.verdict import Verdict, judge
 from referee.engine import (
     BindDone,
     BindNamed,
+    CardsRefused,
     Discarded,
     Event,
     Game,
@@ -24,9 +25,11 @@ from referee.engine import (
     RollOff,
     RulesError,
     SanityRolled,
+    Seen,
     Setup,
     State,
     WordPlayed,
+    WordRefused,
 )
 from referee.engine import Created as Created_
 from referee.store import Store
@@ -120,6 +123,17 @@ class PlayCheck:
     player: str
 
 
+def _apply_allowing(game: Game, make: Callable[[bool], Event], allow: bool) -> list[str]:
+    """Apply ``make(False)``; only when the dictionary or the card count refuses it and the table overrules
+    (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.md 6)."""
+    if allow:
+        try:
+            return game.apply(make(False))
+        except (WordRefused, CardsRefused):
+            pass
+    return game.apply(make(allow))
+
+
 def _notes(notes: list[str], game: Game) -> tuple[str, ...]:
     """The notes without the last one, which says what the game waits for (``Result.waiting`` does that)."""
     return tuple(notes[:-1] if notes and not game.state.is_over() else notes)
@@ -172,38 +186,44 @@ class Referee:
         self._check_roll_request(setup, roll)
         return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck))
 
-    def check_play(self, prepared: Prepared, *, allow: bool = False) -> PlayCheck:
+    def check_play(self, prepared: Prepared, *, allow: bool = False, seen: Seen | None = None) -> PlayCheck:
         """Try the word on the game as it is, without writing (a refusal raises RulesError).
 
         Used before asking the table for a physical roll, so that no lock is held while people roll.
         """
         _, game = self.store.load(prepared.game_id)
+        if seen is not None:
+            seen.check(game)
         player = self._current(game)
         verdict = prepared.verdict
         game.apply(WordPlayed(player, verdict.word, verdict.score, verdict.legal, verdict.codes, allow))
         return PlayCheck(prepared.game_id, game, verdict, player)
 
-    def play(self, prepared: Prepared, *, roll: int | None = None, allow: bool = False) -> Result:
+    def play(self, prepared: Prepared, *, roll: int | None = None, allow: bool = False,
+             seen: Seen | None = None) -> Result:
         """Play the prepared word for the player whose turn it is, with its sanity roll when it is known.
 
         With virtual dice the referee rolls; with physical dice and no ``roll`` the game then waits for it.
+        ``seen``: what the table saw when it chose the word (refused with ``GameChanged`` if the game moved on).
         """
         verdict = prepared.verdict
         self._check_roll_request(prepared.setup, roll)
 
         def action(game: Game) -> list[str]:
             player = self._current(game)
-            notes = game.apply(WordPlayed(player, verdict.word, verdict.score, verdict.legal, verdict.codes, allow))
+            notes = _apply_allowing(game, lambda a: WordPlayed(player, verdict.word, verdict.score, verdict.legal,
+                                                               verdict.codes, a), allow)
             if game.setup.dice == "virtual":
                 notes = notes[:-1] + game.apply(SanityRolled(player, game.virtual_roll()))
             elif roll is not None:
                 notes = notes[:-1] + game.apply(SanityRolled(player, roll))
             return notes
 
-        gid, game, notes = self.store.act(prepared.game_id, action)
+        gid, game, notes = self.store.act(prepared.game_id, action, seen)
         return Result(gid, game, _notes(notes, game), verdict)
 
-    def roll(self, game_id: int | None, value: int | None = None, *, skip: bool = False) -> Result:
+    def roll(self, game_id: int | None, value: int | None = None, *, skip: bool = False,
+             seen: Seen | None = None) -> Result:
         """The roll the game waits for: a sanity check, or Psychotherapy (``skip``: the discarder does not roll)."""
         if skip and value is not None:
             raise RequestError(msg("give a roll or skip it, not both"))
@@ -224,17 +244,19 @@ class Referee:
             event: Event = SanityRolled(name, rolled) if phase is Phase.SANITY else PsychotherapyRolled(name, rolled)
             return game.apply(event)
 
-        gid, game, notes = self.store.act(game_id, action)
+        gid, game, notes = self.store.act(game_id, action, seen)
         return Result(gid, game, _notes(notes, game))
 
-    def discard(self, game_id: int | None, letters: str | None = None, *, allow: bool = False) -> Result:
+    def discard(self, game_id: int | None, letters: str | None = None, *, allow: bool = False,
+                seen: Seen | None = None) -> Result:
         """Discard the current player's hand (its ``letters`` when Spell Binding or Psychotherapy need them).
 
         With Spell Binding, when the letters allow no legal unused word, the referee says so and
         closes Spell Binding at once: there is nothing to bind (``allow``: the table overrules the card count).
         """
         def action(game: Game) -> list[str]:
-            notes = game.apply(Discarded(self._current(game), letters, allow))
+            player = self._current(game)
+            notes = _apply_allowing(game, lambda a: Discarded(player, letters, a), allow)
             window = game.state.window
             if game.state.phase is Phase.SPELL_BINDING and window is not None and window.letters:
                 found = [w for w in self._dictionary().rack(window.letters, game.setup.level, game.setup.deck)
@@ -243,18 +265,22 @@ class Referee:
                     notes = notes[:-1] + game.apply(BindDone(nothing_to_bind=True))
             return notes
 
-        gid, game, notes = self.store.act(game_id, action)
+        gid, game, notes = self.store.act(game_id, action, seen)
         return Result(gid, game, _notes(notes, game))
 
-    def bind(self, prepared: Prepared, by: str, *, allow: bool = False) -> Result:
+    def bind(self, prepared: Prepared, by: str, *, allow: bool = False, seen: Seen | None = None) -> Result:
         """Spell Binding: ``by`` names the prepared word from the discarded letters (refused unless legal,
         or the table overrules the dictionary with ``allow``; the overrule is recorded)."""
         verdict = prepared.verdict
-        event = BindNamed(by, verdict.word, verdict.score, verdict.legal, verdict.codes, allow)
-        gid, game, notes = self.store.act(prepared.game_id, lambda g: g.apply(event))
+
+        def action(game: Game) -> list[str]:
+            return _apply_allowing(game, lambda a: BindNamed(by, verdict.word, verdict.score, verdict.legal,
+                                                             verdict.codes, a), allow)
+
+        gid, game, notes = self.store.act(prepared.game_id, action, seen)
         return Result(gid, game, _notes(notes, game), verdict)
 
-    def bind_done(self, game_id: int | None) -> Result:
+    def bind_done(self, game_id: int | None, *, seen: Seen | None = None) -> Result:
         """Close Spell Binding; says the best word the letters allowed, and rolls when dice are virtual."""
         def action(game: Game) -> list[str]:
             window = game.state.window
@@ -272,27 +298,27 @@ class Referee:
                 notes = notes[:-1] + game.apply(SanityRolled(self._current(game), game.virtual_roll()))
             return notes
 
-        gid, game, notes = self.store.act(game_id, action)
+        gid, game, notes = self.store.act(game_id, action, seen)
         return Result(gid, game, _notes(notes, game))
 
     # -- corrections ------------------------------------------------------------------------------
 
-    def undo(self, game_id: int | None, actions: int = 1) -> Result:
+    def undo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Take back the last ``actions`` actions (a play with its roll is one); ``redo`` can put them back."""
-        gid, game, removed = self.store.undo(game_id, actions)
+        gid, game, removed = self.store.undo(game_id, actions, seen)
         return Result(gid, game, (), removed=tuple(removed))
 
-    def redo(self, game_id: int | None, actions: int = 1) -> Result:
+    def redo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Put back the last ``actions`` undone actions, in order (until the table takes a new action)."""
-        gid, game, back = self.store.redo(game_id, actions)
+        gid, game, back = self.store.redo(game_id, actions, seen)
         return Result(gid, game, (), removed=tuple(back))
 
-    def leave(self, game_id: int | None, name: str) -> Result:
+    def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
         """A player leaves the game (RULES.md 6)."""
-        gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)))
+        gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)), seen)
         return Result(gid, game, _notes(notes, game))
 
-    def amend(self, game_id: int | None, roll: int, at: int | None = None) -> Amended:
+    def amend(self, game_id: int | None, roll: int, at: int | None = None, *, seen: Seen | None = None) -> Amended:
         """Correct a past roll: the latest, or the one of the action numbered ``at`` in ``log``.
 
         Every later action is checked again in order; if one becomes impossible the amendment is
@@ -327,7 +353,7 @@ class Referee:
         def record(found: tuple[int, int, str, dict[str, Any]]) -> dict[str, object]:
             return {"type": "amend", "seq": found[0], "player": found[2], "old": found[1], "new": roll}
 
-        gid, game, _, (seq, old, player, before) = self.store.rewrite(game_id, change, record)
+        gid, game, _, (seq, old, player, before) = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, seq, player, old, roll, before)
 
 

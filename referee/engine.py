@@ -77,6 +77,11 @@ class CardsRefused(RulesError):
 
 # -- set-up ---------------------------------------------------------------------------------------
 
+class GameChanged(RulesError):
+    """The game moved on between what the table saw and its action (another device acted first):
+    the action was refused and the message says what happened meanwhile (RULES.md 6, whose action)."""
+
+
 class Phase(str, enum.Enum):
     ROLL_OFF = "roll_off"            # waiting for the roll-off
     ACTION = "action"                # waiting for a word or a discard
@@ -1075,6 +1080,51 @@ class Game:
             self._next_turn(notes)
             return
         notes.append(state.waiting_for())
+
+
+@value(frozen=True)
+class Seen:
+    """What the table saw when it decided an action (RULES.md 6, whose action): how many events the game
+    had, whose turn it was, how many undos it had had. A field left None is not checked:
+    ``Seen(player="Ann")`` only says the action is Ann's (``--as Ann``)."""
+
+    events: int | None = None
+    player: str | None = None
+    undos: int | None = None
+
+    @classmethod
+    def of(cls, game: Game) -> Seen:
+        """What a table looking at ``game`` sees."""
+        current = game.state.current
+        player = None if current is None or game.state.is_over() else current.name
+        return cls(game.count, player, game.generation)
+
+    def moved(self, game: Game) -> bool:
+        """True when ``game`` is no longer what was seen (more or fewer events, another undo)."""
+        return ((self.events is not None and game.count != self.events)
+                or (self.undos is not None and game.generation != self.undos))
+
+    def check(self, game: Game, happened: Message | None = None) -> None:
+        """Refuse (``GameChanged``) when ``game`` moved on from what was seen or it is not the named player's
+        turn; ``happened`` says what changed meanwhile (the store reads it from the game's records)."""
+        state = game.state
+        if self.player is not None:
+            state.player(self.player)  # an unknown name is refused by name
+        current = state.current
+        now = None if current is None or state.is_over() else current.name
+        if not self.moved(game):
+            if self.player is None or (now is not None and now.casefold() == self.player.casefold()):
+                return
+            if now is None:  # the same game, over or not started: what it waits for
+                raise GameChanged(state.waiting_for())
+            raise GameChanged(msg("it is {player}'s turn, not {named}'s", player=now,
+                                  named=state.player(self.player).name))
+        what = happened if happened is not None else msg("the game moved on")
+        if now is None:
+            raise GameChanged(msg("{what} meanwhile. {waiting}", what=what,
+                                  waiting=state.waiting_for()))
+        raise GameChanged(msg("{what} meanwhile; it is {player}'s turn now", what=what,
+                              player=now))
 
 
 def is_letters(text: object) -> bool:

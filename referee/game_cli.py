@@ -55,9 +55,12 @@ class Refused(click.ClickException):
 
     exit_code = EXIT_REFUSED
 
-    def __init__(self, message: str, codes: tuple[str, ...] = (), mode: str = "command", action: str = "") -> None:
+    def __init__(self, message: str, codes: tuple[str, ...] = (), mode: str = "command", action: str = "",
+                 changed: bool = False) -> None:
         super().__init__(message)
         self.codes, self.mode, self.action = codes, mode, action
+        #: The game moved on since the table saw it (another device acted first): the table looks again.
+        self.changed = changed
 
     def format_message(self) -> str:
         return self.message
@@ -71,10 +74,13 @@ def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", actio
     """Call the library, turning its errors into Click errors: a refusal or a store error exits 1 with
     one clear line (and how to overrule it, when the table may, for ``action``), a request that does
     not fit the game is a usage error (exit 2)."""
+    from referee.engine import GameChanged
     from referee.store import StoreError
 
     try:
         return call()
+    except GameChanged as exc:
+        raise Refused(message_of(exc), mode=mode, changed=True) from None
     except RulesError as exc:
         raise Refused(message_of(exc), getattr(exc, "codes", ()), mode, action) from None
     except StoreError as exc:
@@ -115,6 +121,19 @@ def game_options(f: Any) -> Any:
                      callback=set_game, is_eager=True,
                      help=_("Act on this game instead of the most recently active one."))(f)
     return db_option(f)
+
+
+def as_option(f: Any) -> Any:
+    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.md 6, whose action)."""
+    return click.option("--as", "as_name", metavar="NAME",
+                        help=_("The player this action is for: refused when it is not NAME's turn."))(f)
+
+
+def seen_as(name: str | None) -> Any:
+    """What ``--as NAME`` says the table saw: NAME's turn (None: whoever's turn it is)."""
+    from referee.engine import Seen
+
+    return Seen(player=name) if name is not None else None
 
 
 # -- new ------------------------------------------------------------------------------------------
@@ -235,17 +254,19 @@ def prompt_roll(label: str) -> int | None:
 @click.option("--roll", type=click.IntRange(1, DIE), default=None, help=_("The sanity roll (physical dice)."))
 @click.option("--allow", is_flag=True, help=_("The table overrules the dictionary and the card count for this play "
                                             "(recorded)."))
+@as_option
 @game_options
 @click.pass_obj
-def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
+def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None) -> None:
     referee = obj.referee
+    seen = seen_as(as_name)
     prepared = run_store(obj, lambda: referee.prepare(obj.game, word, roll=roll))
     write(play_verdict_lines(prepared.verdict, allow))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
-        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow), action="play")
+        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow, seen=seen), action="play")
         roll = prompt_roll(_("{player}'s sanity roll for {word}").format(player=check.player, word=prepared.verdict.word))
-    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow), action="play")
+    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow, seen=seen), action="play")
     say_result(result)
 
 
@@ -259,12 +280,13 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool) -> None:
     "    uw-referee roll 17"))
 @click.argument("value", required=False, type=click.IntRange(1, DIE))
 @click.option("--skip", is_flag=True, help=_("Psychotherapy only: the discarder does not roll."))
+@as_option
 @game_options
 @click.pass_obj
-def roll(obj: Obj, value: int | None, skip: bool) -> None:
+def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
     if skip and value is not None:
         raise click.UsageError(_("give a roll or --skip, not both"))
-    say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip)))
+    say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip, seen=seen_as(as_name))))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -278,10 +300,12 @@ def roll(obj: Obj, value: int | None, skip: bool) -> None:
     "    uw-referee discard bcdfghk"))
 @click.argument("letters", required=False)
 @click.option("--allow", is_flag=True, help=_("The table overrules the card count for this discard (recorded)."))
+@as_option
 @game_options
 @click.pass_obj
-def discard(obj: Obj, letters: str | None, allow: bool) -> None:
-    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow), action="discard"))
+def discard(obj: Obj, letters: str | None, allow: bool, as_name: str | None) -> None:
+    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow, seen=seen_as(as_name)),
+                         action="discard"))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -495,8 +519,10 @@ def rules(obj: Obj) -> None:
 def table_help() -> str:
     """What the table may type at any prompt."""
     return _("Type a word to play it, 'discard LETTERS', 'status', 'undo', 'redo', 'amend N' (the latest roll was "
-             "N), 'leave NAME', 'help' or 'quit'. Add '!' after a word or a discard's letters to overrule the "
-             "dictionary or the card count (e.g. 'cthulhu!').")
+             "N), 'leave NAME', 'help' or 'quit'. A command that is also a word (UNDO, STATUS...) asks which one you "
+             "mean; with a slash ('/undo') it is always the command. Add '!' after a word or a discard's letters to "
+             "overrule the dictionary or the card count (e.g. 'cthulhu!'); an overrule is recorded only when one was "
+             "needed.")
 
 
 def table_command(typed: str) -> str:
@@ -508,10 +534,52 @@ def table_command(typed: str) -> str:
     names = {"discard": _("discard"), "status": _("status"), "undo": _("undo"), "redo": _("redo"),
              "amend": _("amend"), "leave": _("leave"), "help": _("help"), "quit": _("quit"), "pass": _("pass"),
              "done": _("done"), "roll": _("roll")}
+    if word in ("exit", "q"):
+        return "quit"
     for english, translated in names.items():
-        if word == translated.lower():
+        if word in (english, translated.lower()):
             return english
     return word
+
+
+#: The commands that may be typed at the word prompt; each is an English word too (RULES.md 6, every
+#: word is playable): typed alone, one that is a legal word asks which is meant.
+WORD_PROMPT_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit")
+
+
+class QuitTable(Exception):
+    """The table typed 'quit': the loop stops, the game stays saved."""
+
+
+def command_doing(command: str) -> str:
+    """What ``command`` does, to follow "play the word, or ...?"."""
+    return {"discard": _("discard the hand"), "status": _("show the scores"), "undo": _("undo the last action"),
+            "redo": _("redo the last undone action"), "amend": _("amend a roll"), "leave": _("have a player leave"),
+            "help": _("show the help"), "quit": _("stop here (the game is saved)")}[command]
+
+
+def word_or_command(word: str, command: str) -> bool | None:
+    """Ask whether ``word``, typed alone at the word prompt, is the word or the command: True for the word,
+    False for the command, None at the end of input."""
+    question = _("{word}: play the word, or {doing}? Type 'w' for the word or 'c' for the command").format(
+        word=word.upper(), doing=command_doing(command))
+    words = {"w", "word", _("w"), _("word")}
+    commands = {"c", "command", _("c"), _("command")}
+    while True:
+        try:
+            answer = click.prompt(question, prompt_suffix=": ").strip().lower()
+        except click.Abort:
+            click.echo()
+            return None
+        if answer in words:
+            return True
+        if answer in commands:
+            return False
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits 0-9 only (``int()`` also reads other scripts' digits, such as '٣')."""
+    return text.isascii() and text.isdigit()
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -553,10 +621,15 @@ def table(obj: Obj) -> None:
         except click.Abort:
             click.echo()
             break
-        if answer.lower() in ("exit", "q") or table_command(answer) == "quit":
-            break
         try:
             game = table_step(obj, gid, game, answer)
+        except QuitTable:
+            break
+        except Refused as exc:
+            exc.show()
+            if exc.changed:  # another device acted first: look again, and ask the player whose turn it now is
+                game = run_store(obj, lambda: obj.store.load(gid), mode="table")[1]
+                click.echo(style().bold(say(game.state.waiting_for())))
         except click.ClickException as exc:
             exc.show()
         except click.exceptions.Exit:
@@ -566,80 +639,110 @@ def table(obj: Obj) -> None:
 
 
 def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
-    """One answer at the table: do it through the library, print what happened, return the game as it now is."""
+    """One answer at the table: do it through the library, print what happened, return the game as it now is.
+
+    Every write carries what the table saw (``Seen``): if another device changed the game meanwhile, it is
+    refused with what happened, and the table looks again."""
+    from referee.engine import Seen
+
     state = game.state
     referee = obj.referee
+    seen = Seen.of(game)
     words = answer.split()
-    command = table_command(words[0]) if words else ""
+    forced = bool(words) and words[0].startswith("/") and len(words[0]) > 1
+    first = words[0][1:] if forced else (words[0] if words else "")
+    command = table_command(first) if words else ""
     table = "table"
-    if command in ("help", "?", ""):
+    word_phase = state.phase in (Phase.ACTION, Phase.LAST_WORDS)
+    if forced and command not in (*WORD_PROMPT_COMMANDS, "pass", "done", "roll"):
+        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
+    if word_phase and not forced and len(words) == 1 and command in WORD_PROMPT_COMMANDS:
+        prepared = run_store(obj, lambda: referee.prepare(gid, first), mode=table)
+        if prepared.verdict.legal:  # a word too: the table says which it means
+            choice = word_or_command(first, command)
+            if choice is None:
+                return game
+            if choice:
+                command = ""
+    if command == "quit" and (forced or len(words) == 1):
+        raise QuitTable
+    if command in ("help", "?") or not words:
         click.echo(table_help())
         return game
     if command == "status":
-        write(status_lines(gid, state.view(), style()))
+        game = run_store(obj, lambda: obj.store.load(gid), mode=table)[1]  # the game as it is now
+        write(status_lines(gid, game.state.view(), style()))
         return game
     if command in ("undo", "redo"):
         count = 1
-        if len(words) == 2 and words[1].isdigit() and int(words[1]) >= 1:
+        if len(words) == 2 and is_number(words[1]) and int(words[1]) >= 1:
             count = int(words[1])
         elif len(words) != 1:
-            raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=words[0]))
+            raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=first))
         call = referee.undo if command == "undo" else referee.redo
-        result = run_store(obj, lambda: call(gid, count), mode=table)
+        result = run_store(obj, lambda: call(gid, count, seen=seen), mode=table)
         write(correction_lines("Undid" if command == "undo" else "Redid", list(result.removed), result, style()))
         return result.game
     if command == "amend":
-        if len(words) not in (2, 3) or not all(w.isdigit() for w in words[1:]):
+        if len(words) not in (2, 3) or not all(is_number(w) for w in words[1:]):
             raise click.UsageError(_("type 'amend N' (the latest roll was N) or 'amend ACTION N' (the roll of "
                                      "ACTION, numbered as in 'uw-referee log')"))
         at = int(words[1]) if len(words) == 3 else None
         right = int(words[-1])
         if not 1 <= right <= DIE:
             raise click.UsageError(_("{roll} is not a roll: type a number from 1 to {most}").format(roll=right, most=DIE))
-        amended = run_store(obj, lambda: referee.amend(gid, right, at), mode=table)
+        amended = run_store(obj, lambda: referee.amend(gid, right, at, seen=seen), mode=table)
         write(amend_lines(amended, style()))
         return amended.game
     if command == "leave":
-        if len(words) != 2:
+        if len(words) < 2:
             raise click.UsageError(_("type 'leave NAME'"))
-        result = run_store(obj, lambda: referee.leave(gid, words[1]), mode=table)
+        who = " ".join(words[1:])  # a whole name, spaces and all
+        result = run_store(obj, lambda: referee.leave(gid, who, seen=seen), mode=table)
     elif state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
         if state.phase is Phase.PSYCHOTHERAPY and (command == "pass" or command in ("skip", "no")):
-            result = run_store(obj, lambda: referee.roll(gid, skip=True), mode=table)
+            result = run_store(obj, lambda: referee.roll(gid, skip=True, seen=seen), mode=table)
         else:
             value: int | None = None
             if game.setup.dice == "physical":
-                try:
-                    value = int(command)
-                except ValueError:
+                if len(words) != 1 or not is_number(first) or not 1 <= int(first) <= DIE:
                     raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
-                        answer=answer, most=DIE)) from None
-            result = run_store(obj, lambda: referee.roll(gid, value), mode=table)
+                        answer=shown(answer[:40]), most=DIE)) from None
+                value = int(first)
+            result = run_store(obj, lambda: referee.roll(gid, value, seen=seen), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
-        if command == "done":
-            result = run_store(obj, lambda: referee.bind_done(gid), mode=table)
+        if command == "done" and len(words) == 1:
+            result = run_store(obj, lambda: referee.bind_done(gid, seen=seen), mode=table)
         else:
-            if len(words) != 2:
+            if len(words) < 2:
                 raise click.UsageError(_("name a word as 'NAME WORD', or type 'done'"))
-            allow = words[1].endswith("!")
-            prepared = run_store(obj, lambda: referee.prepare(gid, words[1].rstrip("!")), mode=table)
+            by, word = " ".join(words[:-1]), words[-1]  # the name may have spaces: the word is the last
+            allow = word.endswith("!")
+            prepared = run_store(obj, lambda: referee.prepare(gid, word.rstrip("!")), mode=table)
             write(play_verdict_lines(prepared.verdict, allow))
-            result = run_store(obj, lambda: referee.bind(prepared, words[0], allow=allow), mode=table, action="bind")
+            result = run_store(obj, lambda: referee.bind(prepared, by, allow=allow, seen=seen), mode=table,
+                               action="bind")
     elif command == "discard":
         letters = words[1] if len(words) > 1 else None
         allow = bool(letters and letters.endswith("!"))
         letters = letters.rstrip("!") if letters else None
-        result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow), mode=table, action="discard")
+        result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow, seen=seen), mode=table,
+                           action="discard")
     else:
         if len(words) != 1:
-            raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(answer=answer))
-        allow = words[0].endswith("!")
-        prepared = run_store(obj, lambda: referee.prepare(gid, words[0].rstrip("!")), mode=table)
+            raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(
+                answer=shown(answer[:40])))
+        if is_number(first):
+            raise click.UsageError(_("{answer} looks like a roll, but {player} has not played a word yet: type the "
+                                     "word first, then the roll").format(answer=first, player=state.current.name
+                                                                         if state.current else ""))
+        allow = first.endswith("!")
+        prepared = run_store(obj, lambda: referee.prepare(gid, first.rstrip("!")), mode=table)
         if not prepared.verdict.legal:
             for reason in prepared.verdict.reasons:
                 click.echo(_("The dictionary says: {reason}.").format(reason=say(reason.message)))
         # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
-        result = run_store(obj, lambda: referee.play(prepared, allow=allow), mode=table, action="play")
+        result = run_store(obj, lambda: referee.play(prepared, allow=allow, seen=seen), mode=table, action="play")
     say_result(result, table)
     return result.game
 

@@ -27,7 +27,7 @@ TYPE_CHECKING = False  # typing and the engine are loaded only when a command ne
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator
 
-    from referee.engine import Event, Game, Setup, State
+    from referee.engine import Event, Game, Seen, Setup, State
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 4
@@ -895,16 +895,40 @@ class Store:
             self._save(conn, game_id, game, 0, game.events)
         return game_id, game, result
 
-    def act(self, game_id: int | None, action: Callable[[Game], Any]) -> tuple[int, Game, Any]:
+    def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None) -> None:
+        """Refuse a write decided on a state the game has left (``Seen.check``), saying what happened meanwhile."""
+        if expect is None:
+            return
+        happened = None
+        if expect.moved(game):
+            from referee.words import meanwhile_words
+
+            events, _ = self._events(conn, game_id)
+            records = [record for _, record in self._corrections(conn, game_id)]
+            undos = [i for i, record in enumerate(records) if record.get("type") == "undo"]
+            seen_undos = len(undos) if expect.undos is None else expect.undos
+            if seen_undos < len(undos):  # undone meanwhile: the corrections from the first undo not seen
+                since, new = records[undos[seen_undos]:], []
+            else:  # the actions taken (or redone) since
+                since, new = [], events[expect.events or len(events):]
+            from referee.engine import event_from_dict
+
+            happened = meanwhile_words(new, [(r, [event_from_dict(e) for e in r.get("events", [])]) for r in since])
+        expect.check(game, happened)
+
+    def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None
+            ) -> tuple[int, Game, Any]:
         """Run ``action`` on the game and commit the events it applied, all in one transaction.
 
         The game is resumed once, inside the write lock. A RulesError from the action rolls
-        everything back: a refused action changes nothing.
+        everything back: a refused action changes nothing. ``expect``: what the table saw when it
+        decided the action; if the game has moved on since, it is refused (``GameChanged``).
         """
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
             self._check_game(conn, gid)  # damage anywhere in the game stops the write
             game = self._game(conn, gid)
+            self._check_seen(conn, gid, game, expect)
             before = game.count
             result = action(game)
             if game.count > before:
@@ -915,14 +939,14 @@ class Store:
 
     def rewrite(self, game_id: int | None,
                 change: Callable[[list[Event], list[Event]], tuple[list[Event], list[Event] | None, Any]],
-                correction: Callable[[Any], dict[str, Any] | None] | None = None
+                correction: Callable[[Any], dict[str, Any] | None] | None = None, expect: Seen | None = None
                 ) -> tuple[int, Game, list[Event], Any]:
         """Replace a game's events by ``change(events, redo)``'s, replayed, in one transaction (undo, redo, amend).
 
         ``change`` gets the events and the redo stack, and returns the new list of events, the new
         redo stack (None: unchanged) and a result; the new list is replayed in full (a RulesError
         rolls back). ``correction(result)`` is recorded. Returns the game, the events it had
-        before, and the result.
+        before, and the result. ``expect``: what the table saw (as for ``act``).
         """
         from referee.engine import Game
 
@@ -930,7 +954,10 @@ class Store:
             gid = self._resolve(conn, game_id)
             self._check_game(conn, gid)
             events, _ = self._events(conn, gid)
-            self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
+            seen = self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
+            if expect is not None:
+                seen.generation = self._undos(conn, gid)
+                self._check_seen(conn, gid, seen, expect)
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []
             new_events, new_redo, result = change(list(events), redo)
             game = Game.replay(new_events)
@@ -948,7 +975,7 @@ class Store:
                 game.generation = self._undos(conn, gid)
         return gid, game, events, result
 
-    def undo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
+    def undo(self, game_id: int | None, actions: int, expect: Seen | None = None) -> tuple[int, Game, list[Event]]:
         """Remove the last ``actions`` actions (they go on the redo stack); returns the game and the events removed."""
         from referee.engine import undo_point
 
@@ -959,10 +986,10 @@ class Store:
         def record(removed: list[Event]) -> dict[str, Any]:
             return {"type": "undo", "actions": actions, "events": [e.to_dict() for e in removed]}
 
-        gid, game, _, removed = self.rewrite(game_id, cut, record)
+        gid, game, _, removed = self.rewrite(game_id, cut, record, expect)
         return gid, game, removed
 
-    def redo(self, game_id: int | None, actions: int) -> tuple[int, Game, list[Event]]:
+    def redo(self, game_id: int | None, actions: int, expect: Seen | None = None) -> tuple[int, Game, list[Event]]:
         """Put back the last ``actions`` undone actions, in order; returns the game and the events put back."""
         from referee.engine import NothingToUndo, action_starts
 
@@ -979,7 +1006,7 @@ class Store:
         def record(back: list[Event]) -> dict[str, Any]:
             return {"type": "redo", "actions": actions, "events": [e.to_dict() for e in back]}
 
-        gid, game, _, back = self.rewrite(game_id, put_back, record)
+        gid, game, _, back = self.rewrite(game_id, put_back, record, expect)
         return gid, game, back
 
 

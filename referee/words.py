@@ -129,10 +129,49 @@ def action_words(events: list[Any]) -> Message:
     return join_list(parts)
 
 
+def done_words(events: list[Any]) -> Message:
+    """One action as something that happened: "Cy played ORAL" (for what another device did meanwhile)."""
+    first = events[0]
+    kind = first.kind
+    if kind == "word_played":
+        return msg("{player} played {word}", player=first.player, word=first.word)
+    if kind == "discarded":
+        return msg("{player} discarded", player=first.player)
+    if kind == "bind_named":
+        return msg("{namer} named {word} for Spell Binding", namer=first.by, word=first.word)
+    if kind == "bind_done":
+        return msg("Spell Binding was closed")
+    if kind == "player_left":
+        return msg("{player} left the game", player=first.player)
+    if kind == "sanity_rolled":
+        return msg("{player} rolled {roll}", player=first.player, roll=first.roll)
+    if kind == "psychotherapy_rolled":
+        return (msg("{player} rolled {roll} for Psychotherapy", player=first.player, roll=first.roll)
+                if first.roll is not None else msg("{player} passed on Psychotherapy", player=first.player))
+    return msg("the game was set up")
+
+
+def meanwhile_words(events: list[Any], corrections: list[tuple[dict[str, Any], list[Any]]]) -> Message:
+    """What another device did to a game since the table saw it: the corrections (undo, redo, amend)
+    recorded since, each with the events it took back or put back, then the actions taken since."""
+    items: list[Message] = []
+    for record, taken in corrections:
+        kind = record.get("type")
+        if kind == "undo" and taken:
+            items.append(msg("someone undid {actions}", actions=actions_words(taken)))
+        elif kind == "redo" and taken:
+            items.append(msg("someone redid {actions}", actions=actions_words(taken)))
+        elif kind == "amend":
+            items.append(msg("someone amended the roll of event {seq} from {old} to {new}", seq=record.get("seq"),
+                             old=record.get("old"), new=record.get("new")))
+    items += [done_words(group) for group in action_groups(events)]
+    return and_list(items) if items else msg("the game moved on")
+
+
 def actions_words(events: Iterable[Any]) -> Message:
     """Several actions in words, separated by semicolons."""
     return join_clauses([action_words(group) for group in action_groups(events)])
 
 
 __all__ = ["reason_words", "reasons_words", "and_list", "join_list", "join_clauses", "over_words", "cannot_words",
-           "action_groups", "action_words", "actions_words"]
+           "action_groups", "action_words", "actions_words", "done_words", "meanwhile_words"]

@@ -213,8 +213,8 @@ def test_foreign_sqlite_database_is_refused(db: Path) -> None:
 
 def test_table_loop_plays_turns(db: Path) -> None:
     started(db, "--psychotherapy")
-    answers = "\n".join(["look", "7", "ta2ps", "london", "champ", "12", "status", "discard bcdfghx", "top", "3",
-                         "discard aeiourt", "3", "undo", "quit"]) + "\n"
+    answers = "\n".join(["look", "7", "ta2ps", "london", "champ", "12", "/status", "discard bcdfghx", "top", "3",
+                         "discard aeiourt", "3", "/undo", "/quit"]) + "\n"
     result = run(db, "table", input=answers)
     assert result.exit_code == 0, result.output
     out = result.output
@@ -345,7 +345,7 @@ def test_status_at_the_table_is_uw_referee_status(db: Path) -> None:
     started(db)
     run(db, "play", "look", "--roll", "7")
     one_shot = run(db, "status").output
-    at_table = run(db, "table", input="status\nquit\n").output
+    at_table = run(db, "table", input="/status\n/quit\n").output
     assert one_shot in at_table
 
 
@@ -379,3 +379,91 @@ def test_log_and_export_carry_the_corrections(db: Path) -> None:
     assert [c["words"] for c in logged["corrections"]][:2] == ["Undid Cindi's LOOK: 4 points, roll 7.",
                                                                "Redid Cindi's LOOK: 4 points, roll 7."]
     assert "Corrections:" in run(db, "log").output
+
+
+# -- issue 20: every word playable, whose action ---------------------------------------------------
+
+def events_of(db: Path) -> list[dict]:
+    return json.loads(run(db, "export").output)["events"]
+
+
+def test_a_command_that_is_a_word_asks_and_can_be_played(db: Path) -> None:
+    started(db)
+    out = run(db, "table", input="undo\nw\n12\nstatus\nw\n20\ndiscard\nc\n/quit\n").output
+    assert "UNDO: play the word, or undo the last action?" in out
+    assert "STATUS: play the word, or show the scores?" in out
+    assert "DISCARD: play the word, or discard the hand?" in out
+    words = [(e["player"], e["word"], e["allowed"]) for e in events_of(db) if e["type"] == "word_played"]
+    assert words == [("Cindi", "UNDO", False), ("Paul", "STATUS", False)]
+    assert [e["player"] for e in events_of(db) if e["type"] == "discarded"] == ["Sue"]
+
+
+def test_a_slash_always_means_the_command_and_a_bang_only_a_real_overrule(db: Path) -> None:
+    started(db)
+    out = run(db, "table", input="look\n7\n/undo\nundo!\n12\n/quit\n").output
+    assert "Undid Cindi's LOOK" in out and "play the word, or" not in out
+    words = [(e["word"], e["allowed"]) for e in events_of(db) if e["type"] == "word_played"]
+    assert words == [("UNDO", False)]  # legal and holdable: no overrule recorded
+    assert "/cat" in run(db, "table", input="/cat\n/quit\n").output  # not a command: said so
+
+
+def test_a_command_word_that_is_not_a_word_runs_at_once(db: Path) -> None:
+    started(db)
+    out = run(db, "table", input="q\n").output
+    assert "play the word" not in out and "The game is saved" in out
+
+
+def test_play_as_a_player_whose_turn_it_is_not_is_refused(db: Path) -> None:
+    started(db)
+    before = digest(db)
+    result = run(db, "play", "mint", "--roll", "11", "--as", "Paul")
+    assert result.exit_code == 1 and "it is Cindi's turn, not Paul's" in result.output
+    assert digest(db) == before
+    for command in (["discard", "--as", "sue"], ["roll", "3", "--as", "Sue"]):
+        assert run(db, *command).exit_code == 1 and digest(db) == before
+    assert run(db, "play", "mint", "--roll", "11", "--as", "cindi").exit_code == 0
+    assert [e["player"] for e in events_of(db) if e["type"] == "word_played"] == ["Cindi"]
+    assert "'Zed' is not playing" in run(db, "play", "cat", "--roll", "3", "--as", "Zed").output
+
+
+def test_the_table_is_told_what_another_device_did_and_asked_again(db: Path) -> None:
+    from referee.actions import Referee
+    from referee.engine import GameChanged, Seen
+    from referee.store import Store
+
+    run(db, "new", "Ann", "Bob", "Cy", "--first", "Cy")
+    store = Store(db)
+    referee = Referee(store, lambda: __import__("dictionaries.dictionary").dictionary.open_for_command())
+    _, game = store.load(None)
+    seen = Seen.of(game)
+    referee.play(referee.prepare(None, "oral", roll=12), roll=12)  # another device, first
+    with pytest.raises(GameChanged) as refused:
+        referee.play(referee.prepare(None, "cat"), seen=seen)
+    assert str(refused.value) == "Cy played ORAL meanwhile; it is Ann's turn now"
+    referee.undo(None)
+    with pytest.raises(GameChanged, match="someone undid Cy's ORAL"):
+        referee.play(referee.prepare(None, "cat"), seen=Seen.of(game))
+
+
+def test_whole_names_with_spaces_work_at_the_table(db: Path) -> None:
+    run(db, "new", "Ann Lee", "Bob Ray", "--first", "ann lee", "--spell-binding")
+    out = run(db, "table", input="discard oclnusm\nbob ray column\n/quit\n").output
+    assert "Bob Ray names COLUMN" in out, out
+    out = run(db, "table", input="leave ANN LEE\n").output
+    assert "Ann Lee leaves the game" in out and "Bob Ray is the last player with pawns and wins!" in out
+
+
+def test_a_number_at_the_word_prompt_is_a_roll_typed_too_early(db: Path) -> None:
+    started(db)
+    out = run(db, "table", input="12\n٣\n/quit\n").output
+    assert "12 looks like a roll, but Cindi has not played a word yet" in out
+    assert not [e for e in events_of(db) if e["type"] == "word_played"]
+
+
+def test_in_spanish_a_command_word_asks_and_whose_turn_is_said(db: Path) -> None:
+    started(db)
+    out = run(db, "--lang", "es", "table", input="undo\np\n12\n/salir\n").output
+    assert "UNDO: ¿jugar la palabra, o deshacer la última acción?" in out
+    assert [e["word"] for e in events_of(db) if e["type"] == "word_played"] == ["UNDO"]
+    refused = run(db, "--lang", "es", "play", "mint", "--roll", "11", "--as", "Sue").output
+    assert "le toca a Paul, no a Sue" in refused

@@ -1,0 +1,116 @@
+"""``uw-referee table`` in a pseudo-terminal while a second process plays on the same game (RULES.md 6,
+whose action): every word the table types is credited to the player its prompt named, or refused with
+what happened meanwhile, and the table asks again."""
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.actions import Referee
+from referee.store import Store
+
+pytestmark = pytest.mark.slow  # a real process in a pseudo-terminal, 100 rounds
+
+ROUNDS = 100
+PROMPT = re.compile(r"(\S[^\n:]*), your word \(or 'discard LETTERS'\): $")
+ROLL = re.compile(r"(\S[^\n:]*), roll the d20: $")
+
+
+class Terminal:
+    """A process on a pseudo-terminal: read until a pattern ends the output, type a line."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        self.seen = ""
+
+    def expect(self, *patterns: re.Pattern[str], timeout: float = 20.0) -> tuple[int, re.Match[str]]:
+        """Wait until the output so far ends with one of ``patterns``; return which, and the match."""
+        end = time.monotonic() + timeout
+        while True:
+            for index, pattern in enumerate(patterns):
+                found = pattern.search(self.seen)
+                if found:
+                    self.seen = self.seen[found.end():]
+                    return index, found
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out waiting for {patterns}; the table said:\n{self.seen[-2000:]}")
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the table ended; it said:\n{self.seen[-2000:]}")
+                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        os.close(self.master)
+
+
+def words_for(dictionary, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """``count`` legal words of 3 to 6 distinct letters, none of them a table command."""
+    found = [w.word for rack in ("ABCDEGHILMNOPRSTU", "AEIOUBDFGKLMNRSTWY") for w in dictionary.rack(rack)
+             if 3 <= len(w.word) <= 6]
+    commands = {"UNDO", "REDO", "HELP", "QUIT", "EXIT", "STATUS", "AMEND", "LEAVE", "DISCARD", "PASS", "DONE",
+                "ROLL"}
+    words = sorted({w for w in found if w not in commands})
+    assert len(words) >= count
+    return words[:count]
+
+
+def test_table_never_credits_another_player(tmp_path: Path, dictionary) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "games.sqlite3"
+    cli = [sys.executable, "-c", "from referee.quick import main; main()"]
+    env = {**os.environ, "UW_LANG": "en", "NO_COLOR": "1", "COLUMNS": "200"}
+    subprocess.run([*cli, "--db", str(db), "new", "Ann Lee", "Bob", "Cy", "--first", "Ann Lee", "--target",
+                    "1000000", "--no-card-accounting"], check=True, env=env, capture_output=True)
+    words = words_for(dictionary, 2 * ROUNDS)
+    other = Referee(Store(db), lambda: dictionary)  # the second device, in this process
+    table = Terminal([*cli, "--db", str(db), "table"], env)
+    named: dict[str, str] = {}   # each word the table typed -> the player its prompt named
+    refusals = 0
+    try:
+        for round_ in range(ROUNDS):
+            _, prompt = table.expect(PROMPT)
+            shown_player = prompt.group(1)
+            # Another device plays for whoever's turn it is, after the table showed its prompt.
+            mine, theirs = words[2 * round_], words[2 * round_ + 1]
+            other.play(other.prepare(None, theirs, roll=20), roll=20)
+            named[mine] = shown_player
+            table.type(mine.lower())
+            which, found = table.expect(PROMPT, ROLL)
+            if which == 0:  # refused: the table says what happened and asks the player whose turn it now is
+                refusals += 1
+                named[mine] = found.group(1)
+                table.type(mine.lower())
+                which, found = table.expect(ROLL)
+            assert found.group(1) == named[mine]
+            table.type("20")
+        table.type("/quit")
+        table.proc.wait(timeout=20)
+    finally:
+        table.close()
+    _, game, history = Store(db, read_only=True).history(None)
+    credited = {e.word: e.player for _, e in history if e.kind == "word_played"}
+    wrong = {word: (who, credited[word]) for word, who in named.items() if credited.get(word) != who}
+    assert not wrong, f"credited to another player than the table named (named, credited): {wrong}"
+    assert len(named) == ROUNDS and all(word in credited for word in named)
+    assert refusals == ROUNDS  # the second device acted first in every round, and the table noticed each time
