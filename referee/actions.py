@@ -8,7 +8,7 @@ not fit the game's set-up (a roll typed in a game with virtual dice) is a ``Requ
 from __future__ import annotations
 
 from dictionaries.dictionary import Dictionary
-from dictionaries.i18n import message_of, msg, nmsg
+from dictionaries.i18n import Message, message_of, msg, nmsg
 from dictionaries.rules import DIE
 from dictionaries.verdict import Verdict, judge
 from referee.engine import (
@@ -30,6 +30,7 @@ from referee.engine import (
     State,
     WordPlayed,
     WordRefused,
+    action_starts,
 )
 from referee.engine import Created as Created_
 from referee.store import Store
@@ -319,42 +320,147 @@ class Referee:
         return Result(gid, game, _notes(notes, game))
 
     def amend(self, game_id: int | None, roll: int, at: int | None = None, *, seen: Seen | None = None) -> Amended:
-        """Correct a past roll: the latest, or the one of the action numbered ``at`` in ``log``.
+        """Correct a past roll: the latest, or the one of the action numbered ``at`` (as ``log`` numbers the
+        table's actions).
 
-        Every later action is checked again in order; if one becomes impossible the amendment is
-        refused with the reason (an ``AmendRefused``) and nothing changes. The amendment is recorded.
+        Every later action is checked again in order, as if the right roll had been typed (RULES.md 6):
+        a Psychotherapy roll the corrected history no longer allows is dropped, one it would now offer
+        but that was never rolled counts as skipped, and each is said in ``notes``. If a later action
+        becomes impossible the amendment is refused (an ``AmendRefused``) and nothing changes. Undone
+        actions stay ready to redo, checked again too; when they can no longer be, the notes say so.
+        The amendment is recorded.
         """
         from referee.engine import check_roll
 
         check_roll(roll)
 
-        def change(events: list[Event], redo: list[Event]
-                   ) -> tuple[list[Event], list[Event], tuple[int, int, str, dict[str, Any]]]:
+        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
             if events and isinstance(events[0], Created_) and events[0].setup.dice == "virtual":
                 raise RequestError(msg("this game uses virtual dice: the referee's rolls cannot be amended"))
-            seq = _roll_at(events, at)
+            seq, number = _roll_at(events, at)
             old = events[seq]
             assert isinstance(old, (SanityRolled, PsychotherapyRolled))
             if old.roll == roll:
-                raise RulesError(msg("the roll of event {seq} is already {roll}", seq=seq, roll=roll))
+                raise RulesError(msg("the roll of action {action} is already {roll}", action=number, roll=roll))
             fixed = SanityRolled(old.player, roll) if isinstance(old, SanityRolled) else \
                 PsychotherapyRolled(old.player, roll)
-            new = [*events[:seq], fixed, *events[seq + 1:]]
-            game = Game.replay(new[:seq + 1])
-            for index in range(seq + 1, len(new)):
+            game = Game.replay([*events[:seq], fixed])
+            numbers = action_numbers(events)
+            notes: list[Message] = []
+
+            def refuse(index: int, exc: RulesError) -> AmendRefused:
+                return AmendRefused(msg("with {roll} instead of {old} in action {action}, action {later} ({what}) "
+                                        "becomes impossible: {why}", roll=roll, old=old.roll, action=number,
+                                        later=numbers[seq + 1 + index], what=action_words([events[seq + 1 + index]]),
+                                        why=message_of(exc)))
+
+            later = _rederive(game, events[seq + 1:], notes, refuse)
+            new = [*events[:seq], fixed, *later]
+            new_redo: list[Event] | None = None
+            if redo:
+                trial = Game.replay(new)
                 try:
-                    game.apply(new[index])
+                    new_redo = _rederive(trial, redo, notes, None)
                 except RulesError as exc:
-                    raise AmendRefused(msg("with {roll} instead of {old} at event {seq}, event {index} ({action}) "
-                                           "becomes impossible: {why}", roll=roll, old=old.roll, seq=seq, index=index,
-                                           action=action_words([new[index]]), why=message_of(exc))) from None
-            return new, [], (seq, old.roll or 0, old.player, Game.replay(events).state.to_dict())
+                    new_redo = []
+                    notes.append(msg("The undone actions can no longer be redone: {why}", why=message_of(exc)))
+            return new, new_redo, _Fix(seq, number, old.roll or 0, old.player, Game.replay(events).state.to_dict(),
+                                       tuple(notes))
 
-        def record(found: tuple[int, int, str, dict[str, Any]]) -> dict[str, object]:
-            return {"type": "amend", "seq": found[0], "player": found[2], "old": found[1], "new": roll}
+        def record(fix: _Fix) -> dict[str, object]:
+            return {"type": "amend", "seq": fix.seq, "action": fix.action, "player": fix.player, "old": fix.old,
+                    "new": roll}
 
-        gid, game, _, (seq, old, player, before) = self.store.rewrite(game_id, change, record, seen)
-        return Amended(gid, game, seq, player, old, roll, before)
+        gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
+        return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, fix.action, fix.notes)
+
+    def amend_roll_off(self, game_id: int | None, name: str, round_: int, roll: int, *,
+                       seen: Seen | None = None) -> Amended:
+        """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.md 6,
+        the roll-off); the roll-off is checked again (a new tie needs another round: refused, say so)."""
+        from referee.engine import check_roll, check_roll_off
+
+        check_roll(roll)
+
+        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
+            roll_off = events[1] if len(events) > 1 else None
+            if not isinstance(roll_off, RollOff) or not roll_off.rounds:
+                raise RulesError(msg("the table chose who goes first: the roll-off has no rolls to amend"))
+            if len(events) > 2:
+                raise RulesError(msg("the roll-off can be amended only until the game's first action; the seat "
+                                     "order stands (undo to the start to change it)"))
+            if not 1 <= round_ <= len(roll_off.rounds):
+                raise RulesError(nmsg("the roll-off had {n} round, not {round}", "the roll-off had {n} rounds, not "
+                                      "{round}", len(roll_off.rounds), round=round_))
+            rolls = list(roll_off.rounds[round_ - 1])
+            found = [i for i, (who, _) in enumerate(rolls) if who.casefold() == name.casefold()]
+            if not found:
+                raise RulesError(msg("{name!r} did not roll in round {round} of the roll-off; {players} did",
+                                     name=shown_name(name), round=round_, players=", ".join(w for w, _ in rolls)))
+            who, was = rolls[found[0]]
+            if was == roll:
+                raise RulesError(msg("{player}'s roll in round {round} of the roll-off is already {roll}", player=who,
+                                     round=round_, roll=roll))
+            rolls[found[0]] = (who, roll)
+            rounds = (*roll_off.rounds[:round_ - 1], tuple(rolls), *roll_off.rounds[round_:])
+            try:
+                check_roll_off(rounds, events[0].setup.players if isinstance(events[0], Created_) else ())
+            except RulesError as exc:
+                raise AmendRefused(msg("with {roll} instead of {old}, the roll-off no longer stands: {why}", roll=roll,
+                                       old=was, why=message_of(exc))) from None
+            return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(), ())
+
+        def record(fix: _Fix) -> dict[str, object]:
+            return {"type": "amend", "seq": 1, "action": 0, "round": round_, "player": fix.player, "old": fix.old,
+                    "new": roll}
+
+        gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
+        return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, 0, fix.notes)
+
+
+def shown_name(name: str, most: int = 40) -> str:
+    """A name typed by someone, cut for a message."""
+    return name if len(name) <= most else name[:most] + "…"
+
+
+@value(frozen=True)
+class _Fix:
+    """What an amendment found, for its record and its result."""
+
+    seq: int
+    action: int
+    old: int
+    player: str
+    before: dict[str, Any]
+    notes: tuple[str, ...]
+
+
+def _rederive(game: Game, later: list[Event], notes: list[Message],
+              refuse: Callable[[int, RulesError], RulesError] | None) -> list[Event]:
+    """Apply ``later`` to ``game`` as the corrected history allows (RULES.md 6, what an amendment carries with
+    it): a Psychotherapy roll that can no longer happen is dropped; one the game now offers before another
+    action counts as skipped. Returns the events kept; a refusal is ``refuse(index, error)`` when given."""
+    kept: list[Event] = []
+    for index, event in enumerate(later):
+        state = game.state
+        if isinstance(event, PsychotherapyRolled) and state.phase is not Phase.PSYCHOTHERAPY:
+            notes.append(msg("{player}'s Psychotherapy roll is dropped: with the corrected roll it can no longer "
+                             "happen.", player=event.player) if event.roll is not None else
+                         msg("{player}'s skipped Psychotherapy is dropped: with the corrected roll it is no longer "
+                             "offered.", player=event.player))
+            continue
+        if state.phase is Phase.PSYCHOTHERAPY and not isinstance(event, PsychotherapyRolled) and state.current:
+            skipped = PsychotherapyRolled(state.current.name, None)
+            game.apply(skipped)
+            kept.append(skipped)
+            notes.append(msg("{player} would now have had a Psychotherapy roll; it was never rolled, so it counts "
+                             "as skipped.", player=skipped.player))
+        try:
+            game.apply(event)
+        except RulesError as exc:
+            raise (refuse(index, exc) if refuse is not None else exc) from None
+        kept.append(event)
+    return kept
 
 
 class AmendRefused(RulesError):
@@ -363,7 +469,8 @@ class AmendRefused(RulesError):
 
 @value(frozen=True)
 class Amended(_GameNow):
-    """What an amended roll did: which roll, from what to what, and the game as it now is."""
+    """What an amended roll did: which roll (its event ``seq`` and its ``action`` as the table numbers them),
+    from what to what, what the corrected history changed beyond the scores (``notes``), and the game now."""
 
     game_id: int
     game: Game
@@ -372,25 +479,43 @@ class Amended(_GameNow):
     old: int
     new: int
     before: dict[str, Any]   # the state before, as ``State.to_dict()`` (to say what changed)
+    action: int = 0
+    notes: tuple[str, ...] = ()
 
 
-def _roll_at(events: list[Event], at: int | None) -> int:
-    """The index of the roll to amend: the latest, or the one of event ``at`` (a roll, or the play it follows)."""
+def action_numbers(events: list[Event]) -> list[int]:
+    """For each event, the number of the table's action it belongs to (RULES.md 6): 0 for the set-up and the
+    roll-off, then 1, 2... for each action; a roll, or a step the referee takes itself (closing Spell Binding
+    when nothing can be bound), belongs to the action before it."""
+    starts = set(action_starts(events))
+    numbers, number = [], 0
+    for index in range(len(events)):
+        if index in starts:
+            number += 1
+        numbers.append(number)
+    return numbers
+
+
+def _roll_at(events: list[Event], at: int | None) -> tuple[int, int]:
+    """The index of the roll to amend and its action's number: the latest roll, or the roll of action ``at``."""
     def is_roll(event: Event) -> bool:
         return isinstance(event, SanityRolled) or (isinstance(event, PsychotherapyRolled) and event.roll is not None)
 
+    numbers = action_numbers(events)
     if at is None:
         for index in range(len(events) - 1, -1, -1):
             if is_roll(events[index]):
-                return index
+                return index, numbers[index]
         raise RulesError(msg("no roll has been recorded in this game yet"))
-    if not 0 <= at < len(events):
-        raise RulesError(msg("there is no event {at} in this game; 'uw-referee log' numbers them", at=at))
-    for index in (at, at + 1):
-        if index < len(events) and is_roll(events[index]) and (index == at or events[at].starts_action):
-            return index
-    raise RulesError(msg("event {at} ({action}) has no roll to amend; 'uw-referee log' numbers the events", at=at,
-                         action=action_words([events[at]])))
+    if at == 0:
+        raise RulesError(msg("action 0 is the set-up; a roll-off roll is amended with --roll-off NAME --round N"))
+    if not 0 < at <= numbers[-1]:
+        raise RulesError(msg("there is no action {at} in this game; 'uw-referee log' numbers them", at=at))
+    rolls = [i for i, n in enumerate(numbers) if n == at and is_roll(events[i])]
+    if not rolls:
+        raise RulesError(msg("action {at} ({action}) has no roll to amend; 'uw-referee log' numbers the actions",
+                             at=at, action=action_words([e for e, n in zip(events, numbers) if n == at])))
+    return rolls[-1], at
 
 
 def history_notes(events: list[Event]) -> list[list[str]]:
@@ -404,4 +529,4 @@ def history_notes(events: list[Event]) -> list[list[str]]:
 
 
 __all__ = ["Referee", "Result", "Prepared", "PlayCheck", "Waiting", "RequestError", "waiting", "history_notes",
-           "Amended", "AmendRefused"]
+           "Amended", "AmendRefused", "action_numbers"]

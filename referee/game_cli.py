@@ -12,7 +12,7 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
 from dictionaries.i18n import _, language, message_of, ngettext, say
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
-from referee.actions import RequestError, Result, history_notes
+from referee.actions import RequestError, Result, action_numbers, history_notes
 from referee.cli_common import CONTEXT, Obj, emit_json, get_deck, lang_option
 from referee.engine import (
     Game,
@@ -376,7 +376,8 @@ def verify(obj: Obj) -> None:
 
 
 @click.command(context_settings=CONTEXT, help=_(
-    "Every recorded event of the game with its time, in order.\n"
+    "Every recorded event of the game with its time, in order, numbered by the table's actions (a play\n"
+    "with its roll is one action), as 'uw-referee amend ACTION' counts them.\n"
     "\n"
     "\b\n"
     "Example:\n"
@@ -388,18 +389,22 @@ def log(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
     gid, game, history = run_store(obj, lambda: reader.history(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
-    notes = history_notes([event for _, event in history])
+    events = [event for _, event in history]
+    notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
-    rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": [say(note) for note in notes[seq]]}
-            for seq, (at, event) in enumerate(history)]
+    numbers = action_numbers(events)  # the table's actions (RULES.md 6), as amend ACTION counts them
+    rows = [{"seq": seq, "action": numbers[seq], "at": at, "event": event.to_dict(),
+             "notes": [say(note) for note in notes[seq]]} for seq, (at, event) in enumerate(history)]
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]
     if as_json:
         emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
-    for row in rows:
-        click.echo(shown(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"])))
+    for row in rows:  # an action's number on its first event only; its roll and the referee's own steps follow
+        first = row["seq"] == 0 or (row["action"] != rows[row["seq"] - 1]["action"])
+        number = f"{row['action']:>4}" if first else "    "
+        click.echo(shown(f"{number}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"])))
     if fixes:
         click.echo(_("Corrections:"))
     for fix in fixes:
@@ -441,17 +446,29 @@ def redo(obj: Obj, actions: int) -> None:
     "Correct a roll typed wrong: the latest roll, or the one of ACTION (its number in 'uw-referee log').\n"
     "\n"
     "Every later action is checked again, in order, as if the right roll had been typed: scores,\n"
-    "pawns, eliminations and the winner follow. If a later action becomes impossible, the amendment\n"
-    "is refused with the reason and nothing changes. The amendment is recorded ('uw-referee log').\n"
+    "pawns, eliminations, Psychotherapy and the winner follow. If a later action becomes impossible,\n"
+    "the amendment is refused with the reason and nothing changes. Undone actions can still be redone.\n"
+    "A roll-off roll is amended with --roll-off NAME --round N until the game's first action.\n"
+    "The amendment is recorded ('uw-referee log').\n"
     "\n"
     "\b\n"
     "Example:\n"
     "    uw-referee amend --roll 16 && uw-referee amend 4 --roll 3"))
 @click.argument("action", required=False, type=click.IntRange(min=0))
 @click.option("--roll", "value", type=click.IntRange(1, DIE), required=True, help=_("The roll as it really was."))
+@click.option("--roll-off", "roll_off", metavar="NAME",
+              help=_("Amend NAME's roll-off roll instead (until the game's first action)."))
+@click.option("--round", "round_", type=click.IntRange(min=1), default=1, show_default=True,
+              help=_("The roll-off round of that roll."))
 @game_options
 @click.pass_obj
-def amend(obj: Obj, action: int | None, value: int) -> None:
+def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_: int) -> None:
+    if roll_off is not None:
+        if action is not None:
+            raise click.UsageError(_("give an ACTION or --roll-off NAME, not both"))
+        write(amend_lines(run_store(obj, lambda: obj.referee.amend_roll_off(obj.game, roll_off, round_, value)),
+                          style()))
+        return
     write(amend_lines(run_store(obj, lambda: obj.referee.amend(obj.game, value, action)), style()))
 
 

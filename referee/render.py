@@ -156,8 +156,13 @@ def correction_lines(verb: str, events: list[Any], result: Result, style: Style)
 def amend_lines(amended: Any, style: Style) -> list[str]:
     """What ``amend`` did: the roll corrected, what changed for each player and in the game, then the game."""
     before, after = amended.before, amended.state.to_dict()
-    lines = [_("Amended {player}'s roll at event {seq}: {old} is now {new}; every later action was checked "
-               "again.").format(player=amended.player, seq=amended.seq, old=amended.old, new=amended.new)]
+    if amended.action == 0:
+        lines = [_("Amended {player}'s roll-off roll: {old} is now {new}; the roll-off was checked again.").format(
+            player=amended.player, old=amended.old, new=amended.new)]
+    else:
+        lines = [_("Amended {player}'s roll in action {action}: {old} is now {new}; every later action was checked "
+                   "again.").format(player=amended.player, action=amended.action, old=amended.old, new=amended.new)]
+    lines += [say(note) for note in amended.notes]
     for old, new in zip(before["players"], after["players"]):
         changes = []
         if old["score"] != new["score"]:
@@ -194,7 +199,14 @@ def correction_words(record: dict[str, Any], events: list[Any]) -> str:
         return _("Undid {actions}.").format(actions=say(actions_words(events)))
     if kind == "redo":
         return _("Redid {actions}.").format(actions=say(actions_words(events)))
-    if kind == "amend":
+    if kind == "amend" and record.get("action") == 0:
+        return _("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.").format(
+            round=record.get("round"), player=record["player"], old=record["old"], new=record["new"])
+    if kind == "amend" and "action" in record:
+        return _("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
+                 "again.").format(action=record["action"], player=record["player"], old=record["old"],
+                                  new=record["new"])
+    if kind == "amend":  # recorded before actions were numbered
         return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
                  "again.").format(seq=record["seq"], player=record["player"], old=record["old"], new=record["new"])
     return str(record)

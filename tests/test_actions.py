@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from dictionaries.dictionary import Dictionary
+from dictionaries.i18n import say
 from referee.actions import AmendRefused, Referee, RequestError
 from referee.engine import NothingToUndo, Options, Phase, RollOff, RulesError, Setup
 from referee.store import Store
@@ -32,7 +33,7 @@ def test_amend_the_latest_roll_and_one_by_its_number(referee: Referee) -> None:
     amended = referee.amend(gid, 2)
     assert (amended.seq, amended.old, amended.new, amended.player) == (5, 7, 2, "Bob")
     assert amended.state.player("Bob").pawns == 4
-    amended = referee.amend(gid, 3, at=2)  # event 2 is CHAMP: its roll is event 3
+    amended = referee.amend(gid, 3, at=1)  # action 1 is CHAMP with its roll (events 2 and 3)
     assert amended.seq == 3 and amended.state.player("Ann").pawns == 4 and amended.state.player("Ann").score == 15
     _, corrections = referee.store.corrections(gid)
     assert [(c["type"], c["seq"], c["old"], c["new"]) for _, c in corrections] == [("amend", 5, 7, 2),
@@ -44,13 +45,13 @@ def test_an_amendment_that_makes_a_later_action_impossible_is_refused_and_change
     play(referee, gid, "champ", 3)  # 15 would reach the target: the failed roll scores 0
     play(referee, gid, "look", 7)
     before = referee.store.history(gid)[2]
-    with pytest.raises(AmendRefused, match="event 4 .*becomes impossible: the game is over: Ann won"):
-        referee.amend(gid, 20, at=3)
+    with pytest.raises(AmendRefused, match="in action 1, action 2 .*becomes impossible: the game is over: Ann won"):
+        referee.amend(gid, 20, at=1)
     assert referee.store.history(gid)[2] == before
     with pytest.raises(RulesError, match="already 7"):
         referee.amend(gid, 7)
-    with pytest.raises(RulesError, match="no roll to amend"):
-        referee.amend(gid, 7, at=1)
+    with pytest.raises(RulesError, match="action 0 is the set-up"):
+        referee.amend(gid, 7, at=0)
 
 
 def test_amending_is_for_physical_dice(tmp_path: Path, referee: Referee) -> None:
@@ -84,3 +85,61 @@ def test_leave_through_the_library(referee: Referee) -> None:
     gid = start(referee)
     result = referee.leave(gid, "bob")
     assert result.state.is_over() and result.outcome is not None and result.outcome.winner == "Ann"
+
+
+# -- issue 20: corrections always work -------------------------------------------------------------
+
+def test_an_amended_roll_drops_a_psychotherapy_that_can_no_longer_happen(referee: Referee) -> None:
+    gid = start(referee, psychotherapy=True)
+    play(referee, gid, "cat", 3)       # Ann fails: 4 pawns
+    play(referee, gid, "dog", 20)
+    referee.discard(gid, "bdfghjw")
+    referee.roll(gid, skip=True)       # Psychotherapy offered to Ann, who has lost a pawn: skipped
+    amended = referee.amend(gid, 13, at=1)  # CAT passes after all: Ann never lost a pawn
+    assert any("Ann's skipped Psychotherapy is dropped" in say(note) for note in amended.notes)
+    assert amended.state.player("Ann").pawns == 5 and amended.state.current.name == "Bob"  # type: ignore[union-attr]
+    kinds = [e.kind for _, e in referee.store.history(gid)[2]]
+    assert "psychotherapy_rolled" not in kinds
+
+
+def test_an_amended_roll_that_now_offers_psychotherapy_counts_it_as_skipped(referee: Referee) -> None:
+    gid = start(referee, psychotherapy=True)
+    play(referee, gid, "cat", 13)
+    play(referee, gid, "dog", 20)
+    referee.discard(gid, "bdfghjw")    # Ann has all her pawns: no Psychotherapy
+    play(referee, gid, "mint", 20)
+    amended = referee.amend(gid, 3, at=1)
+    assert any("counts as skipped" in say(note) for note in amended.notes)
+    assert amended.state.player("Ann").pawns == 4 and amended.state.player("Bob").score == 4 + 11  # MINT stands
+
+
+def test_amending_keeps_what_can_be_redone(referee: Referee) -> None:
+    gid = start(referee)
+    play(referee, gid, "champ", 16)
+    play(referee, gid, "look", 7)
+    referee.undo(gid)
+    referee.amend(gid, 2, at=1)
+    redone = referee.redo(gid)
+    assert [e.kind for e in redone.removed] == ["word_played", "sanity_rolled"]
+    assert redone.state.player("Ann").pawns == 4 and redone.state.player("Bob").score == 4
+
+
+def test_a_roll_off_roll_is_amended_by_name_and_round_until_the_first_action(referee: Referee) -> None:
+    setup = Setup(players=("Ann", "Bob"))
+    gid = referee.start(setup, RollOff(((("Ann", 3), ("Bob", 3)), (("Ann", 5), ("Bob", 2))))).game_id
+    assert referee.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
+    amended = referee.amend_roll_off(gid, "bob", 2, 6)
+    assert amended.state.current.name == "Bob" and amended.action == 0  # type: ignore[union-attr]
+    with pytest.raises(AmendRefused, match="still tied"):
+        referee.amend_roll_off(gid, "Ann", 2, 6)
+    play(referee, gid, "cat", 12)
+    with pytest.raises(RulesError, match="only until the game's first action"):
+        referee.amend_roll_off(gid, "Bob", 2, 1)
+
+
+def test_actions_are_numbered_the_same_with_spell_binding(referee: Referee) -> None:
+    gid = start(referee, spell_binding=True)
+    referee.discard(gid, "bcdfghk")    # nothing to bind: the referee closes Spell Binding itself
+    play(referee, gid, "cat", 20)
+    amended = referee.amend(gid, 5, at=2)  # the table's second action, as without Spell Binding
+    assert (amended.action, amended.player, amended.old) == (2, "Bob", 20)

@@ -373,8 +373,8 @@ def test_log_and_export_carry_the_corrections(db: Path) -> None:
     run(db, "amend", "--roll", "2")
     exported = json.loads(run(db, "export").output)
     assert [c["type"] for c in exported["corrections"]] == ["undo", "redo", "amend"]
-    assert exported["corrections"][2] | {"at": ""} == {"at": "", "type": "amend", "seq": 3, "player": "Cindi",
-                                                        "old": 7, "new": 2}
+    assert exported["corrections"][2] | {"at": ""} == {"at": "", "type": "amend", "seq": 3, "action": 1,
+                                                        "player": "Cindi", "old": 7, "new": 2}
     logged = json.loads(run(db, "log", "--json").output)
     assert [c["words"] for c in logged["corrections"]][:2] == ["Undid Cindi's LOOK: 4 points, roll 7.",
                                                                "Redid Cindi's LOOK: 4 points, roll 7."]

@@ -111,10 +111,10 @@ def test_a_virtual_roll_after_an_undo_is_a_new_roll(tmp_path: Path) -> None:
 def test_amend_changes_a_pawn_an_elimination_and_the_winner(tmp_path: Path) -> None:
     _, results = run_transcript("amend", tmp_path / "g.sqlite3")
     by_line = {line: (code, out) for line, code, out in results}
-    assert by_line["amend 2 --roll 2"] == (0, by_line["amend 2 --roll 2"][1])
-    assert "Ann: 4 -> 3 pawns." in by_line["amend 2 --roll 2"][1]
-    code, out = by_line["amend 7 --roll 20"]
-    assert code == 1 and "event 8" in out and "the game is over" in out
+    assert by_line["amend 1 --roll 2"] == (0, by_line["amend 1 --roll 2"][1])
+    assert "Ann: 4 -> 3 pawns." in by_line["amend 1 --roll 2"][1]
+    code, out = by_line["amend 3 --roll 20"]
+    assert code == 1 and "action 4" in out and "the game is over" in out
     code, out = by_line["amend --roll 1"]
     assert code == 0 and "now out of the game" in out and "Now Ann wins." in out
 
