@@ -96,22 +96,27 @@ class _GameNow:
 
 @value(frozen=True)
 class Result(_GameNow):
-    """What an action did: the game as it is now, what happened in words, and what comes next."""
+    """What an action did: the game as it is now, what happened in words, and what comes next.
+
+    ``removed``: the events an undo took back; ``restored``: the events a redo put back."""
 
     game_id: int
     game: Game
     notes: tuple[str, ...]
     verdict: Verdict | None = None
     removed: tuple[Event, ...] = ()
+    restored: tuple[Event, ...] = ()
 
 
 @value(frozen=True)
 class Prepared:
-    """A word judged for a game, before any lock is taken: the game, its set-up and the verdict."""
+    """A word judged for a game by ``Referee.prepare``, before any lock is taken: the game, its set-up and the
+    verdict. Only the referee that judged it plays it (a verdict made elsewhere is refused)."""
 
     game_id: int
     setup: Setup
     verdict: Verdict
+    judged_by: object = None
 
 
 @value(frozen=True)
@@ -146,6 +151,7 @@ class Referee:
     def __init__(self, store: Store, dictionary: Callable[[], Dictionary]) -> None:
         self.store = store
         self._dictionary = dictionary
+        self._token = object()  # marks the words this referee judged (``Prepared.judged_by``)
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -177,15 +183,22 @@ class Referee:
         return state.current.name
 
     @staticmethod
-    def _check_roll_request(setup: Setup, roll: int | None) -> None:
+    def check_roll_given(setup: Setup, roll: int | None) -> None:
+        """Refuse a roll typed for a game with virtual dice (a ``RequestError``): the referee rolls there."""
         if setup.dice == "virtual" and roll is not None:
             raise RequestError(msg("this game uses virtual dice: the referee rolls, so leave out the roll"))
 
-    def prepare(self, game_id: int | None, word: str, *, roll: int | None = None) -> Prepared:
-        """Resolve the game and judge ``word`` with its level and deck, before anything is written."""
+    def prepare(self, game_id: int | None, word: str) -> Prepared:
+        """Resolve the game and judge ``word`` with its level and deck, before anything is written.
+        The roll, if any, is given once, to ``play``."""
         gid, setup = self.store.setup(game_id)
-        self._check_roll_request(setup, roll)
-        return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck))
+        return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck), self._token)
+
+    def _judged(self, prepared: Prepared) -> Verdict:
+        """The verdict of a word this referee judged; any other is refused (the engine trusts verdicts)."""
+        if not isinstance(prepared, Prepared) or prepared.judged_by is not self._token:
+            raise RequestError(msg("play a word judged by this referee's prepare(), not a verdict made elsewhere"))
+        return prepared.verdict
 
     def check_play(self, prepared: Prepared, *, allow: bool = False, seen: Seen | None = None) -> PlayCheck:
         """Try the word on the game as it is, without writing (a refusal raises RulesError).
@@ -196,7 +209,7 @@ class Referee:
         if seen is not None:
             seen.check(game)
         player = self._current(game)
-        verdict = prepared.verdict
+        verdict = self._judged(prepared)
         game.apply(WordPlayed(player, verdict.word, verdict.score, verdict.legal, verdict.codes, allow))
         return PlayCheck(prepared.game_id, game, verdict, player)
 
@@ -207,8 +220,8 @@ class Referee:
         With virtual dice the referee rolls; with physical dice and no ``roll`` the game then waits for it.
         ``seen``: what the table saw when it chose the word (refused with ``GameChanged`` if the game moved on).
         """
-        verdict = prepared.verdict
-        self._check_roll_request(prepared.setup, roll)
+        verdict = self._judged(prepared)
+        self.check_roll_given(prepared.setup, roll)
 
         def action(game: Game) -> list[str]:
             player = self._current(game)
@@ -238,7 +251,7 @@ class Referee:
                 if phase is not Phase.PSYCHOTHERAPY:
                     raise RulesError(msg("only a Psychotherapy roll can be skipped; a sanity check must be rolled"))
                 return game.apply(PsychotherapyRolled(name, None))
-            self._check_roll_request(game.setup, value)
+            self.check_roll_given(game.setup, value)
             rolled = game.virtual_roll() if game.setup.dice == "virtual" else value
             if rolled is None:
                 raise RequestError(msg("give the roll, a number from 1 to {most}", most=DIE))
@@ -272,7 +285,7 @@ class Referee:
     def bind(self, prepared: Prepared, by: str, *, allow: bool = False, seen: Seen | None = None) -> Result:
         """Spell Binding: ``by`` names the prepared word from the discarded letters (refused unless legal,
         or the table overrules the dictionary with ``allow``; the overrule is recorded)."""
-        verdict = prepared.verdict
+        verdict = self._judged(prepared)
 
         def action(game: Game) -> list[str]:
             return _apply_allowing(game, lambda a: BindNamed(by, verdict.word, verdict.score, verdict.legal,
@@ -312,7 +325,7 @@ class Referee:
     def redo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Put back the last ``actions`` undone actions, in order (until the table takes a new action)."""
         gid, game, back = self.store.redo(game_id, actions, seen)
-        return Result(gid, game, (), removed=tuple(back))
+        return Result(gid, game, (), restored=tuple(back))
 
     def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
         """A player leaves the game (RULES.md 6)."""

@@ -83,6 +83,8 @@ class GameChanged(RulesError):
 
 
 class Phase(str, enum.Enum):
+    """What the game waits for now."""
+
     ROLL_OFF = "roll_off"            # waiting for the roll-off
     ACTION = "action"                # waiting for a word or a discard
     SANITY = "sanity"                # waiting for a sanity roll
@@ -94,6 +96,8 @@ class Phase(str, enum.Enum):
 
 @value(frozen=True)
 class Options:
+    """The optional rules in play (rulebook): the Unspellable Oath, Spell Binding, Psychotherapy, Last Words."""
+
     oath: bool = False
     spell_binding: bool = False
     psychotherapy: bool = False
@@ -111,11 +115,28 @@ class Setup:
     deck: Deck = STANDARD
     dice: str = "physical"
     seed: int = 0
-    #: Card accounting (RULES.md 6): ``uw-referee new`` turns it on; games recorded before it replay without it.
-    card_accounting: bool = False
+    #: Card accounting (RULES.md 6): on by default, as in ``uw-referee new``; games recorded before it replay
+    #: without it (``from_dict``).
+    card_accounting: bool = True
 
     def __post_init__(self) -> None:
+        """Refuse a set-up no game can be played with, when it is built (not at its first action)."""
+        from dictionaries import LEVELS
+
         names = self.players
+        if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
+            raise SetupError(msg("players must be a tuple of names, not {players!r}", players=names))
+        if isinstance(self.level, bool) or self.level not in LEVELS:
+            raise SetupError(msg("dictionary size {level!r} must be one of {levels}", level=self.level,
+                                 levels=", ".join(map(str, LEVELS))))
+        if not isinstance(self.options, Options) or not all(isinstance(v, bool) for v in as_dict(self.options).values()):
+            raise SetupError(msg("options {options!r} must be Options(...) of true or false", options=self.options))
+        if not isinstance(self.deck, Deck):
+            raise SetupError(msg("deck {deck!r} must be a Deck", deck=self.deck))
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise SetupError(msg("seed {seed!r} must be a whole number", seed=self.seed))
+        if not isinstance(self.card_accounting, bool):
+            raise SetupError(msg("card_accounting {value!r} must be true or false", value=self.card_accounting))
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise SetupError(nmsg("{n} player: the game takes {least} to {most}",
                                   "{n} players: the game takes {least} to {most}",
@@ -134,7 +155,7 @@ class Setup:
         if self.deck.size < HAND_SIZE * len(names):
             raise SetupError(msg("the {deck} deck has {size} cards, too few to deal {hand} to {n} players",
                                  deck=self.deck.name, size=self.deck.size, hand=HAND_SIZE, n=len(names)))
-        if not isinstance(self.target, int) or self.target < 1:
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise SetupError(msg("target {target!r} must be a whole number of points, at least 1", target=self.target))
         if dict(self.deck.points) != STANDARD_POINTS:
             changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])

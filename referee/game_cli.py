@@ -260,7 +260,8 @@ def prompt_roll(label: str) -> int | None:
 def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None) -> None:
     referee = obj.referee
     seen = seen_as(as_name)
-    prepared = run_store(obj, lambda: referee.prepare(obj.game, word, roll=roll))
+    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
+    run_store(obj, lambda: referee.check_roll_given(prepared.setup, roll))  # before the verdict is shown
     write(play_verdict_lines(prepared.verdict, allow))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
@@ -439,7 +440,7 @@ def undo(obj: Obj, actions: int) -> None:
 @click.pass_obj
 def redo(obj: Obj, actions: int) -> None:
     result = run_store(obj, lambda: obj.referee.redo(obj.game, actions))
-    write(correction_lines("Redid", list(result.removed), result, style()))
+    write(correction_lines("Redid", list(result.restored), result, style()))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -698,7 +699,8 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
             raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=first))
         call = referee.undo if command == "undo" else referee.redo
         result = run_store(obj, lambda: call(gid, count, seen=seen), mode=table)
-        write(correction_lines("Undid" if command == "undo" else "Redid", list(result.removed), result, style()))
+        write(correction_lines("Undid" if command == "undo" else "Redid",
+                               list(result.removed if command == "undo" else result.restored), result, style()))
         return result.game
     if command == "amend":
         if len(words) not in (2, 3) or not all(is_number(w) for w in words[1:]):

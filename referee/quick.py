@@ -171,7 +171,8 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     referee = Referee(Store(db), open_for_command)
 
     try:
-        prepared = referee.prepare(game_id, word, roll=roll)
+        prepared = referee.prepare(game_id, word)
+        referee.check_roll_given(prepared.setup, roll)
     except (RequestError, WordError, DictionaryError):
         return HAND_OVER  # usage errors and a broken dictionary: the Click command explains them
     except StoreError as exc:

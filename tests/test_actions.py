@@ -23,7 +23,7 @@ def start(referee: Referee, **options: bool) -> int:
 
 
 def play(referee: Referee, gid: int, word: str, roll: int) -> None:
-    referee.play(referee.prepare(gid, word, roll=roll), roll=roll)
+    referee.play(referee.prepare(gid, word), roll=roll)
 
 
 def test_amend_the_latest_roll_and_one_by_its_number(referee: Referee) -> None:
@@ -120,7 +120,7 @@ def test_amending_keeps_what_can_be_redone(referee: Referee) -> None:
     referee.undo(gid)
     referee.amend(gid, 2, at=1)
     redone = referee.redo(gid)
-    assert [e.kind for e in redone.removed] == ["word_played", "sanity_rolled"]
+    assert [e.kind for e in redone.restored] == ["word_played", "sanity_rolled"]
     assert redone.state.player("Ann").pawns == 4 and redone.state.player("Bob").score == 4
 
 

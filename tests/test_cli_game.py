@@ -436,7 +436,7 @@ def test_the_table_is_told_what_another_device_did_and_asked_again(db: Path) -> 
     referee = Referee(store, lambda: __import__("dictionaries.dictionary").dictionary.open_for_command())
     _, game = store.load(None)
     seen = Seen.of(game)
-    referee.play(referee.prepare(None, "oral", roll=12), roll=12)  # another device, first
+    referee.play(referee.prepare(None, "oral"), roll=12)  # another device, first
     with pytest.raises(GameChanged) as refused:
         referee.play(referee.prepare(None, "cat"), seen=seen)
     assert str(refused.value) == "Cy played ORAL meanwhile; it is Ann's turn now"

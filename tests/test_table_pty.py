@@ -93,7 +93,7 @@ def test_table_never_credits_another_player(tmp_path: Path, dictionary) -> None:
             shown_player = prompt.group(1)
             # Another device plays for whoever's turn it is, after the table showed its prompt.
             mine, theirs = words[2 * round_], words[2 * round_ + 1]
-            other.play(other.prepare(None, theirs, roll=20), roll=20)
+            other.play(other.prepare(None, theirs), roll=20)
             named[mine] = shown_player
             table.type(mine.lower())
             which, found = table.expect(PROMPT, ROLL)
