@@ -33,6 +33,16 @@ MAX_DECK_FILE_DEPTH = 2  # {"counts": {...}, "points": {...}}
 _EXAMPLE = '{"counts": {"A": 10, ...}, "points": {...}}'
 
 
+
+def deck_name(name: str) -> str:
+    """A deck's name as a sentence says it: a built-in deck's in the language in use (a ``Message``), a
+    custom deck's as it was given."""
+    if name == "standard":
+        return msg("standard")
+    if name == "double":
+        return msg("double")
+    return name
+
 class DeckError(ValueError):
     """A deck description that cannot be a deck (names the bad entry)."""
 

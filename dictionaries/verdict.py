@@ -6,7 +6,7 @@ import unicodedata
 from collections import namedtuple
 
 from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
-from dictionaries.deck import STANDARD, Deck
+from dictionaries.deck import STANDARD, Deck, deck_name
 from dictionaries.dictionary import Dictionary, level_code
 from dictionaries.errors import InvalidWord
 from dictionaries.i18n import Message, msg, nmsg
@@ -190,7 +190,7 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
         parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
         held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
         reasons.append(_reason("deck_limit", msg("{word} needs {needed}; the {deck} deck holds {held}", word=word,
-                                                 needed=parts, deck=deck.name, held=held)))
+                                                 needed=parts, deck=deck_name(deck.name), held=held)))
     return reasons
 
 

@@ -31,6 +31,7 @@ from referee.engine import (
     WordPlayed,
     WordRefused,
     action_starts,
+    check_names,
 )
 from referee.engine import Created as Created_
 from referee.store import Store
@@ -129,6 +130,17 @@ class PlayCheck:
     player: str
 
 
+def fold_letters(letters: str | None) -> str | None:
+    """A hand's letters with their accents folded, as a word's are (``AEIOUÉS`` -> ``AEIOUES``); anything that is
+    still not A-Z is left for the engine to refuse by name."""
+    if letters is None or letters.isascii():
+        return letters
+    import unicodedata
+
+    folded = "".join(c for c in unicodedata.normalize("NFKD", letters) if not unicodedata.combining(c))
+    return folded if folded.isascii() and folded.isalpha() else letters
+
+
 def _apply_allowing(game: Game, make: Callable[[bool], Event], allow: bool) -> list[str]:
     """Apply ``make(False)``; only when the dictionary or the card count refuses it and the table overrules
     (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.md 6)."""
@@ -168,6 +180,7 @@ class Referee:
 
         if roll_off is None and setup.dice != "virtual":
             raise RequestError(msg("the roll-off needs the table's rolls or the first player with physical dice"))
+        check_names(setup.players)  # at creation only: games already recorded replay as they were
         gid, game, notes = self.store.create(setup, build)
         return Result(gid, game, _notes(notes, game))
 
@@ -192,6 +205,8 @@ class Referee:
         """Resolve the game and judge ``word`` with its level and deck, before anything is written.
         The roll, if any, is given once, to ``play``."""
         gid, setup = self.store.setup(game_id)
+        if self.store.phase(gid) == Phase.OVER.value:  # nothing is judged once the game is over
+            raise RulesError(self.store.load(gid)[1].state.waiting_for())
         return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck), self._token)
 
     def _judged(self, prepared: Prepared) -> Verdict:
@@ -268,6 +283,8 @@ class Referee:
         With Spell Binding, when the letters allow no legal unused word, the referee says so and
         closes Spell Binding at once: there is nothing to bind (``allow``: the table overrules the card count).
         """
+        letters = fold_letters(letters)
+
         def action(game: Game) -> list[str]:
             player = self._current(game)
             notes = _apply_allowing(game, lambda a: Discarded(player, letters, a), allow)
@@ -304,7 +321,8 @@ class Referee:
                 pending = game.state.pending
                 best = [w for w in self._dictionary().rack(letters, game.setup.level, game.setup.deck)
                         if not game.state.is_used(w.word) or (pending is not None and pending.word == w.word)]
-                if best:
+                # Said only when the table missed a better word (a forced word as good as the best is not a miss).
+                if best and (pending is None or pending.score < best[0].score):
                     notes.insert(-1, nmsg("The best word the letters {letters} allowed: {word} ({n} point).",
                                           "The best word the letters {letters} allowed: {word} ({n} points).",
                                           best[0].score, letters=letters, word=best[0].word))

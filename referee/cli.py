@@ -12,6 +12,7 @@ from dictionaries.errors import DictionaryError, WordError
 from dictionaries.i18n import _, message_of, ngettext, say
 from referee.cli_common import (
     CONTEXT,
+    Number,
     Obj,
     click_error,
     deck_option,
@@ -45,6 +46,11 @@ class LazyGroup(click.Group):
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
             import difflib
+
+            for command in self.list_commands(ctx):  # a table's own word for a command ('deshacer'): its name here
+                if _(command) != command and _(command).casefold() == name.casefold():
+                    ctx.fail(_("No such command {name!r}: at the shell it is {command!r} ('uw-referee {command}'); "
+                               "the table's words work inside 'uw-referee table'.").format(name=name, command=command))
 
             near = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.5)
             if near:
@@ -81,10 +87,10 @@ class LazyGroup(click.Group):
     "Example:\n"
     "    uw-referee new Cindi Paul Sue --first Cindi && uw-referee play look --roll 7"))
 @click.version_option(__version__, "--version", prog_name="uw-referee", message=_("%(prog)s, version %(version)s"))
-@click.option("--db", metavar="PATH", envvar="UW_REFEREE_DB", show_envvar=True,
+@click.option("--db", metavar=_("PATH"), envvar="UW_REFEREE_DB", show_envvar=True,
               help=_("The games database (default: {path}). Every game command takes it after its name too.").format(
                   path=default_db_path()))
-@click.option("--game", "game_id", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID",
+@click.option("--game", "game_id", type=Number(min=1, max=2**63 - 1), metavar=_("ID"),
               help=_("Act on this game instead of the most recently active one (also after the command's name)."))
 @click.option("--no-color", is_flag=True, help=_("No colour (without it: colour only on a terminal, and never with "
                                                  "NO_COLOR set)."))
@@ -134,7 +140,7 @@ def part_of_speech(name: str) -> str:
     "Example:\n"
     "    uw-referee check taps apts london\n"
     "    uw-referee check --define qat"))
-@click.argument("words", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True, metavar=_("WORDS..."))
 @level_option
 @deck_option
 @define_option
@@ -151,7 +157,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
         try:
             verdicts.append(judge(obj.dictionary, word, int(level), deck))
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
     senses = [word_definitions(obj, v.word) for v in verdicts] if define else []
     if as_json:
         rows = [v.to_dict() for v in verdicts]
@@ -177,7 +183,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
     "\b\n"
     "Example:\n"
     "    uw-referee define qat taps"))
-@click.argument("words", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True, metavar=_("WORDS..."))
 @json_option
 @lang_option
 @click.pass_obj
@@ -190,7 +196,7 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
         try:
             keys.append(normalize_word(word).upper())
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
     found = [word_definitions(obj, key) for key in keys]
     if as_json:
         emit_json([{"word": key, "definitions": [sense.to_dict() for sense in senses]}
@@ -207,7 +213,7 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee score champ xqzzt"))
-@click.argument("words", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True, metavar=_("WORDS..."))
 @deck_option
 @json_option
 @lang_option
@@ -221,7 +227,7 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
         try:
             key = normalize_word(word).upper()
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
+            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
         letters = letters_of(key, deck)
         total = sum(p for _, p in letters)
         rows.append({"word": key, "score": total, "letters": [{"letter": c, "points": p} for c, p in letters]})
@@ -240,10 +246,10 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee words oofmakl --limit 5"))
-@click.argument("letters")
+@click.argument("letters", metavar=_("LETTERS"))
 @level_option
 @deck_option
-@click.option("--limit", type=click.IntRange(min=1), default=None, help=_("Show at most this many words."))
+@click.option("--limit", type=Number(min=1), metavar="N", default=None, help=_("Show at most this many words."))
 @json_option
 @lang_option
 @click.pass_obj
@@ -253,7 +259,7 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     try:
         found = obj.dictionary.rack(letters, int(level), deck)
     except WordError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint="LETTERS") from None
+        raise click.BadParameter(say(message_of(exc)), param_hint=_("LETTERS")) from None
     shown = found if limit is None else found[:limit]
     if as_json:
         emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})

@@ -103,7 +103,7 @@ def json_option(f: Any) -> Any:
 
 
 def deck_option(f: Any) -> Any:
-    return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
+    return click.option("--deck", "deck_spec", default="standard", show_default=True, metavar=_("standard|double|FILE"),
                         help=_("The deck whose counts limit the letters (a FILE is JSON letter counts)."))(f)
 
 
@@ -118,3 +118,53 @@ def emit_json(data: Any) -> None:
     click.echo(json_text(data))
 
 
+
+
+class Number(click.IntRange):
+    """A whole number in a range, typed with the digits 0-9 only (``int()`` also reads other scripts' digits,
+    such as '٣'); its refusals are plain sentences in the language in use, never a type's name."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return super().convert(value, param, ctx)
+        text = str(value).strip()
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()):
+            self.fail(self.not_a_number(text), param, ctx)
+        return super().convert(int(text), param, ctx)
+
+    def not_a_number(self, text: str) -> str:
+        return _("{value!r} is not a whole number (digits 0-9)").format(value=cut(text))
+
+
+class Roll(Number):
+    """A d20 roll, 1 to 20, typed with the digits 0-9: anything else is refused in the same words."""
+
+    name = "roll"
+
+    def __init__(self) -> None:
+        from dictionaries.rules import DIE
+
+        super().__init__(1, DIE)
+
+    def not_a_number(self, text: str) -> str:
+        return _("{value!r} is not a roll: type a number from 1 to {most}").format(value=cut(text), most=self.max)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        text = str(value).strip()
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif text.isascii() and text.isdigit():
+            number = int(text)
+        else:
+            self.fail(self.not_a_number(text), param, ctx)
+        if not 1 <= number <= (self.max or 20):
+            self.fail(self.not_a_number(text), param, ctx)
+        return number
+
+
+def cut(text: str, most: int = 40) -> str:
+    """Typed text as a message shows it: at most ``most`` characters."""
+    return text if len(text) <= most else text[:most] + "…"

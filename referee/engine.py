@@ -10,11 +10,11 @@ from __future__ import annotations
 import enum
 from collections import Counter
 
-from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
+from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck, deck_name
 from dictionaries.i18n import Message, msg, nmsg
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
-from referee.words import cannot_words, join_clauses, join_list, over_words, reasons_words
+from referee.words import cannot_words, cut, join_clauses, join_list, over_words, reasons_words
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -143,25 +143,25 @@ class Setup:
                                   len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
         if len(names) > MAX_PLAYERS_STANDARD and self.deck.size <= STANDARD.size:
             raise SetupError(msg("{n} players need a larger deck than the {deck} deck of {size} cards: use --deck "
-                                 "double or a custom deck", n=len(names), deck=self.deck.name, size=self.deck.size))
+                                 "double or a custom deck", n=len(names), deck=deck_name(self.deck.name), size=self.deck.size))
         seen: set[str] = set()
         for name in names:
             if not name or not name.strip() or name != name.strip() or not name.isprintable() or len(name) > MAX_NAME:
                 raise SetupError(msg("player name {name!r} must be 1 to {most} printable characters, no outer "
-                                     "spaces", name=name, most=MAX_NAME))
+                                     "spaces", name=cut(name), most=MAX_NAME))
             if name.casefold() in seen:
-                raise SetupError(msg("player name {name!r} is used twice", name=name))
+                raise SetupError(msg("player name {name!r} is used twice", name=cut(name)))
             seen.add(name.casefold())
         if self.deck.size < HAND_SIZE * len(names):
             raise SetupError(msg("the {deck} deck has {size} cards, too few to deal {hand} to {n} players",
-                                 deck=self.deck.name, size=self.deck.size, hand=HAND_SIZE, n=len(names)))
+                                 deck=deck_name(self.deck.name), size=self.deck.size, hand=HAND_SIZE, n=len(names)))
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
             raise SetupError(msg("target {target!r} must be a whole number of points, at least 1", target=self.target))
         if dict(self.deck.points) != STANDARD_POINTS:
             changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])
             raise SetupError(msg("the {deck} deck changes the points of {letters}: in a game points never change "
                                  "(RULES.md); a custom deck gives letter counts only",
-                                 deck=self.deck.name, letters=", ".join(changed)))
+                                 deck=deck_name(self.deck.name), letters=", ".join(changed)))
         if self.dice not in ("physical", "virtual"):
             raise SetupError(msg("dice {dice!r} must be 'physical' or 'virtual'", dice=self.dice))
 
@@ -398,7 +398,7 @@ class State:
         for p in self.players:
             if p.name.casefold() == name.casefold():
                 return p
-        raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=name,
+        raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=cut(name),
                                 players=", ".join(p.name for p in self.players)))
 
     def seat(self, name: str) -> int:
@@ -853,7 +853,7 @@ class Game:
             if self._hand_out_and_last_standing(player, notes):
                 return
         elif self._last_turn_of_game():
-            self._draw(player, HAND_SIZE - player.hand, [])  # the game ends now: nothing to say about drawing
+            pass  # the game ends now: nobody draws, however it ended (RULES.md 6, the end)
         else:
             self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
         self._next_turn(notes)
@@ -932,7 +932,7 @@ class Game:
         letters = event.letters.upper() if event.letters is not None else None
         if letters is None and (options.spell_binding or options.psychotherapy):
             raise BadLetters(msg("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
-                                 "(for example: discard OCLNUSM)"))
+                                 "(for example: OCLNUSM)"))
         face_up = None
         if letters is not None:
             if len(letters) != player.hand:
@@ -1146,6 +1146,54 @@ class Seen:
                                   waiting=state.waiting_for()))
         raise GameChanged(msg("{what} meanwhile; it is {player}'s turn now", what=what,
                               player=now))
+
+
+#: Letters of other scripts that look like Latin ones (a small part of Unicode's confusables): two names
+#: that differ only by these look the same at the table.
+_LOOKALIKES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y",
+    "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "ӏ": "l", "ɡ": "g", "α": "a", "β": "b", "ε": "e", "ι": "i",
+    "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ı": "i", "0": "o", "1": "l",
+})
+
+
+#: Capitals of other scripts that look like Latin capitals (before lower case makes them differ: Ν -> ν).
+_LOOKALIKE_CAPITALS = str.maketrans({
+    "А": "a", "В": "b", "Е": "e", "К": "k", "М": "m", "Н": "h", "О": "o", "Р": "p", "С": "c", "Т": "t", "У": "y",
+    "Х": "x", "І": "i", "Ј": "j", "Ѕ": "s", "Α": "a", "Β": "b", "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k",
+    "Μ": "m", "Ν": "n", "Ο": "o", "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
+})
+
+
+def _scripts(name: str) -> set[str]:
+    """The scripts of a name's letters (LATIN, CYRILLIC, GREEK...), from their Unicode names."""
+    import unicodedata
+
+    return {unicodedata.name(c, "UNKNOWN").split()[0] for c in name if c.isalpha()}
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: compatibility forms folded, lower case, look-alike letters made Latin."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", name).translate(_LOOKALIKE_CAPITALS).casefold().translate(_LOOKALIKES)
+
+
+def check_names(players: tuple[str, ...]) -> None:
+    """Refuse names a table could not tell apart (RULES.md 6: whose action): a name mixing scripts whose
+    letters look alike (a Cyrillic А in a Latin name), or two names that look the same."""
+    for name in players:
+        scripts = _scripts(name)
+        if len(scripts) > 1:
+            raise SetupError(msg("player name {name!r} mixes letters of different scripts, which can look alike: "
+                                 "type it in one script", name=cut(name)))
+    seen: dict[str, str] = {}
+    for name in players:
+        skeleton = name_skeleton(name)
+        if skeleton in seen:
+            raise SetupError(msg("player names {first!r} and {second!r} look the same: give them names the table "
+                                 "can tell apart", first=cut(seen[skeleton]), second=cut(name)))
+        seen[skeleton] = name
 
 
 def is_letters(text: object) -> bool:

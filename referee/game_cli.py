@@ -13,7 +13,7 @@ from dictionaries.errors import WordError
 from dictionaries.i18n import _, language, message_of, ngettext, say
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
 from referee.actions import RequestError, Result, action_numbers, history_notes
-from referee.cli_common import CONTEXT, Obj, emit_json, get_deck, lang_option
+from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, lang_option
 from referee.engine import (
     Game,
     Options,
@@ -88,7 +88,7 @@ def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", actio
     except RequestError as exc:
         raise click.UsageError(say(message_of(exc))) from None
     except WordError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint="WORD") from None
+        raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
 
 
 def style(stream: Any = None) -> Style:
@@ -107,7 +107,7 @@ def db_option(f: Any) -> Any:
         if value is not None:
             ctx.ensure_object(Obj).db = value
 
-    return click.option("--db", metavar="PATH", expose_value=False, callback=set_db, is_eager=True,
+    return click.option("--db", metavar=_("PATH"), expose_value=False, callback=set_db, is_eager=True,
                         help=_("The games database (default: {path}).").format(path=default_db_path()))(lang_option(f))
 
 
@@ -117,7 +117,7 @@ def game_options(f: Any) -> Any:
         if value is not None:
             ctx.ensure_object(Obj).game = value
 
-    f = click.option("--game", type=click.IntRange(min=1, max=2**63 - 1), metavar="ID", expose_value=False,
+    f = click.option("--game", type=Number(min=1, max=2**63 - 1), metavar=_("ID"), expose_value=False,
                      callback=set_game, is_eager=True,
                      help=_("Act on this game instead of the most recently active one."))(f)
     return db_option(f)
@@ -125,7 +125,7 @@ def game_options(f: Any) -> Any:
 
 def as_option(f: Any) -> Any:
     """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.md 6, whose action)."""
-    return click.option("--as", "as_name", metavar="NAME",
+    return click.option("--as", "as_name", metavar=_("NAME"),
                         help=_("The player this action is for: refused when it is not NAME's turn."))(f)
 
 
@@ -147,20 +147,20 @@ def seen_as(name: str | None) -> Any:
     "\b\n"
     "Example:\n"
     "    uw-referee new Cindi Paul Sue --first Cindi --last-words"))
-@click.argument("names", nargs=-1, required=True)
-@click.option("--first", metavar="NAME", help=_("The table already rolled off: NAME goes first."))
+@click.argument("names", nargs=-1, required=True, metavar=_("NAMES..."))
+@click.option("--first", metavar=_("NAME"), help=_("The table already rolled off: NAME goes first."))
 @click.option("--oath", is_flag=True, help=_("The Unspellable Oath: with one pawn left, any letters may be played."))
 @click.option("--spell-binding", is_flag=True, help=_("Spell Binding: the others may force a word from a discard."))
 @click.option("--psychotherapy", is_flag=True, help=_("Psychotherapy: after a discard, roll above the hand's value for a pawn."))
 @click.option("--last-words", is_flag=True, help=_("Last Words: after someone reaches the target, the others get one more turn."))
-@click.option("--target", type=click.IntRange(min=1), default=100, show_default=True, help=_("Points to win (a house rule)."))
+@click.option("--target", type=Number(min=1), metavar="N", default=100, show_default=True, help=_("Points to win (a house rule)."))
 @click.option("--level", type=click.Choice([str(n) for n in LEVELS]), default=str(DEFAULT_LEVEL), show_default=True,
               help=_("SCOWL size counted as common."))
-@click.option("--deck", "deck_spec", default="standard", show_default=True, metavar="standard|double|FILE",
+@click.option("--deck", "deck_spec", default="standard", show_default=True, metavar=_("standard|double|FILE"),
               help=_("The deck: 'double' (192 cards) for 7-8 players, or a JSON file of letter counts."))
 @click.option("--dice", type=click.Choice(["physical", "virtual"]), default="physical", show_default=True,
               help=_("Roll a real d20 and type the rolls, or let the referee roll."))
-@click.option("--seed", type=int, default=None, help=_("Seed for virtual dice, so a game replays identically."))
+@click.option("--seed", type=Number(), metavar="N", default=None, help=_("Seed for virtual dice, so a game replays identically."))
 @click.option("--no-card-accounting", "no_cards", is_flag=True,
               help=_("Do not refuse plays and discards needing cards that lie face up in the discard pile."))
 @db_option
@@ -170,7 +170,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
         no_cards: bool) -> None:
     import random
 
-    from referee.engine import SetupError
+    from referee.engine import SetupError, check_names
 
     if seed is not None and dice != "virtual":
         raise click.UsageError(_("--seed is for virtual dice: add --dice virtual"))
@@ -182,6 +182,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
                       card_accounting=not no_cards, seed=seed if seed is not None else (random.SystemRandom().randrange(2**31) if dice == "virtual" else 0),
                       options=Options(oath=oath, spell_binding=spell_binding, psychotherapy=psychotherapy,
                                       last_words=last_words))
+        check_names(setup.players)
     except SetupError as exc:
         raise click.UsageError(say(message_of(exc))) from None
     roll_off: RollOff | None = None
@@ -213,7 +214,7 @@ def ask_roll_off(players: tuple[str, ...]) -> tuple[tuple[tuple[str, int], ...],
     while True:
         if rounds:
             click.echo(_("Tied on the highest roll: {players} roll again.").format(players=", ".join(contenders)))
-        rolls = tuple((name, click.prompt(_("Roll-off: {player} rolls").format(player=name), type=click.IntRange(1, DIE)))
+        rolls = tuple((name, click.prompt(_("Roll-off: {player} rolls").format(player=name), type=Roll()))
                       for name in contenders)
         rounds.append(rolls)
         top = max(r for _, r in rolls)
@@ -235,7 +236,7 @@ def current_name(game: Game) -> str:
 def prompt_roll(label: str) -> int | None:
     """Ask for a physical roll; None when the table has no answer (end of input)."""
     try:
-        return click.prompt(label, type=click.IntRange(1, DIE))
+        return click.prompt(label, type=Roll())
     except click.Abort:
         click.echo()
         return None
@@ -250,8 +251,8 @@ def prompt_roll(label: str) -> int | None:
     "\b\n"
     "Example:\n"
     "    uw-referee play taps --roll 12"))
-@click.argument("word")
-@click.option("--roll", type=click.IntRange(1, DIE), default=None, help=_("The sanity roll (physical dice)."))
+@click.argument("word", metavar=_("WORD"))
+@click.option("--roll", type=Roll(), metavar="N", default=None, help=_("The sanity roll (physical dice)."))
 @click.option("--allow", is_flag=True, help=_("The table overrules the dictionary and the card count for this play "
                                             "(recorded)."))
 @as_option
@@ -279,7 +280,7 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None
     "\b\n"
     "Example:\n"
     "    uw-referee roll 17"))
-@click.argument("value", required=False, type=click.IntRange(1, DIE))
+@click.argument("value", required=False, type=Roll(), metavar=_("[VALUE]"))
 @click.option("--skip", is_flag=True, help=_("Psychotherapy only: the discarder does not roll."))
 @as_option
 @game_options
@@ -299,7 +300,7 @@ def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee discard bcdfghk"))
-@click.argument("letters", required=False)
+@click.argument("letters", required=False, metavar=_("[LETTERS]"))
 @click.option("--allow", is_flag=True, help=_("The table overrules the card count for this discard (recorded)."))
 @as_option
 @game_options
@@ -318,8 +319,8 @@ def discard(obj: Obj, letters: str | None, allow: bool, as_name: str | None) -> 
     "\b\n"
     "Example:\n"
     "    uw-referee bind column --by Paul && uw-referee bind --done"))
-@click.argument("word", required=False)
-@click.option("--by", "by", metavar="NAME", help=_("Who names the word."))
+@click.argument("word", required=False, metavar=_("[WORD]"))
+@click.option("--by", "by", metavar=_("NAME"), help=_("Who names the word."))
 @click.option("--done", is_flag=True, help=_("No more words will be named: settle Spell Binding."))
 @click.option("--allow", is_flag=True, help=_("The table overrules the dictionary for this word (recorded)."))
 @game_options
@@ -421,7 +422,7 @@ def log(obj: Obj, as_json: bool) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee undo 2"))
-@click.argument("actions", type=click.IntRange(min=1), default=1)
+@click.argument("actions", type=Number(min=1), default=1, metavar=_("[ACTIONS]"))
 @game_options
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
@@ -435,7 +436,7 @@ def undo(obj: Obj, actions: int) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee undo 2 && uw-referee redo 2"))
-@click.argument("actions", type=click.IntRange(min=1), default=1)
+@click.argument("actions", type=Number(min=1), default=1, metavar=_("[ACTIONS]"))
 @game_options
 @click.pass_obj
 def redo(obj: Obj, actions: int) -> None:
@@ -455,11 +456,11 @@ def redo(obj: Obj, actions: int) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee amend --roll 16 && uw-referee amend 4 --roll 3"))
-@click.argument("action", required=False, type=click.IntRange(min=0))
-@click.option("--roll", "value", type=click.IntRange(1, DIE), required=True, help=_("The roll as it really was."))
-@click.option("--roll-off", "roll_off", metavar="NAME",
+@click.argument("action", required=False, type=Number(min=0), metavar=_("[ACTION]"))
+@click.option("--roll", "value", type=Roll(), metavar="N", required=True, help=_("The roll as it really was."))
+@click.option("--roll-off", "roll_off", metavar=_("NAME"),
               help=_("Amend NAME's roll-off roll instead (until the game's first action)."))
-@click.option("--round", "round_", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--round", "round_", type=Number(min=1), metavar="N", default=1, show_default=True,
               help=_("The roll-off round of that roll."))
 @game_options
 @click.pass_obj
@@ -482,7 +483,7 @@ def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_
     "\b\n"
     "Example:\n"
     "    uw-referee leave Sue"))
-@click.argument("name")
+@click.argument("name", metavar=_("NAME"))
 @game_options
 @click.pass_obj
 def leave(obj: Obj, name: str) -> None:

@@ -217,12 +217,14 @@ def describe_setup(game_id: int, view: dict[str, Any]) -> str:
     state = view["state"]
     options = [option_name(name) for name, on in state["options"].items() if on]
     players = ", ".join(p["name"] for p in state["players"])
+    from dictionaries.deck import deck_name
+
     text = (_("Game {game}: {players}. Target {target}, dictionary size {level}, {deck} deck ({cards} cards), {dice} "
               "dice. Optional rules: {options}.") if options else
             _("Game {game}: {players}. Target {target}, dictionary size {level}, {deck} deck ({cards} cards), {dice} "
               "dice. Optional rules: none."))
     return shown(text.format(game=game_id, players=players, target=state["target"], level=state["level"],
-                             deck=state["deck"], cards=view["deck_size"], dice=dice_name(state["dice"]),
+                             deck=say(deck_name(state["deck"])), cards=view["deck_size"], dice=dice_name(state["dice"]),
                              options=", ".join(options)))
 
 

@@ -10,6 +10,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Iterable
 
+def cut(text: str, most: int = 40) -> str:
+    """Typed text as a message shows it: at most ``most`` characters, an ellipsis when cut (a 10 KB name is not
+    echoed whole)."""
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def reason_words(code: str, level: int | str = 60) -> Message:
     """One reason code in a few words for the table, to follow "it is" ({level}: the game's size)."""
     if code == "too_short":
@@ -173,5 +179,5 @@ def actions_words(events: Iterable[Any]) -> Message:
     return join_clauses([action_words(group) for group in action_groups(events)])
 
 
-__all__ = ["reason_words", "reasons_words", "and_list", "join_list", "join_clauses", "over_words", "cannot_words",
+__all__ = ["cut", "reason_words", "reasons_words", "and_list", "join_list", "join_clauses", "over_words", "cannot_words",
            "action_groups", "action_words", "actions_words", "done_words", "meanwhile_words"]

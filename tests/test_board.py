@@ -93,7 +93,7 @@ def test_the_winner_is_shown(tmp_path: Path) -> None:
     run(db, "play", "champ", "--roll", "19")
     run(db, "discard")
     html = client_for(db).get("/").get_data(as_text=True)
-    assert "Ana wins with 15 points, when Last Words were over." in html
+    assert "Ana wins with 15 points after Last Words." in html
     assert "is-winner" in html and "last words" in html
 
 

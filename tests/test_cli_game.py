@@ -58,9 +58,12 @@ def test_status_json_fields(db: Path) -> None:
 BAD = [
     # (set-up steps, command, exit status, words in the message)
     ([], ["bind", "taps", "--by", "Zed"], 1, "cannot name"),
-    ([], ["play", "look", "--roll", "0"], 2, "1<=x<=20"),
-    ([], ["play", "look", "--roll", "21"], 2, "1<=x<=20"),
-    ([], ["play", "look", "--roll", "x"], 2, "not a valid integer"),
+    ([], ["play", "look", "--roll", "0"], 2, "'0' is not a roll: type a number from 1 to 20"),
+    ([], ["play", "look", "--roll", "21"], 2, "'21' is not a roll: type a number from 1 to 20"),
+    ([], ["play", "look", "--roll", "x"], 2, "'x' is not a roll: type a number from 1 to 20"),
+    ([], ["play", "look", "--roll", "٣"], 2, "'٣' is not a roll: type a number from 1 to 20"),
+    ([], ["play", "look", "--roll", "1" * 500], 2, "'" + "1" * 40 + "…' is not a roll"),
+    ([], ["undo", "٢"], 2, "'٢' is not a whole number (digits 0-9)"),
     ([], ["play", "lo0k", "--roll", "5"], 2, "'0'"),
     ([], ["play", "london", "--roll", "5"], 1, "proper noun"),
     ([], ["play", "jazz", "--roll", "5", "--allow"], 1, "the deck holds 1"),

@@ -284,3 +284,77 @@ def test_the_quick_path_speaks_spanish_too(tmp_path: Path) -> None:
     assert "Turno de Beto" in play.stdout or "Beto" in play.stdout
     for out in (status.stdout, play.stdout, games.stdout):
         assert out and "turn" not in out.lower().replace("turno", "")
+
+
+# -- English words and typography inside translated messages (issue 20) ------------------------------
+
+#: The English placeholders of the help (metavars) and the table's English command words: neither may be
+#: left inside a translation, except a shell command (``uw-referee status``, shell commands stay English).
+ENGLISH_PLACEHOLDERS = ("WORDS", "WORD", "LETTERS", "NAMES", "NAME", "VALUE", "ACTIONS", "ACTION", "PATH", "FILE")
+ENGLISH_COMMANDS = ("discard", "undo", "redo", "status", "amend", "leave", "help", "quit", "pass", "done", "roll",
+                    "play", "bind", "check", "rack", "define", "log", "games", "export", "rules", "table", "board",
+                    "verify")
+_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:%s)(?:, (?:%s))*)?" % (
+    "|".join(ENGLISH_COMMANDS), "|".join(ENGLISH_COMMANDS)))
+
+
+def english_words(text: str) -> list[str]:
+    """The English placeholders and command words in a translated message (shell commands, --options and
+    {fields} left out)."""
+    text = _SHELL.sub("", text)
+    text = re.sub(r"\{[^{}]*\}|%\([a-z_]+\)s|--[\w-]+", "", text)
+    found = re.findall(r"\b(%s)\b" % "|".join(ENGLISH_PLACEHOLDERS), text)
+    found += re.findall(r"\b(%s)\b" % "|".join(ENGLISH_COMMANDS), text)
+    return found
+
+
+def typography_problems(text: str) -> list[str]:
+    """Spanish (and French) typography a translation must keep: no line break allowed before % (a no-break
+    space), and an article in lower case in the middle of a sentence."""
+    found = []
+    if re.search(r"[\d}s] %(?!\()", text):  # "50 %", "{chance} %", "%(chance)s %%": a breakable space
+        found.append("a breakable space before %")
+    for article in re.findall(r"(?:\(|[a-záéíóúñ,;] )(El|La|Los|Las|Un|Una) ", text):
+        found.append(f"{article!r} in capitals mid-sentence")
+    return found
+
+
+def spanish_entries() -> list[tuple[str, str, str]]:
+    """(domain, message, translation) for every Spanish entry of every catalog."""
+    entries = []
+    for domain, _ in catalogs.DOMAINS:
+        catalog = catalogs.read(catalogs.po_path(domain, "es"), "es")
+        for message in catalog:
+            if not message.id:
+                continue
+            ids = [message.id] if isinstance(message.id, str) else list(message.id)
+            strings = [message.string] if isinstance(message.string, str) else list(message.string)
+            entries += [(domain, ids[0], text) for text in strings if text]
+    return entries
+
+
+def test_english_words_and_typography_checks_find_what_they_look_for() -> None:
+    assert english_words("Juzga WORDS: si son válidas") == ["WORDS"]
+    assert english_words("(por ejemplo: discard OCLNUSM)") == ["discard"]
+    assert english_words("las últimas ACTIONS acciones") == ["ACTIONS"]
+    assert english_words("Para seguir: 'uw-referee --game {game} table'; o uw-referee play, roll, discard...") == []
+    assert english_words("(--first NOMBRE)") == []
+    assert typography_problems("supera la prueba el {chance} % de las veces") == ["a breakable space before %"]
+    assert typography_problems("supera la prueba el {chance}\u00a0% de las veces") == []
+    assert typography_problems("ZXQ por 8 puntos (El juramento indescriptible).") == ["'El' in capitals mid-sentence"]
+    assert typography_problems("Le toca a Ana. El juramento indescriptible: vale.") == []
+
+
+@pytest.mark.parametrize("domain", ["referee", "click"])  # the service's API names (define=true) stay English
+def test_no_english_placeholder_or_command_word_in_the_referee_s_spanish(domain: str) -> None:
+    found = [(message[:60], text[:120], english_words(text)) for d, message, text in spanish_entries()
+             if d == domain and english_words(text)]
+    assert found == []
+
+
+# The board's catalog is left to the board's rewrite (issue 21): its one "%(chance)s %%" is the last breakable space.
+@pytest.mark.parametrize("domain", [d for d, _ in catalogs.DOMAINS if d != "board"])
+def test_spanish_typography_in_the_catalog(domain: str) -> None:
+    found = [(message[:60], text[:120], typography_problems(text)) for d, message, text in spanish_entries()
+             if d == domain and typography_problems(text)]
+    assert found == []

@@ -141,8 +141,8 @@ def ending_text(state: State) -> str:
         text = ngettext("{winner} wins with {n} point, reaching the target of {target}.",
                         "{winner} wins with {n} points, reaching the target of {target}.", outcome.score)
     elif why == "last_words":
-        text = ngettext("{winner} wins with {n} point, when Last Words were over.",
-                        "{winner} wins with {n} points, when Last Words were over.", outcome.score)
+        text = ngettext("{winner} wins with {n} point after Last Words.",
+                        "{winner} wins with {n} points after Last Words.", outcome.score)
     elif why == "last_standing":
         text = ngettext("{winner} wins with {n} point, as the last player with pawns.",
                         "{winner} wins with {n} points, as the last player with pawns.", outcome.score)
