@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -470,3 +471,106 @@ def test_in_spanish_a_command_word_asks_and_whose_turn_is_said(db: Path) -> None
     assert [e["word"] for e in events_of(db) if e["type"] == "word_played"] == ["UNDO"]
     refused = run(db, "--lang", "es", "play", "mint", "--roll", "11", "--as", "Sue").output
     assert "le toca a Paul, no a Sue" in refused
+
+
+# -- issue 20: plain answers at the prompt, in English and in Spanish ------------------------------
+
+def test_a_roll_that_is_not_a_number_reads_the_same_piped_or_typed(db: Path) -> None:
+    started(db)
+    out = run(db, "play", "look", input="twelve\n12\n").output
+    assert "'twelve' is not a roll: type a number from 1 to 20" in out and "integer" not in out
+    assert "Cindi rolls 12" in out
+    out = run(db, "--lang", "es", "play", "champ", input="doce\n12\n").output
+    assert "'doce' no es una tirada: escribe un número del 1 al 20" in out and "integer" not in out
+
+
+def test_at_the_table_a_roll_out_of_range_and_a_word_read_alike(db: Path) -> None:
+    started(db)
+    out = run(db, "table", input="look\n21\nabc\n٣\n12\n/quit\n").output
+    assert "Error: '21' is not a roll: type a number from 1 to 20" in out
+    assert "Error: 'abc' is not a roll: type a number from 1 to 20" in out
+    assert "Error: '٣' is not a roll" in out and "Refused" not in out and "Cindi rolls 12" in out
+
+
+def test_nothing_is_judged_once_the_game_is_over(db: Path) -> None:
+    run(db, "new", "Ann", "Bob", "--first", "Ann", "--target", "5")
+    run(db, "play", "champ", "--roll", "20")
+    for lang, over in (("en", "The game is over: Ann won"), ("es", "La partida ha terminado")):
+        result = run(db, "--lang", lang, "play", "zxq", "--roll", "3")
+        assert result.exit_code == 1 and over in result.output, result.output
+        assert "ZXQ" not in result.output  # no verdict before the refusal
+
+
+def test_a_discard_folds_accents_as_a_play_does(db: Path) -> None:
+    started(db, "--psychotherapy")
+    assert run(db, "discard", "aeiouÉs").exit_code == 0
+    assert events_of(db)[-1]["letters"].upper() == "AEIOUES"
+
+
+@pytest.mark.parametrize("lang, said", [("en", "mixes letters of different scripts"),
+                                        ("es", "mezcla letras de alfabetos distintos")])
+def test_names_that_look_the_same_are_refused_with_a_reason(db: Path, lang: str, said: str) -> None:
+    result = run(db, "--lang", lang, "new", "Ana", "Аna", "--first", "Ana")  # a Cyrillic А
+    assert result.exit_code == 2 and said in result.output and not db.exists()
+    result = run(db, "--lang", lang, "new", "Ana", "ΑΝΑ", "--first", "Ana")  # all Greek
+    assert result.exit_code == 2 and "'Ana'" in result.output and "'ΑΝΑ'" in result.output
+
+
+def test_a_long_name_is_cut_in_the_message(db: Path) -> None:
+    result = run(db, "new", "Ann", "x" * 10_000, "--first", "Ann")
+    assert result.exit_code == 2 and "x" * 40 + "…" in result.output and len(result.output) < 1000
+
+
+def test_spell_binding_says_the_best_word_only_when_the_table_missed_one(tmp_path: Path, dictionary) -> None:  # type: ignore[no-untyped-def]
+    from referee.actions import Referee
+    from referee.engine import Options, RollOff, Setup
+    from referee.store import Store
+
+    referee = Referee(Store(tmp_path / "g.db"), lambda: dictionary)
+    for named, hinted in (("retains", False), ("stain", True)):
+        gid = referee.start(Setup(players=("Ann", "Bob"), options=Options(spell_binding=True)),
+                            RollOff(first="Ann")).game_id
+        referee.discard(gid, "retains")
+        referee.bind(referee.prepare(gid, named), "Bob")
+        notes = " ".join(referee.bind_done(gid).notes)
+        assert ("The best word the letters RETAINS allowed" in notes) is hinted, notes
+
+
+# -- issue 20: Spanish without English left in -------------------------------------------------------
+
+def spanish(db: Path, *args: str) -> str:
+    """What a real ``uw-referee --lang es`` prints (help texts are chosen when the commands are loaded)."""
+    exe = [sys.executable, "-c", "from referee.quick import main; main()", "--lang", "es", "--db", str(db)]
+    done = subprocess.run([*exe, *args], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    return done.stdout + done.stderr
+
+
+@pytest.mark.slow  # real processes
+def test_spanish_help_and_usage_have_spanish_placeholders(db: Path) -> None:
+    play_help = spanish(db, "play", "--help")
+    assert "[OPCIONES] PALABRA" in play_help and "WORD" not in play_help and "INTEGER" not in play_help
+    undo_help = spanish(db, "undo", "--help")
+    assert "las últimas ACCIONES acciones" in undo_help and "ACTIONS" not in undo_help
+    check_help = spanish(db, "check", "--help")
+    assert "Juzga PALABRAS" in check_help and "WORDS" not in check_help
+    new_help = spanish(db, "new", "--help")
+    assert "NOMBRES..." in new_help and "--first NOMBRE" in new_help and "ARCHIVO" in new_help
+    assert not re.search(r"\b(NAMES?|FILE|PATH)\b", new_help)
+    bad = spanish(db, "check", "ta2ps")
+    assert "Valor no válido para PALABRA" in bad and "WORD" not in bad
+
+
+def test_spanish_deck_name_and_discard_example(db: Path) -> None:
+    out = run(db, "--lang", "es", "check", "pizzazz").output
+    assert "mazo estándar" in out and "standard" not in out
+    run(db, "new", "Ana", "Beto", "--first", "Ana", "--psychotherapy")
+    out = run(db, "--lang", "es", "table", input="descartar\n/salir\n").output
+    assert "por ejemplo: OCLNUSM" in out and "discard" not in out
+
+
+@pytest.mark.parametrize("typed, command", [("deshacer", "undo"), ("estado", "status"), ("descartar", "discard"),
+                                            ("corregir", "amend")])
+def test_a_spanish_table_word_at_the_shell_names_its_command(db: Path, typed: str, command: str) -> None:
+    result = run(db, "--lang", "es", typed)
+    assert result.exit_code == 2 and f"en la consola es '{command}' ('uw-referee {command}')" in result.output
+    assert result.output.count("uw-referee ") == 2  # no other command suggested

@@ -201,3 +201,22 @@ def test_waiting_for_a_roll_says_what_the_roll_needs() -> None:
     game = new_game()
     game.apply(word("Ann", "WIZARD"[:6]))
     assert "(needs a 20)" in game.state.waiting_for()
+
+
+# -- the end (RULES.md 6: when the game ends, nobody draws, however it ended) -----------------------
+
+def test_a_game_ended_by_last_words_draws_nothing_on_its_last_turn() -> None:
+    game = Game(Setup(players=("Ann", "Bob"), target=10, options=Options(last_words=True), card_accounting=False))
+    game.apply(RollOff(first="Ann"))
+    play(game, "Ann", "QUARTZ", 20)      # Ann reaches the target: Bob's final turn
+    draw, bob = game.state.draw_pile, game.state.player("Bob")
+    play(game, "Bob", "SUN", 20)         # the game ends with it
+    assert game.state.is_over() and game.state.draw_pile == draw and bob.hand == 7 - 3
+
+
+def test_a_game_ended_by_the_target_draws_nothing_either() -> None:
+    game = Game(Setup(players=("Ann", "Bob"), target=10, card_accounting=False))
+    game.apply(RollOff(first="Ann"))
+    draw = game.state.draw_pile
+    play(game, "Ann", "QUARTZ", 20)
+    assert game.state.is_over() and game.state.draw_pile == draw and game.state.player("Ann").hand == 1
