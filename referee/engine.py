@@ -118,6 +118,9 @@ class Setup:
     #: Card accounting (RULES.md 6): on by default, as in ``uw-referee new``; games recorded before it replay
     #: without it (``from_dict``).
     card_accounting: bool = True
+    #: The end (RULES.md 6): nobody draws when the game ends. Games recorded before that ruling replay as they
+    #: were, the last player of a Last Words game drawing back to 7 (``from_dict``), so their kept state holds.
+    ending_draw: bool = False
 
     def __post_init__(self) -> None:
         """Refuse a set-up no game can be played with, when it is built (not at its first action)."""
@@ -135,7 +138,7 @@ class Setup:
             raise SetupError(msg("deck {deck!r} must be a Deck", deck=self.deck))
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
             raise SetupError(msg("seed {seed!r} must be a whole number", seed=self.seed))
-        if not isinstance(self.card_accounting, bool):
+        if not isinstance(self.card_accounting, bool) or not isinstance(self.ending_draw, bool):
             raise SetupError(msg("card_accounting {value!r} must be true or false", value=self.card_accounting))
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise SetupError(nmsg("{n} player: the game takes {least} to {most}",
@@ -166,11 +169,14 @@ class Setup:
             raise SetupError(msg("dice {dice!r} must be 'physical' or 'virtual'", dice=self.dice))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "players": list(self.players), "target": self.target, "options": as_dict(self.options),
             "level": self.level, "dice": self.dice, "seed": self.seed, "card_accounting": self.card_accounting,
             "deck": {"name": self.deck.name, "counts": dict(self.deck.counts), "points": dict(self.deck.points)},
         }
+        if not self.ending_draw:  # only games created under the ruling say so: older ones stay byte for byte
+            data["ending_draw"] = False
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Setup:
@@ -178,6 +184,7 @@ class Setup:
         return cls(players=tuple(data["players"]), target=data["target"], options=Options(**data["options"]),
                    level=data["level"], dice=data["dice"], seed=data["seed"],
                    card_accounting=bool(data.get("card_accounting", False)),
+                   ending_draw=bool(data.get("ending_draw", True)),
                    deck=custom_deck(deck["name"], deck["counts"], deck["points"]))
 
 
@@ -852,8 +859,9 @@ class Game:
                                   player.hand, player=player.name))
             if self._hand_out_and_last_standing(player, notes):
                 return
-        elif self._last_turn_of_game():
-            pass  # the game ends now: nobody draws, however it ended (RULES.md 6, the end)
+        elif self._last_turn_of_game():  # the game ends now: nobody draws, however it ended (RULES.md 6, the end)
+            if self.setup.ending_draw:  # a game recorded before that ruling replays as it was
+                self._draw(player, HAND_SIZE - player.hand, [])
         else:
             self._draw(player, HAND_SIZE - player.hand, notes)  # back up to 7 (a new hand after a discard)
         self._next_turn(notes)

@@ -220,3 +220,16 @@ def test_a_game_ended_by_the_target_draws_nothing_either() -> None:
     draw = game.state.draw_pile
     play(game, "Ann", "QUARTZ", 20)
     assert game.state.is_over() and game.state.draw_pile == draw and game.state.player("Ann").hand == 1
+
+
+def test_a_last_words_game_recorded_before_the_ruling_replays_as_it_was() -> None:
+    setup = Setup(players=("Ann", "Bob"), target=10, options=Options(last_words=True), card_accounting=False)
+    recorded = {k: v for k, v in setup.to_dict().items() if k != "ending_draw"}  # as an older version wrote it
+    old = Setup.from_dict(recorded)
+    assert old.ending_draw and old.to_dict() == recorded  # its kept state stays byte for byte
+    assert setup.to_dict()["ending_draw"] is False and Setup.from_dict(setup.to_dict()) == setup
+    game = Game(old)
+    game.apply(RollOff(first="Ann"))
+    play(game, "Ann", "QUARTZ", 20)
+    play(game, "Bob", "SUN", 20)
+    assert game.state.is_over() and game.state.player("Bob").hand == 7  # the last player drew, as then
