@@ -598,7 +598,11 @@ class Game:
     # -- applying events --------------------------------------------------------------------------
 
     def apply(self, event: Event) -> list[str]:
-        """Check ``event`` against the rules, then record it. Returns what happened, in plain words."""
+        """Check ``event`` against the rules, then record it. Returns what happened, in plain words.
+
+        Internal to the library: the verdict facts an event carries (a word's legality and reasons) are
+        trusted as recorded, since a replay needs them without the dictionary. A program plays words
+        through ``referee.Referee``, which judges them itself (docs/library.md)."""
         state = self.state
         if isinstance(event, Created):
             raise WrongPhase(msg("the game is already created"))
