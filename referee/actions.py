@@ -305,7 +305,9 @@ class Referee:
         verdict = self._judged(prepared)
 
         def action(game: Game) -> list[str]:
-            return _apply_allowing(game, lambda a: BindNamed(by, verdict.word, verdict.score, verdict.legal,
+            # Recorded as the game spells the name, whatever case was typed (an unknown name: the engine says why).
+            namer = next((p.name for p in game.state.players if p.name.casefold() == by.casefold()), by)
+            return _apply_allowing(game, lambda a: BindNamed(namer, verdict.word, verdict.score, verdict.legal,
                                                              verdict.codes, a), allow)
 
         gid, game, notes = self.store.act(prepared.game_id, action, seen)

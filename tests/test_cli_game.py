@@ -453,6 +453,7 @@ def test_whole_names_with_spaces_work_at_the_table(db: Path) -> None:
     run(db, "new", "Ann Lee", "Bob Ray", "--first", "ann lee", "--spell-binding")
     out = run(db, "table", input="discard oclnusm\nbob ray column\n/quit\n").output
     assert "Bob Ray names COLUMN" in out, out
+    assert [e["by"] for e in events_of(db) if e["type"] == "bind_named"] == ["Bob Ray"]  # as the game spells it
     out = run(db, "table", input="leave ANN LEE\n").output
     assert "Ann Lee leaves the game" in out and "Bob Ray is the last player with pawns and wins!" in out
 
