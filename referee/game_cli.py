@@ -752,6 +752,8 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow, seen=seen), mode=table,
                            action="discard")
     else:
+        if forced:  # a slash is never a word
+            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
         if len(words) != 1:
             raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(
                 answer=shown(answer[:40])))

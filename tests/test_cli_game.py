@@ -408,7 +408,9 @@ def test_a_slash_always_means_the_command_and_a_bang_only_a_real_overrule(db: Pa
     assert "Undid Cindi's LOOK" in out and "play the word, or" not in out
     words = [(e["word"], e["allowed"]) for e in events_of(db) if e["type"] == "word_played"]
     assert words == [("UNDO", False)]  # legal and holdable: no overrule recorded
-    assert "/cat" in run(db, "table", input="/cat\n/quit\n").output  # not a command: said so
+    out = run(db, "table", input="/cat\n/pass\n/quit\n").output
+    assert "'/cat' is not a command" in out and "'/pass' is not a command" in out  # a slash is never a word
+    assert [e["word"] for e in events_of(db) if e["type"] == "word_played"] == ["UNDO"]
 
 
 def test_a_command_word_that_is_not_a_word_runs_at_once(db: Path) -> None:
