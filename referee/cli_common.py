@@ -10,11 +10,14 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_for_command
 from dictionaries.errors import DictionaryError
-from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, ngettext, say, set_language
+from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, msg, ngettext, say, set_language
 from referee.terminal import json_text, shown
 from referee.values import value
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+#: Words Click translates only when it shows them ("[required]" in a help text) and never marks for the
+#: catalogs: marked here, so that they are said in the language in use (the catalogs are chained).
+CLICK_UNMARKED = (msg("required"),)
 LEVEL_HELP = _("SCOWL size counted as common ({sizes}); default {level}.").format(
     sizes=", ".join(map(str, LEVELS)), level=DEFAULT_LEVEL)
 

@@ -559,6 +559,8 @@ def test_spanish_help_and_usage_have_spanish_placeholders(db: Path) -> None:
     new_help = spanish(db, "new", "--help")
     assert "NOMBRES..." in new_help and "--first NOMBRE" in new_help and "ARCHIVO" in new_help
     assert not re.search(r"\b(NAMES?|FILE|PATH)\b", new_help)
+    amend_help = spanish(db, "amend", "--help")
+    assert "obligatorio" in amend_help and "required" not in amend_help and "[ACCIÓN]" in amend_help
     bad = spanish(db, "check", "ta2ps")
     assert "Valor no válido para PALABRA" in bad and "WORD" not in bad
 
