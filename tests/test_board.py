@@ -126,8 +126,11 @@ def test_a_missing_database_says_so_and_is_not_created(tmp_path: Path) -> None:
     db = tmp_path / "none.sqlite3"
     client = client_for(db)
     front = client.get("/")
-    assert front.status_code == 404 and "No games yet in" in front.get_data(as_text=True)
-    assert 'data-stream="/events"' in front.get_data(as_text=True)  # it waits for the first game
+    body = front.get_data(as_text=True)
+    # A quiet page that waits for the first game: no error status (a browser logs it as an error), no path.
+    assert front.status_code == 200 and "No game has started yet." in body and 'class="no-game"' in body
+    assert 'class="problem"' not in body and str(tmp_path) not in body
+    assert 'data-stream="/events"' in body  # it waits for the first game
     assert client.get("/games").status_code == 200 and "No games yet" in client.get("/games").get_data(as_text=True)
     assert client.get("/games/1").status_code == 404
     assert not db.exists() and list(tmp_path.iterdir()) == []
@@ -136,13 +139,15 @@ def test_a_missing_database_says_so_and_is_not_created(tmp_path: Path) -> None:
 def test_an_empty_file_is_no_games_and_stays_empty(tmp_path: Path) -> None:
     db = tmp_path / "empty.sqlite3"
     db.write_bytes(b"")
-    assert client_for(db).get("/").status_code == 404
+    front = client_for(db).get("/")
+    assert front.status_code == 200 and "No game has started yet." in front.get_data(as_text=True)
     assert db.read_bytes() == b""
 
 
 @pytest.mark.parametrize("kind", ["foreign", "garbage", "directory", "newer"])
 def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tmp_path: Path, kind: str,
-                                                                              db: Path) -> None:
+                                                                              db: Path,
+                                                                              caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "other.sqlite3"
     if kind == "foreign":
         con = sqlite3.connect(path)
@@ -164,12 +169,17 @@ def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tm
         expected = "newer uw-referee"
     before = None if kind == "directory" else file_digest(path)
     client = client_for(path)
-    for url in ("/", "/games", "/games/1"):
-        page = client.get(url)
-        assert page.status_code == 503, url
-        assert expected in page.get_data(as_text=True), url
-    api = client.get("/api/games/1")
-    assert api.status_code == 503 and expected in api.get_json()["detail"]
+    said = "The games cannot be read at the moment"
+    with caplog.at_level("WARNING", logger="referee.board"):
+        for url in ("/", "/games", "/games/1"):
+            page = client.get(url)
+            assert page.status_code == 503, url
+            body = page.get_data(as_text=True)
+            assert said in body and str(tmp_path) not in body and expected not in body, url  # the path is not shown
+        api = client.get("/api/games/1")
+        assert api.status_code == 503 and api.get_json()["detail"].startswith(said)
+        assert str(tmp_path) not in api.get_data(as_text=True)
+    assert expected in caplog.text  # what is wrong, with the path, goes to the operator's log
     if before is not None:
         assert file_digest(path) == before
 

@@ -53,12 +53,20 @@ def speaking(lang: str) -> Iterator[None]:
         set_language(previous)
 
 
+#: The parameters a page keeps when its language changes (the judge's words and game); no other.
+KEPT = ("words", "game")
+
+
 def switch_links() -> list[dict[str, Any]]:
-    """The language switch: this page in each language (its other parameters kept)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    """The language switch: this page in each language (the judge's words kept).
+
+    Each link is a query alone (``?lang=es``), which a browser resolves against the page's own
+    address: it never names a path, so no address a visitor typed can make it lead off the board
+    (a path such as ``/\\evil.example/x`` would otherwise become ``//evil.example/x``)."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k in KEPT]
     now = language()
     return [{"code": code, "name": LANGUAGE_NAMES[code], "current": code == now,
-             "href": request.path + "?" + urlencode([*args, ("lang", code)])} for code in LANGUAGES]
+             "href": "?" + urlencode([*args, ("lang", code)])} for code in LANGUAGES]
 
 
 def _begin() -> None:
