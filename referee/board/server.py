@@ -79,7 +79,7 @@ def worker_class() -> type:
     from gunicorn.workers.base_async import AsyncWorker
     from gunicorn.workers.ggevent import GeventWorker
 
-    class BoardWorker(GeventWorker):  # type: ignore[misc]
+    class BoardWorker(GeventWorker):
         """Counts each address's open connections; refuses the ones over ``UW_BOARD_PER_ADDRESS``."""
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:

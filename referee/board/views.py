@@ -68,15 +68,23 @@ def board_context(shown: Shown) -> dict[str, Any]:
     for seat, p in enumerate(state.players):
         status = ("winner" if p.name == state.winner else "left" if p.left else "out" if p.out
                   else "turn" if (state.turn == seat and not over) else "")
-        players.append({"name": p.name, "score": p.score, "pawns": p.pawns, "status": status,
-                        "progress": min(p.score, state.setup.target)})
+        words = p.name.split()
+        longest = max((len(w) for w in words), default=0)
+        size = "" if longest <= 10 and len(p.name) <= 20 else "long" if longest <= 14 else "longer"
+        players.append({"name": p.name, "words": words, "size": size, "score": p.score, "pawns": p.pawns,
+                        "status": status, "progress": min(p.score, state.setup.target)})
     options = [option_name(name) for name, on in vars(state.setup.options).items() if on]
     return {
-        "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
+        "id": shown.id, "state": state, "players": players, "columns": _columns(len(players)), "over": over, "winner": state.winner,
         "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
     }
+
+
+def _columns(players: int) -> int:
+    """How many player cards a row holds on a wide screen: two rows at most, as wide as they can be."""
+    return players if players <= 3 else 2 if players == 4 else 3 if players <= 6 else 4
 
 
 def option_name(name: str) -> str:
