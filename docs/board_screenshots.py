@@ -22,27 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from board_support import Board, chromium, emulate_phone, emulate_screen, uw  # noqa: E402
+from board_support import LAYOUT_PLAYERS, Board, chromium, emulate_phone, emulate_screen, layout_game  # noqa: E402
 
-PLAYERS = {
-    3: ["Cindi", "Bartholomew Featherstonehaugh", "Sue"],
-    6: ["Cindi", "Bartholomew Featherstonehaugh", "Sue", "Ana", "Paul", "Maximiliano"],
-    8: ["Cindi", "Bartholomew Featherstonehaugh", "Sue", "Ana", "Paul", "Maximiliano", "Jo", "Wilhelmina Oyelaran"],
-}
-PLAYS = [("look", "7"), ("champ", "3"), ("taps", "15"), (None, None), ("zebra", "12"), ("quilt", "2"),
-         ("columns", "6"), ("river", "14"), ("orange", "18"), ("mouse", "9"), ("dragon", "17")]
 JUDGE = "/judge?words=taps+apts+london+champ"
-
-
-def game(db: Path, players: list[str]) -> None:
-    """A game a few turns in: every player has played or discarded once or more."""
-    deck = ["--deck", "double"] if len(players) > 6 else []
-    uw(db, "new", *players, "--first", players[0], "--oath", "--last-words", *deck)
-    for word, roll in PLAYS[:max(len(players) + 2, 7)]:
-        if word is None:
-            uw(db, "discard")
-        else:
-            uw(db, "play", word, "--roll", roll)
 
 
 def shoot(driver: object, path: Path, full: bool) -> None:
@@ -55,9 +37,9 @@ def shoot(driver: object, path: Path, full: bool) -> None:
 def main() -> None:
     out = ROOT / "docs"
     with tempfile.TemporaryDirectory() as tmp, chromium() as driver:
-        for count, players in PLAYERS.items():
+        for count, players in LAYOUT_PLAYERS.items():
             db = Path(tmp) / f"games-{count}.sqlite3"
-            game(db, players)
+            layout_game(db, players)
             with Board(db) as board:
                 sizes = [("tv", (1920, 1080), False)] + ([("phone", (390, 844), True)] if count == 3 else [])
                 for name, size, full in sizes:
