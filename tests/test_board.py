@@ -405,3 +405,82 @@ def test_judge_shows_what_a_word_means(db: Path) -> None:
     html = client_for(db).get("/judge?words=taps+xqzt").get_data(as_text=True)
     assert "<i>verb</i> strike lightly" in html
     assert "WordNet has no definition of XQZT." in html
+
+
+# -- safe on a network (issue 21) -----------------------------------------------------------------
+
+def test_no_page_shows_the_database_path(db: Path, tmp_path: Path) -> None:
+    client = client_for(db)
+    for url in ("/", "/games", "/games/1", "/games/99", "/judge?words=taps", "/api/games", "/api/games/current",
+                "/api/games/99", "/nope"):
+        body = client.get(url).get_data(as_text=True)
+        assert str(tmp_path) not in body and "sqlite3" not in body, url
+    empty = client_for(tmp_path / "none.sqlite3")
+    for url in ("/", "/games", "/games/1", "/api/games/current"):
+        body = empty.get(url).get_data(as_text=True)
+        assert str(tmp_path) not in body and "sqlite3" not in body, url
+
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example/x", "/%2F%2Fevil.example/x", "//evil.example/x",
+                                  "/games/1/%5C%5Cevil.example"])
+def test_every_link_of_a_404_page_stays_on_the_board(db: Path, path: str) -> None:
+    page = client_for(db).get(path)
+    assert page.status_code == 404
+    hrefs = re.findall(r'(?:href|src|action)="([^"]*)"', page.get_data(as_text=True))
+    assert hrefs
+    for href in hrefs:
+        # A path on the board ("/x", never "//x" nor "/\x", which browsers read as another host), or a query.
+        assert re.match(r"^(\?|#|/(?![/\\])|data:,$)", href) and "evil" not in href, href
+
+
+def test_pages_and_streams_share_one_render_per_commit_and_language(db: Path) -> None:
+    app = create_app({"BOARD_DB": str(db), "BOARD_GAME": None, "TESTING": True})
+    client = app.test_client()
+    rt = app.extensions["board"]
+    pages = [client.get("/").get_data() for _ in range(20)]
+    assert len(set(pages)) == 1 and rt.renders_done == 1  # twenty pages, one render
+    client.get("/?lang=es")
+    assert rt.renders_done == 2  # one more for the other language
+    run(db, "play", "taps", "--roll", "15")
+    after = [client.get("/").get_data(as_text=True) for _ in range(10)]
+    assert "TAPS" in after[0] and rt.renders_done == 4  # the commit: once per language shown, for all pages
+    assert "TAPS" in client.get("/api/games/current").get_data(as_text=True) and rt.renders_done == 4
+
+
+def test_a_head_request_on_the_stream_takes_no_slot(db: Path) -> None:
+    app = create_app({"BOARD_DB": str(db), "BOARD_GAME": None, "TESTING": True, "BOARD_STREAMS": 2})
+    client = app.test_client()
+    for _ in range(10):
+        assert client.head("/events").status_code == 200
+    assert app.extensions["board"].streams.open == 0
+    stream = client.get("/events", buffered=False)
+    assert stream.status_code == 200 and app.extensions["board"].streams.open == 1
+    stream.close()
+    assert app.extensions["board"].streams.open == 0
+
+
+def test_a_long_game_costs_no_replay_per_commit(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first look, the board applies the new events only: the store's history is never read again."""
+    from referee.store import Store
+
+    client = client_for(db)
+    client.get("/")
+
+    def no_history(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the board replayed the game")
+
+    monkeypatch.setattr(Store, "history", no_history)
+    run(db, "play", "taps", "--roll", "15")
+    run(db, "undo")  # an undo: the copy is no longer the game's beginning, and that is noticed
+    body = client.get("/").get_data(as_text=True)
+    assert "TAPS" not in body and "Sue&#39;s turn" in body
+    run(db, "play", "taps", "--roll", "15")
+    assert "TAPS" in client.get("/").get_data(as_text=True)
+
+
+def test_embed_relaxes_frame_ancestors_only(db: Path) -> None:
+    framed = client_for(db, BOARD_EMBED=True).get("/")
+    assert "frame-ancestors *" in framed.headers["Content-Security-Policy"] and "X-Frame-Options" not in framed.headers
+    plain = client_for(db).get("/")
+    assert "frame-ancestors 'none'" in plain.headers["Content-Security-Policy"]
+    assert plain.headers["X-Frame-Options"] == "DENY" and plain.headers["Cache-Control"] == "no-store"

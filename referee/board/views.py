@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import select
+import socket
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -39,6 +41,8 @@ board = Blueprint("board", __name__)
 
 MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
 MAX_JUDGE_WORDS = 20
+#: How often an idle stream looks whether its page was closed (seconds).
+CHECK_SECONDS = 1.0
 
 
 def _source() -> Source:
@@ -255,6 +259,7 @@ def _stream(game_id: int | None) -> Response:
     watcher = rt.watcher
     lang = language()
     seconds, keepalive = cfg["BOARD_STREAM_SECONDS"], cfg["BOARD_KEEPALIVE_SECONDS"]
+    client = request.environ.get("gunicorn.socket")  # None under Flask's test client
 
     def generate() -> Iterator[bytes]:
         seen = watcher.version
@@ -269,18 +274,36 @@ def _stream(game_id: int | None) -> Response:
             if found.payload["key"] != sent:
                 yield found.message
                 sent = found.payload["key"]
+            quiet_since = time.monotonic()
             while True:
-                if watcher.stopping.is_set() or time.monotonic() >= ends:
+                now = time.monotonic()
+                if watcher.stopping.is_set() or now >= ends:
                     return
-                now = watcher.wait(seen, min(keepalive, max(0.0, ends - time.monotonic())))
-                if now != seen:
-                    seen = now
+                version = watcher.wait(seen, min(CHECK_SECONDS, max(0.0, ends - now)))
+                if version != seen:
+                    seen = version
                     break
-                yield b": idle\n\n"
+                if _gone(client):
+                    return  # the page was closed: its slot is freed now, not at the next write
+                if time.monotonic() - quiet_since >= keepalive:
+                    yield b": idle\n\n"
+                    quiet_since = time.monotonic()
 
     response = Response(generate(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(release)
     return response
+
+
+def _gone(client: Any) -> bool:
+    """Whether the client closed its end of the stream's connection (it sends nothing after its request,
+    so a readable socket with nothing to read is a closed one)."""
+    if client is None:
+        return False
+    try:
+        readable, _w, _x = select.select([client], [], [], 0)
+        return bool(readable) and client.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 # -- the judge ------------------------------------------------------------------------------------
