@@ -84,7 +84,7 @@ def print_qr(url: str) -> None:
                      "UW_BOARD_STREAMS, else 2000."))
 @click.option("--max-per-address", "per_address", type=click.IntRange(0, 100_000), default=None, metavar="N",
               help=_("The most connections one device (one address) may hold at once, so one device cannot take "
-                     "them all; 0 is no limit. Default: UW_BOARD_PER_ADDRESS, else 64."))
+                     "them all; 0 is no limit. Default: UW_BOARD_PER_ADDRESS, else 100."))
 @click.option("--embed", is_flag=True, default=False,
               help=_("Let pages of other sites show the board inside them (a stream overlay, a dashboard). Without "
                      "it, browsers refuse to show the board framed in another page."))

@@ -11,8 +11,11 @@ default), and:
   (gunicorn times the head read of its async workers with it; it is also how long an idle
   kept-alive connection stays open);
 - a connection that cannot be written to for ``SEND_SECONDS`` (a viewer that never reads) is closed;
-- one client address holds at most ``--max-per-address`` connections at once (64 by default):
-  one device cannot take every connection. The ones over it get a 503 naming the limit.
+- one client address holds at most ``--max-per-address`` connections at once (100 by default):
+  one device cannot take every connection. The ones over it get a 503 naming the limit;
+- after each answer a connection steps aside until the event loop has polled again (as the word
+  service does: without it a kept-alive client whose next request is waiting is served again and
+  again before the others, and page p99 under ``wrk -c64`` reached a second).
 
 One process: one change watcher, one render per commit, one memory-mapped dictionary.
 """
@@ -28,7 +31,9 @@ from gunicorn.app.base import BaseApplication
 from referee.board.runtime import MAX_VIEWERS, runtime
 
 #: Connections one client address may hold at once, by default (``--max-per-address``; 0: no limit).
-PER_ADDRESS = 64
+#: A browser opens at most 6 per host; 100 leaves room for a few browsers behind one address (a
+#: household's router) and for ``wrk -c64`` on this machine (the benchmark).
+PER_ADDRESS = 100
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
 #: connection is closed.
 SEND_SECONDS = 30
@@ -59,6 +64,13 @@ def _post_worker_init(worker: Any) -> None:
             previous(sig, frame)
 
     signal.signal(signal.SIGTERM, on_term)
+
+
+def _post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    """Yield to the other connections after each answer, until the event loop has polled again."""
+    import gevent
+
+    gevent.sleep(1e-6)
 
 
 def refusal(limit: int) -> bytes:
@@ -142,6 +154,7 @@ class BoardServer(BaseApplication):
             "control_socket_disable": True,
             "worker_int": _worker_int,
             "post_worker_init": _post_worker_init,
+            "post_request": _post_request,
             "limit_request_line": 4096,
             "limit_request_fields": 50,
             "limit_request_field_size": 8190,
