@@ -101,6 +101,7 @@ class Viewers:
             self.selector.register(sock, selectors.EVENT_READ, i)
         self.messages = [0] * count
         self.buffers = [b""] * count
+        self.missed = 0
         self.wait(time.time(), 30)  # the board as it is: the first message of each
 
     def wait(self, since: float, timeout: float) -> list[float]:
@@ -123,9 +124,14 @@ class Viewers:
                         self.messages[i] += 1
                 if self.messages[i] >= target[i] and i not in arrived:
                     arrived[i] = now
-        if len(arrived) < len(self.socks):
-            raise SystemExit(f"{len(self.socks) - len(arrived)} of {len(self.socks)} viewers got no update")
-        return [(arrived[i] - since) * 1000 for i in range(len(self.socks))]
+        missed = len(self.socks) - len(arrived)
+        if missed:
+            self.missed += missed
+            print(f"  ({missed} of {len(self.socks)} viewers got no update within {timeout:.0f} s; their messages so "
+                  f"far: {sorted({self.messages[i] for i in range(len(self.socks)) if i not in arrived})})")
+            for i in range(len(self.socks)):
+                self.messages[i] = max(self.messages[i], target[i])
+        return [(arrived[i] - since) * 1000 for i in arrived]
 
     def close(self) -> None:
         for sock in self.socks:
