@@ -238,6 +238,8 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=300)
     parser.add_argument("--wrk-seconds", type=int, default=10)
     parser.add_argument("--no-browser", action="store_true", help="socket viewers only")
+    parser.add_argument("--costs-only", action="store_true",
+                        help="only the CPU per commit and per page (to measure an older board, installed apart)")
     args = parser.parse_args()
     import referee
 
@@ -270,6 +272,8 @@ def main() -> None:
             print(f"  2,000 events / 10 events: commit {costs[2000][0] / max(costs[10][0], 1e-9):.2f}x, "
                   f"page {costs[2000][1] / max(costs[10][1], 1e-9):.2f}x (target: at most 1.2x); "
                   f"the worker idle: {idle_ms:.1f} ms of CPU a second (the watcher's poll)")
+            if args.costs_only:
+                return
             # -- commit to page at 1, 100 and 1,000 viewers
             use_browser = not args.no_browser and browser_programs() is not None
             driver_ctx = chromium() if use_browser else None
