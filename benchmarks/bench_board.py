@@ -17,7 +17,8 @@ a normal (non-editable) install, from outside the repository, so the board is th
   this process at random moments; for each viewer, the time its update arrived minus the commit time.
 * CPU per commit: the board worker's CPU (from /proc) over ``--commits`` commits with one viewer,
   minus the same time idle, per commit; per page: over ``--pages`` page requests (GET /), per page.
-  Each at a game of 10 events and one of 2,000 (the same game, played on).
+  Each at games of 10 events and at one of 2,000, in 5 rounds that take each in turn (the machine's
+  load changes over a run); the medians of the rounds.
 * Memory per viewer: the worker's resident memory before and after 1,000 viewers connect.
 * Pages under load: ``wrk -t2 -c64 -d10s --latency`` on ``/`` with no viewer, then with 1,000.
 
@@ -182,23 +183,23 @@ def worker(board: Board) -> int:
     return pids[-1]
 
 
-def cpu_per_commit(board: Board, store: Store, game: int, commits: int) -> float:
-    """Worker CPU (ms) per commit with one viewer, the same time idle subtracted."""
+def cpu_per_commit(board: Board, store: Store, game: int, commits: int, idle_ms: float) -> list[float]:
+    """Worker CPU (ms) of each commit to ``game`` with one viewer of it, from the commit to its update reaching
+    the viewer and 50 ms more, the worker's idle CPU over the same time subtracted."""
     pid = [worker(board)]
-    streams = Viewers(board.port, 1)
+    streams = Viewers(board.port, 1, f"/games/{game}/events")
+    spent: list[float] = []
     try:
-        idle_start = cpu_seconds(pid)
-        time.sleep(commits * 0.2)
-        idle = cpu_seconds(pid) - idle_start
-        start = cpu_seconds(pid)
         for _ in range(commits):
+            time.sleep(0.05)
+            before, began = cpu_seconds(pid), time.monotonic()
             discard(store, game)
             streams.wait(time.time(), 10)
-            time.sleep(0.2)  # about the idle window's span, per commit
-        busy = cpu_seconds(pid) - start
+            time.sleep(0.05)
+            spent.append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
     finally:
         streams.close()
-    return max(0.0, busy - idle) / commits * 1000
+    return spent
 
 
 def cpu_per_page(board: Board, pages: int, idle_ms: float, path: str = "/") -> float:
@@ -234,7 +235,7 @@ def wrk(url: str, seconds: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--commits", type=int, default=20)
+    parser.add_argument("--commits", type=int, default=30)
     parser.add_argument("--pages", type=int, default=300)
     parser.add_argument("--wrk-seconds", type=int, default=10)
     parser.add_argument("--no-browser", action="store_true", help="socket viewers only")
@@ -248,29 +249,37 @@ def main() -> None:
         db = Path(tmp) / "games.sqlite3"
         store = Store(db)
         setup = Setup(players=("Cindi", "Paul", "Sue"), options=Options())
+        shorts = []
+        for _ in range(5):  # short games of 10 events
+            short, _g, _r = store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
+            discard(store, short, 8)
+            shorts.append(short)
         game, _g, _r = store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
-        discard(store, game, 8)  # 10 events
+        discard(store, game, 1998)  # the long game: 2,000 events, the current one
         with Board(db) as board:
-            # -- CPU per commit and per page at 10 events, then at 2,000
+            # -- CPU per commit and per page at 10 and at 2,000 events: in rounds, a short game then the long
+            # one in each (the machine's load changes over a run), each round on a new short game.
             urllib.request.urlopen(board.url + "/").read()
             idle_pid = [worker(board)]
             t0 = cpu_seconds(idle_pid)
             time.sleep(5)
             idle_ms = (cpu_seconds(idle_pid) - t0) / 5 * 1000
-            costs = {}
-            for events in (10, 2000):
-                have = store.load(game)[1].count
-                if have < events:
-                    discard(store, game, events - have)
-                time.sleep(1)
-                urllib.request.urlopen(board.url + "/").read()
-                costs[events] = (cpu_per_commit(board, store, game, args.commits),
-                                 cpu_per_page(board, args.pages, idle_ms))
-            for events, (commit, page) in costs.items():
-                print(f"at {events} events: {commit:.2f} ms of server CPU per commit (1 viewer), "
-                      f"{page:.3f} ms per page (GET / x{args.pages})")
-            print(f"  2,000 events / 10 events: commit {costs[2000][0] / max(costs[10][0], 1e-9):.2f}x, "
-                  f"page {costs[2000][1] / max(costs[10][1], 1e-9):.2f}x (target: at most 1.2x); "
+            rounds = 5
+            commits: dict[int, list[float]] = {10: [], 2000: []}
+            pages: dict[int, list[float]] = {10: [], 2000: []}
+            for short in shorts:
+                for events, which in ((10, short), (2000, game)):
+                    urllib.request.urlopen(f"{board.url}/games/{which}").read()  # followed from now on
+                    commits[events] += cpu_per_commit(board, store, which, max(1, args.commits // rounds), idle_ms)
+                    pages[events].append(cpu_per_page(board, max(1, args.pages // rounds), idle_ms, f"/games/{which}"))
+            median = {events: (statistics.median(commits[events]), statistics.median(pages[events]))
+                      for events in commits}
+            for events, (commit, page) in median.items():
+                print(f"at {events} events: {commit:.2f} ms of server CPU per commit (1 viewer; median of "
+                      f"{len(commits[events])}), {page:.3f} ms per page (GET /games/N; median of {rounds} rounds of "
+                      f"{args.pages // rounds})")
+            print(f"  2,000 events / 10 events: commit {median[2000][0] / max(median[10][0], 1e-9):.2f}x, "
+                  f"page {median[2000][1] / max(median[10][1], 1e-9):.2f}x (target: at most 1.2x); "
                   f"the worker idle: {idle_ms:.1f} ms of CPU a second (the watcher's poll)")
             if args.costs_only:
                 return
