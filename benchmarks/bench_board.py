@@ -15,8 +15,9 @@ a normal (non-editable) install, from outside the repository, so the board is th
   tests/setup_browser.sh``), which stamps when it can paint the change (MutationObserver, then the next
   animation frame). Commit to page: ``--commits`` discards committed through the referee's store in
   this process at random moments; for each viewer, the time its update arrived minus the commit time.
-* CPU per commit: the board worker's CPU (from /proc) over ``--commits`` commits with one viewer,
-  minus the same time idle, per commit; per page: over ``--pages`` page requests (GET /), per page.
+* CPU per commit: the board worker's CPU (from /proc, to the nanosecond) from each commit until its
+  update reached the one viewer, minus the worker's idle CPU over that time; per page: the same for
+  each page request (GET /games/N). Medians.
   Each at games of 10 events and at one of 2,000, in 5 rounds that take each in turn (the machine's
   load changes over a run); the medians of the rounds.
 * Memory per viewer: the worker's resident memory before and after 1,000 viewers connect.
@@ -202,18 +203,18 @@ def cpu_per_commit(board: Board, store: Store, game: int, commits: int, idle_ms:
     return spent
 
 
-def cpu_per_page(board: Board, pages: int, idle_ms: float, path: str = "/") -> float:
-    """Worker CPU (ms) per page request, the watcher's idle CPU over the same time subtracted."""
+def cpu_per_page(board: Board, pages: int, idle_ms: float, path: str = "/") -> list[float]:
+    """Worker CPU (ms) of each of ``pages`` page requests, one after the other, the worker's idle CPU over
+    the same time subtracted (schedstat's nanoseconds make one request measurable on its own)."""
     pid = [worker(board)]
     opener = urllib.request.build_opener()
     opener.open(board.url + path).read()
-    start = cpu_seconds(pid)
-    began = time.monotonic()
+    spent = []
     for _ in range(pages):
+        before, began = cpu_seconds(pid), time.monotonic()
         opener.open(board.url + path).read()
-    took = time.monotonic() - began
-    busy = cpu_seconds(pid) - start
-    return max(0.0, busy * 1000 - idle_ms * took) / pages
+        spent.append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
+    return spent
 
 
 def wrk(url: str, seconds: int) -> dict[str, float]:
@@ -271,13 +272,13 @@ def main() -> None:
                 for events, which in ((10, short), (2000, game)):
                     urllib.request.urlopen(f"{board.url}/games/{which}").read()  # followed from now on
                     commits[events] += cpu_per_commit(board, store, which, max(1, args.commits // rounds), idle_ms)
-                    pages[events].append(cpu_per_page(board, max(1, args.pages // rounds), idle_ms, f"/games/{which}"))
+                    pages[events] += cpu_per_page(board, max(1, args.pages // rounds), idle_ms, f"/games/{which}")
             median = {events: (statistics.median(commits[events]), statistics.median(pages[events]))
                       for events in commits}
             for events, (commit, page) in median.items():
                 print(f"at {events} events: {commit:.2f} ms of server CPU per commit (1 viewer; median of "
-                      f"{len(commits[events])}), {page:.3f} ms per page (GET /games/N; median of {rounds} rounds of "
-                      f"{args.pages // rounds})")
+                      f"{len(commits[events])}), {page:.3f} ms per page (GET /games/N; median of "
+                      f"{len(pages[events])})")
             print(f"  2,000 events / 10 events: commit {median[2000][0] / max(median[10][0], 1e-9):.2f}x, "
                   f"page {median[2000][1] / max(median[10][1], 1e-9):.2f}x (target: at most 1.2x); "
                   f"the worker idle: {idle_ms:.1f} ms of CPU a second (the watcher's poll)")
