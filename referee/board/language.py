@@ -3,8 +3,9 @@
 A request speaks the language its ``?lang=`` names (the switch on every page), else the one its
 cookie remembers (the last switch used), else the best one its ``Accept-Language`` offers, else
 English. The language is held in ``dictionaries.i18n``'s context variable for the request's
-thread (the board runs gthread workers) and put back when the request ends; an event stream,
-which runs after its request, names its language to ``speaking`` around each render.
+greenlet (the board runs gevent workers; each greenlet has its own context variables) and put
+back when the request ends. A board rendered for every page of a game (after each commit, by
+the watcher) names its language to ``speaking``.
 
 Templates translate with Jinja's i18n extension (``{% trans %}``, ``_()``, ``ngettext()``), whose
 callables read that same variable, so a template renders in whichever language is in use.
