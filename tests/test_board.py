@@ -484,3 +484,11 @@ def test_embed_relaxes_frame_ancestors_only(db: Path) -> None:
     plain = client_for(db).get("/")
     assert "frame-ancestors 'none'" in plain.headers["Content-Security-Policy"]
     assert plain.headers["X-Frame-Options"] == "DENY" and plain.headers["Cache-Control"] == "no-store"
+
+
+def test_a_query_cannot_change_the_page_every_visitor_gets(db: Path) -> None:
+    """The board page is rendered once per commit and shared: nothing of one request's query may end up in it."""
+    client = client_for(db)
+    client.get("/?words=INJECTED&game=7&x=1")
+    page = client.get("/").get_data(as_text=True)
+    assert "INJECTED" not in page and 'href="?lang=en"' in page and 'href="?lang=es"' in page

@@ -59,12 +59,14 @@ KEPT = ("words", "game")
 
 
 def switch_links() -> list[dict[str, Any]]:
-    """The language switch: this page in each language (the judge's words kept).
+    """The language switch: this page in each language (the judge's words and game kept).
 
     Each link is a query alone (``?lang=es``), which a browser resolves against the page's own
     address: it never names a path, so no address a visitor typed can make it lead off the board
     (a path such as ``/\\evil.example/x`` would otherwise become ``//evil.example/x``)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k in KEPT]
+    # Only the judge keeps its parameters: a board page is rendered once and sent to every visitor.
+    judge = request.endpoint == "board.judge_page"
+    args = [(k, v) for k, v in request.args.items(multi=True) if judge and k in KEPT]
     now = language()
     return [{"code": code, "name": LANGUAGE_NAMES[code], "current": code == now,
              "href": "?" + urlencode([*args, ("lang", code)])} for code in LANGUAGES]
