@@ -1,44 +1,54 @@
-"""Benchmark of the live board: how soon a commit shows on an open page, and what idle pages cost.
+"""Benchmark of the live board (issue 21): commit to page at 1, 100 and 1,000 viewers, the server's CPU per
+commit and per page at 10 and 2,000 events, memory per viewer, and page latency under ``wrk -c64`` while
+1,000 viewers are connected. Every figure beside its baseline, measured in the same run.
 
-The board runs as the command serves it (``uw-referee board``: gunicorn, one gthread worker) on a
-free loopback port; Debian's headless Chromium opens it (``bash tests/setup_browser.sh``).
+The board runs as the command serves it (``uw-referee board``: gunicorn, one gevent worker, its default
+limits) on a free loopback port, started by the Python running this script: run it with the Python of
+a normal (non-editable) install, from outside the repository, so the board is the installed one:
 
-* Commit to page: ``--actions`` discards (default 50) are committed through the referee's store in
-  this process, each at a random moment; the page records (MutationObserver, then the next
-  animation frame, i.e. when the browser can paint it) when its board changed. Reported: median
-  and p95 of page time minus commit time (one clock: both run on this machine). Baseline in the
-  same run: a full reload of the same page (navigation start to load end), what a table would
-  otherwise do, and the watcher's poll interval, the floor the design sets (half of it on average).
-* Idle cost: the server's CPU (master + worker, from /proc) over ``--idle`` seconds with no page
-  open, then with ``--pages`` (default 10) pages open (5 tabs in each of two Chromiums), nothing happening. Reported as the
-  share of one core, and the difference the pages make.
+    python3 -m venv /tmp/uw-bench && /tmp/uw-bench/bin/pip install -q . selenium
+    cd /tmp && /tmp/uw-bench/bin/python /path/to/benchmarks/bench_board.py
 
-Not a timed test: run it by hand (``python benchmarks/bench_board.py``) and copy the figures into
-BENCHMARKS.md.
+* Viewers: each is an event stream (``GET /events``) on its own connection, read as a browser's
+  EventSource reads it, from 20 loopback addresses (127.0.1.1 to .20, at most 50 per address: under
+  the per-address limit of 64). One of them is a real page in Debian's headless Chromium (``bash
+  tests/setup_browser.sh``), which stamps when it can paint the change (MutationObserver, then the next
+  animation frame). Commit to page: ``--commits`` discards committed through the referee's store in
+  this process at random moments; for each viewer, the time its update arrived minus the commit time.
+* CPU per commit: the board worker's CPU (from /proc, to the nanosecond) from each commit until its
+  update reached the one viewer, minus the worker's idle CPU over that time; per page: the same for
+  each page request (GET /games/N). Medians.
+  Each at games of 10 events and at one of 2,000, in 5 rounds that take each in turn (the machine's
+  load changes over a run); the medians of the rounds.
+* Memory per viewer: the worker's resident memory before and after 1,000 viewers connect.
+* Pages under load: ``wrk -t2 -c64 -d10s --latency`` on ``/`` with no viewer, then with 1,000.
+
+Not a timed test: run it by hand and copy the figures into BENCHMARKS.md.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import random
+import re
+import selectors
+import shutil
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from contextlib import ExitStack
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # board_support only: the board itself is the installed package
 
-from board_support import Board, chromium  # noqa: E402
+from board_support import Board, browser_programs, chromium  # noqa: E402
 
-from referee.board.source import POLL_S  # noqa: E402
 from referee.engine import Discarded, Options, RollOff, Setup  # noqa: E402
 from referee.store import Store  # noqa: E402
 
-PAGES_PER_BROWSER = 5
 OBSERVE = """
 window.boardChanges = [];
 new MutationObserver(function () {
@@ -48,13 +58,21 @@ new MutationObserver(function () {
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of these processes so far (from /proc/PID/stat)."""
-    tick = os.sysconf("SC_CLK_TCK")
+    """CPU time of these processes' threads so far, to the nanosecond (/proc/PID/task/TID/schedstat: the
+    clock-tick counters of /proc/PID/stat are 10 ms steps, as large as what is measured)."""
     total = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / tick
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that ended meanwhile
+    return total / 1e9
+
+
+def rss_kb(pid: int) -> int:
+    match = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text())
+    return int(match.group(1)) if match else 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -62,92 +80,252 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def latency(board: Board, store: Store, actions: int, driver: object) -> tuple[list[float], list[float]]:
-    """Commit-to-page latencies (ms) for ``actions`` discards, and full reloads (ms) for the baseline."""
-    reloads = []
-    for _ in range(5):
+def discard(store: Store, game: int, count: int = 1) -> None:
+    def act(g: object) -> None:
+        for _ in range(count):
+            g.apply(Discarded(g.state.current.name))  # type: ignore[attr-defined]
+    store.act(game, act)
+
+
+class Viewers:
+    """``count`` event streams, read together; ``wait`` stamps when each saw a new message."""
+
+    def __init__(self, port: int, count: int, path: str = "/events") -> None:
+        self.selector = selectors.DefaultSelector()
+        self.socks: list[socket.socket] = []
+        for i in range(count):
+            sock = socket.socket()
+            sock.bind((f"127.0.1.{1 + i % 20}", 0))
+            sock.connect(("127.0.0.1", port))
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: board\r\nAccept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.socks.append(sock)
+            self.selector.register(sock, selectors.EVENT_READ, i)
+        self.messages = [0] * count
+        self.buffers = [b""] * count
+        self.missed = 0
+        self.wait(time.time(), 30)  # the board as it is: the first message of each
+
+    def wait(self, since: float, timeout: float) -> list[float]:
+        """Milliseconds from ``since`` (a time.time()) until each stream's next message."""
+        target = [m + 1 for m in self.messages]
+        arrived: dict[int, float] = {}
+        deadline = time.monotonic() + timeout
+        while len(arrived) < len(self.socks) and time.monotonic() < deadline:
+            for key, _mask in self.selector.select(0.5):
+                i = key.data
+                try:
+                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                now = time.time()
+                self.buffers[i] += chunk
+                while b"\n\n" in self.buffers[i]:  # one whole event (a message, or a comment)
+                    event, self.buffers[i] = self.buffers[i].split(b"\n\n", 1)
+                    if b"data: " in event:
+                        self.messages[i] += 1
+                if self.messages[i] >= target[i] and i not in arrived:
+                    arrived[i] = now
+        missed = len(self.socks) - len(arrived)
+        if missed:
+            self.missed += missed
+            print(f"  ({missed} of {len(self.socks)} viewers got no update within {timeout:.0f} s; their messages so "
+                  f"far: {sorted({self.messages[i] for i in range(len(self.socks)) if i not in arrived})})")
+            for i in range(len(self.socks)):
+                self.messages[i] = max(self.messages[i], target[i])
+        return [(arrived[i] - since) * 1000 for i in arrived]
+
+    def close(self) -> None:
+        for sock in self.socks:
+            self.selector.unregister(sock)
+            sock.close()
+
+
+def latency(board: Board, store: Store, game: int, viewers: int, commits: int, driver: object | None
+            ) -> tuple[list[float], list[float]]:
+    """Commit-to-viewer latencies (ms) over ``commits`` commits with ``viewers`` viewers (one of them the
+    browser's page when there is a browser), and the browser's own."""
+    page: list[float] = []
+    if driver is not None:
         driver.get(board.url + "/")  # type: ignore[attr-defined]
-        reloads.append(driver.execute_script(  # type: ignore[attr-defined]
-            "const t = performance.getEntriesByType('navigation')[0]; return t.loadEventEnd - t.startTime;"))
-    deadline = time.monotonic() + 10
-    while driver.find_element("id", "live").get_attribute("data-state") != "live":  # type: ignore[attr-defined]
-        if time.monotonic() > deadline:
-            raise SystemExit("the page never connected to its event stream")
-        time.sleep(0.05)
-    driver.execute_script(OBSERVE)  # type: ignore[attr-defined]
-    rng = random.Random(7)
-    results = []
-    for n in range(actions):
-        time.sleep(rng.uniform(0.05, 0.35))  # commits at every phase of the watcher's poll
-        store.act(None, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
-        committed = time.time() * 1000
-        deadline = time.monotonic() + 5
-        while True:
-            seen = driver.execute_script("return window.boardChanges.length;")  # type: ignore[attr-defined]
-            if seen > n:
-                break
-            if time.monotonic() > deadline:
-                raise SystemExit(f"action {n + 1} never showed on the page")
-            time.sleep(0.005)
-        shown = driver.execute_script(f"return window.boardChanges[{n}];")  # type: ignore[attr-defined]
-        results.append(shown - committed)
-        time.sleep(0.05)
-        extra = driver.execute_script("return window.boardChanges.length;")  # type: ignore[attr-defined]
-        if extra != n + 1:
-            raise SystemExit(f"action {n + 1} changed the page {extra - n} times")
-    return results, reloads
-
-
-def open_pages(board: Board, pages: int, stack: ExitStack) -> None:
-    """``pages`` board pages, at most 5 per browser: a browser keeps 6 connections per host over
-    HTTP/1.1, and each open page holds one for its event stream."""
-    driver = None
-    for n in range(pages):
-        if n % PAGES_PER_BROWSER == 0:
-            driver = stack.enter_context(chromium())
-        else:
-            driver.switch_to.new_window("tab")  # type: ignore[union-attr]
-        driver.get(board.url + "/")  # type: ignore[union-attr]
         deadline = time.monotonic() + 10
-        while driver.find_element("id", "live").get_attribute("data-state") != "live":  # type: ignore[union-attr]
+        while driver.find_element("id", "live").get_attribute("data-state") != "live":  # type: ignore[attr-defined]
             if time.monotonic() > deadline:
-                raise SystemExit(f"page {n + 1} never connected to its event stream")
+                raise SystemExit("the browser's page never went live")
             time.sleep(0.05)
+        driver.execute_script(OBSERVE)  # type: ignore[attr-defined]
+    streams = Viewers(board.port, viewers - (1 if driver is not None else 0))
+    rng = random.Random(viewers)
+    found: list[float] = []
+    try:
+        for n in range(commits):
+            time.sleep(rng.uniform(0.1, 0.4))  # commits at every phase of the watcher's poll
+            discard(store, game)
+            committed = time.time()
+            if streams.socks:
+                found += streams.wait(committed, 10)
+            if driver is not None:
+                deadline = time.monotonic() + 10
+                while driver.execute_script("return window.boardChanges.length;") <= n:  # type: ignore[attr-defined]
+                    if time.monotonic() > deadline:
+                        raise SystemExit("the browser's page missed a commit")
+                    time.sleep(0.005)
+                shown = driver.execute_script(f"return window.boardChanges[{n}];")  # type: ignore[attr-defined]
+                page.append(shown - committed * 1000)
+    finally:
+        streams.close()
+        if driver is not None:
+            driver.get("about:blank")  # type: ignore[attr-defined]
+    return found + page, page
 
 
-def idle_cpu(board: Board, seconds: float) -> float:
+def worker(board: Board) -> int:
     pids = board.pids()
-    before = cpu_seconds(pids)
-    time.sleep(seconds)
-    return (cpu_seconds(pids) - before) / seconds * 100
+    return pids[-1]
+
+
+def cpu_per_commit(board: Board, store: Store, game: int, commits: int, idle_ms: float) -> list[float]:
+    """Worker CPU (ms) of each commit to ``game`` with one viewer of it, from the commit to its update reaching
+    the viewer and 50 ms more, the worker's idle CPU over the same time subtracted."""
+    pid = [worker(board)]
+    streams = Viewers(board.port, 1, f"/games/{game}/events")
+    spent: list[float] = []
+    try:
+        for _ in range(commits):
+            time.sleep(0.05)
+            before, began = cpu_seconds(pid), time.monotonic()
+            discard(store, game)
+            streams.wait(time.time(), 10)
+            time.sleep(0.05)
+            spent.append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
+    finally:
+        streams.close()
+    return spent
+
+
+def cpu_per_page(board: Board, pages: int, idle_ms: float, path: str = "/") -> list[float]:
+    """Worker CPU (ms) of each of ``pages`` page requests, one after the other, the worker's idle CPU over
+    the same time subtracted (schedstat's nanoseconds make one request measurable on its own)."""
+    pid = [worker(board)]
+    opener = urllib.request.build_opener()
+    opener.open(board.url + path).read()
+    spent = []
+    for _ in range(pages):
+        before, began = cpu_seconds(pid), time.monotonic()
+        opener.open(board.url + path).read()
+        spent.append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
+    return spent
+
+
+def wrk(url: str, seconds: int) -> dict[str, float]:
+    done = subprocess.run(["wrk", "-t2", "-c64", f"-d{seconds}s", "--latency", url], capture_output=True, text=True,
+                          check=True)
+    out = done.stdout
+
+    def ms(label: str) -> float:
+        match = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        if not match:
+            raise SystemExit(f"wrk said: {out}")
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"p50": ms("50"), "p99": ms("99"), "rps": rate, "errors": float(errors.group(1)) if errors else 0.0}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=50)
-    parser.add_argument("--pages", type=int, default=10)
-    parser.add_argument("--idle", type=float, default=30.0, help="seconds of each idle CPU window")
+    parser.add_argument("--commits", type=int, default=30)
+    parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--wrk-seconds", type=int, default=10)
+    parser.add_argument("--no-browser", action="store_true", help="socket viewers only")
+    parser.add_argument("--costs-only", action="store_true",
+                        help="only the CPU per commit and per page (to measure an older board, installed apart)")
     args = parser.parse_args()
+    import referee
+
+    print(f"the board served from {Path(referee.__file__).parent} ({sys.executable})")
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.sqlite3"
         store = Store(db)
         setup = Setup(players=("Cindi", "Paul", "Sue"), options=Options())
-        store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
-        with Board(db) as board, chromium() as driver:
-            ms, reloads = latency(board, store, args.actions, driver)
-            print(f"commit to page over {len(ms)} actions: median {statistics.median(ms):.0f} ms, "
-                  f"p95 {percentile(ms, 0.95):.0f} ms, max {max(ms):.0f} ms")
-            print(f"  baseline: a full reload of the page takes {statistics.median(reloads):.0f} ms (median of 5); "
-                  f"the watcher polls every {POLL_S * 1000:.0f} ms")
-            driver.get("about:blank")
-            time.sleep(2)
-            none = idle_cpu(board, args.idle)
-            with ExitStack() as browsers:
-                open_pages(board, args.pages, browsers)
-                time.sleep(2)
-                opened = idle_cpu(board, args.idle)
-            print(f"server CPU, idle, over {args.idle:.0f} s: {none:.3f}% of a core with no page open, "
-                  f"{opened:.3f}% with {args.pages} pages open (the pages add {opened - none:.3f} points)")
+        shorts = []
+        for _ in range(5):  # short games of 10 events
+            short, _g, _r = store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
+            discard(store, short, 8)
+            shorts.append(short)
+        game, _g, _r = store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
+        discard(store, game, 1998)  # the long game: 2,000 events, the current one
+        with Board(db) as board:
+            # -- CPU per commit and per page at 10 and at 2,000 events: in rounds, a short game then the long
+            # one in each (the machine's load changes over a run), each round on a new short game.
+            urllib.request.urlopen(board.url + "/").read()
+            idle_pid = [worker(board)]
+            t0 = cpu_seconds(idle_pid)
+            time.sleep(5)
+            idle_ms = (cpu_seconds(idle_pid) - t0) / 5 * 1000
+            rounds = 5
+            commits: dict[int, list[float]] = {10: [], 2000: []}
+            pages: dict[int, list[float]] = {10: [], 2000: []}
+            for short in shorts:
+                for events, which in ((10, short), (2000, game)):
+                    urllib.request.urlopen(f"{board.url}/games/{which}").read()  # followed from now on
+                    commits[events] += cpu_per_commit(board, store, which, max(1, args.commits // rounds), idle_ms)
+                    pages[events] += cpu_per_page(board, max(1, args.pages // rounds), idle_ms, f"/games/{which}")
+            median = {events: (statistics.median(commits[events]), statistics.median(pages[events]))
+                      for events in commits}
+            for events, (commit, page) in median.items():
+                print(f"at {events} events: {commit:.2f} ms of server CPU per commit (1 viewer; median of "
+                      f"{len(commits[events])}), {page:.3f} ms per page (GET /games/N; median of "
+                      f"{len(pages[events])})")
+            print(f"  2,000 events / 10 events: commit {median[2000][0] / max(median[10][0], 1e-9):.2f}x, "
+                  f"page {median[2000][1] / max(median[10][1], 1e-9):.2f}x (target: at most 1.2x); "
+                  f"the worker idle: {idle_ms:.1f} ms of CPU a second (the watcher's poll)")
+            if args.costs_only:
+                return
+            # -- commit to page at 1, 100 and 1,000 viewers
+            use_browser = not args.no_browser and browser_programs() is not None
+            driver_ctx = chromium() if use_browser else None
+            driver = driver_ctx.__enter__() if driver_ctx is not None else None
+            try:
+                for viewers in (1, 100, 1000):
+                    every, page = latency(board, store, game, viewers, args.commits, driver)
+                    line = (f"commit to page, {viewers} viewer{'s' if viewers > 1 else ''}, {args.commits} commits: "
+                            f"median {statistics.median(every):.0f} ms, p99 {percentile(every, 0.99):.0f} ms, "
+                            f"max {max(every):.0f} ms ({len(every)} updates)")
+                    if page:
+                        line += f"; the Chromium page alone: median {statistics.median(page):.0f} ms, " \
+                                f"max {max(page):.0f} ms"
+                    print(line)
+            finally:
+                if driver_ctx is not None:
+                    driver_ctx.__exit__(None, None, None)
+            print("  baseline: the watcher polls every 100 ms (the design's average wait is half of it)")
+            # -- memory per viewer, and pages under wrk while 1,000 viewers are connected
+            if shutil.which("wrk") is None:
+                raise SystemExit("wrk is not installed (apt-get install wrk)")
+            time.sleep(2)  # the browser's connections closed (they count toward 127.0.0.1's limit)
+            alone = wrk(board.url + "/", args.wrk_seconds)
+            pid = worker(board)
+            time.sleep(1)
+            before = rss_kb(pid)
+            crowd = Viewers(board.port, 1000)
+            time.sleep(1)
+            after = rss_kb(pid)
+            try:
+                loaded = wrk(board.url + "/", args.wrk_seconds)
+                discard(store, game)  # and the crowd still gets its update
+                late = crowd.wait(time.time(), 10)
+            finally:
+                crowd.close()
+            print(f"memory: the worker holds {before / 1024:.1f} MiB with no viewer, {after / 1024:.1f} MiB with 1,000: "
+                  f"{(after - before) / 1000:.1f} KiB per viewer")
+            for label, found in (("no viewer", alone), ("1,000 viewers", loaded)):
+                print(f"GET / under wrk -c64, {label}: p50 {found['p50']:.1f} ms, p99 {found['p99']:.1f} ms, "
+                      f"{found['rps']:.0f} pages/s, {found['errors']:.0f} errors")
+            print(f"  a commit during it reached the 1,000 viewers: median {statistics.median(late):.0f} ms, "
+                  f"p99 {percentile(late, 0.99):.0f} ms")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, Iterable
 
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
-MAX_NAME = 24
+MAX_NAME = 32  # "Bartholomew Featherstonehaugh" (29) fits: the board shrinks or cuts a long name
 
 
 # -- errors ---------------------------------------------------------------------------------------

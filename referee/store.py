@@ -836,6 +836,27 @@ class Store:
             game = self._replay(conn, gid, events)
         return gid, game, list(zip(stamps, game.events))
 
+    def tail(self, game_id: int | None, start: int) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
+        """The game (the most recently active one when ``game_id`` is None), when it last changed, and its events
+        from seq ``start`` on, each with its seq, time and running digest (None before schema 4), without a replay.
+
+        For a reader that keeps its own copy of a game (the board) and carries it forward by the new events only:
+        asking from one before the first new event tells whether its copy is still the game's beginning (the
+        digest covers every event up to it, so an undo or an amend changes it)."""
+        from referee.engine import event_from_dict
+
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            updated = conn.execute("SELECT updated_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            column = "chain" if self._version >= 4 else "NULL"
+            rows = conn.execute(f"SELECT seq, at, data, {column} FROM events WHERE game_id = ? AND seq >= ? "
+                                "ORDER BY seq", (gid, max(0, start))).fetchall()
+            try:
+                found = [(seq, at, event_from_dict(json.loads(data)), chain) for seq, at, data, chain in rows]
+            except (ValueError, KeyError, TypeError) as exc:
+                raise self._unreplayable(gid, exc) from None
+        return gid, str(updated), found
+
     def corrections(self, game_id: int | None = None) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         """The corrections recorded for the game (undo, redo, amend), each with its time, in order."""
         with self._transaction(write=False) as conn:

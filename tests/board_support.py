@@ -36,6 +36,27 @@ def uw(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[
     return done
 
 
+#: The games of the layout screenshots and their test: 3, 6 and 8 players, one with a long name.
+LAYOUT_PLAYERS = {
+    3: ["Cindi", "Bartholomew Featherstonehaugh", "Sue"],
+    6: ["Cindi", "Bartholomew Featherstonehaugh", "Sue", "Ana", "Paul", "Maximiliano"],
+    8: ["Cindi", "Bartholomew Featherstonehaugh", "Sue", "Ana", "Paul", "Maximiliano", "Jo", "Wilhelmina Oyelaran"],
+}
+LAYOUT_PLAYS = [("look", "7"), ("champ", "3"), ("taps", "15"), (None, None), ("zebra", "12"), ("quilt", "2"),
+                ("columns", "6"), ("river", "14"), ("orange", "18"), ("mouse", "9"), ("dragon", "17")]
+
+
+def layout_game(db: Path, players: list[str]) -> None:
+    """A game a few turns in (every player has played or discarded once or more), as the screenshots show."""
+    deck = ["--deck", "double"] if len(players) > 6 else []
+    uw(db, "new", *players, "--first", players[0], "--oath", "--last-words", *deck)
+    for word, roll in LAYOUT_PLAYS[:max(len(players) + 2, 7)]:
+        if word is None:
+            uw(db, "discard")
+        else:
+            uw(db, "play", word, "--roll", roll)
+
+
 class Board:
     """``uw-referee board`` running in its own session (so a Ctrl-C reaches its whole process group)."""
 

@@ -126,8 +126,11 @@ def test_a_missing_database_says_so_and_is_not_created(tmp_path: Path) -> None:
     db = tmp_path / "none.sqlite3"
     client = client_for(db)
     front = client.get("/")
-    assert front.status_code == 404 and "No games yet in" in front.get_data(as_text=True)
-    assert 'data-stream="/events"' in front.get_data(as_text=True)  # it waits for the first game
+    body = front.get_data(as_text=True)
+    # A quiet page that waits for the first game: no error status (a browser logs it as an error), no path.
+    assert front.status_code == 200 and "No game has started yet." in body and 'class="no-game"' in body
+    assert 'class="problem"' not in body and str(tmp_path) not in body
+    assert 'data-stream="/events"' in body  # it waits for the first game
     assert client.get("/games").status_code == 200 and "No games yet" in client.get("/games").get_data(as_text=True)
     assert client.get("/games/1").status_code == 404
     assert not db.exists() and list(tmp_path.iterdir()) == []
@@ -136,13 +139,15 @@ def test_a_missing_database_says_so_and_is_not_created(tmp_path: Path) -> None:
 def test_an_empty_file_is_no_games_and_stays_empty(tmp_path: Path) -> None:
     db = tmp_path / "empty.sqlite3"
     db.write_bytes(b"")
-    assert client_for(db).get("/").status_code == 404
+    front = client_for(db).get("/")
+    assert front.status_code == 200 and "No game has started yet." in front.get_data(as_text=True)
     assert db.read_bytes() == b""
 
 
 @pytest.mark.parametrize("kind", ["foreign", "garbage", "directory", "newer"])
 def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tmp_path: Path, kind: str,
-                                                                              db: Path) -> None:
+                                                                              db: Path,
+                                                                              caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "other.sqlite3"
     if kind == "foreign":
         con = sqlite3.connect(path)
@@ -164,12 +169,17 @@ def test_a_database_that_is_not_the_referees_is_a_503_page_and_left_untouched(tm
         expected = "newer uw-referee"
     before = None if kind == "directory" else file_digest(path)
     client = client_for(path)
-    for url in ("/", "/games", "/games/1"):
-        page = client.get(url)
-        assert page.status_code == 503, url
-        assert expected in page.get_data(as_text=True), url
-    api = client.get("/api/games/1")
-    assert api.status_code == 503 and expected in api.get_json()["detail"]
+    said = "The games cannot be read at the moment"
+    with caplog.at_level("WARNING", logger="referee.board"):
+        for url in ("/", "/games", "/games/1"):
+            page = client.get(url)
+            assert page.status_code == 503, url
+            body = page.get_data(as_text=True)
+            assert said in body and str(tmp_path) not in body and expected not in body, url  # the path is not shown
+        api = client.get("/api/games/1")
+        assert api.status_code == 503 and api.get_json()["detail"].startswith(said)
+        assert str(tmp_path) not in api.get_data(as_text=True)
+    assert expected in caplog.text  # what is wrong, with the path, goes to the operator's log
     if before is not None:
         assert file_digest(path) == before
 
@@ -395,3 +405,90 @@ def test_judge_shows_what_a_word_means(db: Path) -> None:
     html = client_for(db).get("/judge?words=taps+xqzt").get_data(as_text=True)
     assert "<i>verb</i> strike lightly" in html
     assert "WordNet has no definition of XQZT." in html
+
+
+# -- safe on a network (issue 21) -----------------------------------------------------------------
+
+def test_no_page_shows_the_database_path(db: Path, tmp_path: Path) -> None:
+    client = client_for(db)
+    for url in ("/", "/games", "/games/1", "/games/99", "/judge?words=taps", "/api/games", "/api/games/current",
+                "/api/games/99", "/nope"):
+        body = client.get(url).get_data(as_text=True)
+        assert str(tmp_path) not in body and "sqlite3" not in body, url
+    empty = client_for(tmp_path / "none.sqlite3")
+    for url in ("/", "/games", "/games/1", "/api/games/current"):
+        body = empty.get(url).get_data(as_text=True)
+        assert str(tmp_path) not in body and "sqlite3" not in body, url
+
+
+@pytest.mark.parametrize("path", ["/%5Cevil.example/x", "/%2F%2Fevil.example/x", "//evil.example/x",
+                                  "/games/1/%5C%5Cevil.example"])
+def test_every_link_of_a_404_page_stays_on_the_board(db: Path, path: str) -> None:
+    page = client_for(db).get(path)
+    assert page.status_code == 404
+    hrefs = re.findall(r'(?:href|src|action)="([^"]*)"', page.get_data(as_text=True))
+    assert hrefs
+    for href in hrefs:
+        # A path on the board ("/x", never "//x" nor "/\x", which browsers read as another host), or a query.
+        assert re.match(r"^(\?|#|/(?![/\\])|data:,$)", href) and "evil" not in href, href
+
+
+def test_pages_and_streams_share_one_render_per_commit_and_language(db: Path) -> None:
+    app = create_app({"BOARD_DB": str(db), "BOARD_GAME": None, "TESTING": True})
+    client = app.test_client()
+    rt = app.extensions["board"]
+    pages = [client.get("/").get_data() for _ in range(20)]
+    assert len(set(pages)) == 1 and rt.renders_done == 1  # twenty pages, one render
+    client.get("/?lang=es")
+    assert rt.renders_done == 2  # one more for the other language
+    run(db, "play", "taps", "--roll", "15")
+    after = [client.get("/").get_data(as_text=True) for _ in range(10)]
+    assert "TAPS" in after[0] and rt.renders_done == 4  # the commit: once per language shown, for all pages
+    assert "TAPS" in client.get("/api/games/current").get_data(as_text=True) and rt.renders_done == 4
+
+
+def test_a_head_request_on_the_stream_takes_no_slot(db: Path) -> None:
+    app = create_app({"BOARD_DB": str(db), "BOARD_GAME": None, "TESTING": True, "BOARD_STREAMS": 2})
+    client = app.test_client()
+    for _ in range(10):
+        assert client.head("/events").status_code == 200
+    assert app.extensions["board"].streams.open == 0
+    stream = client.get("/events", buffered=False)
+    assert stream.status_code == 200 and app.extensions["board"].streams.open == 1
+    stream.close()
+    assert app.extensions["board"].streams.open == 0
+
+
+def test_a_long_game_costs_no_replay_per_commit(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first look, the board applies the new events only: the store's history is never read again."""
+    from referee.store import Store
+
+    client = client_for(db)
+    client.get("/")
+
+    def no_history(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the board replayed the game")
+
+    monkeypatch.setattr(Store, "history", no_history)
+    run(db, "play", "taps", "--roll", "15")
+    run(db, "undo")  # an undo: the copy is no longer the game's beginning, and that is noticed
+    body = client.get("/").get_data(as_text=True)
+    assert "TAPS" not in body and "Sue&#39;s turn" in body
+    run(db, "play", "taps", "--roll", "15")
+    assert "TAPS" in client.get("/").get_data(as_text=True)
+
+
+def test_embed_relaxes_frame_ancestors_only(db: Path) -> None:
+    framed = client_for(db, BOARD_EMBED=True).get("/")
+    assert "frame-ancestors *" in framed.headers["Content-Security-Policy"] and "X-Frame-Options" not in framed.headers
+    plain = client_for(db).get("/")
+    assert "frame-ancestors 'none'" in plain.headers["Content-Security-Policy"]
+    assert plain.headers["X-Frame-Options"] == "DENY" and plain.headers["Cache-Control"] == "no-store"
+
+
+def test_a_query_cannot_change_the_page_every_visitor_gets(db: Path) -> None:
+    """The board page is rendered once per commit and shared: nothing of one request's query may end up in it."""
+    client = client_for(db)
+    client.get("/?words=INJECTED&game=7&x=1")
+    page = client.get("/").get_data(as_text=True)
+    assert "INJECTED" not in page and 'href="?lang=en"' in page and 'href="?lang=es"' in page

@@ -243,10 +243,15 @@ def test_duplicate_names_are_refused(players: tuple[str, ...]) -> None:
         Setup(players=players)
 
 
-@pytest.mark.parametrize("bad", ["", "   ", " Ann", "Ann ", "A\nB", "x" * 25])
+@pytest.mark.parametrize("bad", ["", "   ", " Ann", "Ann ", "A\nB", "x" * 33])
 def test_bad_names_are_refused(bad: str) -> None:
     with pytest.raises(SetupError):
         Setup(players=("Bob", bad))
+
+
+def test_names_up_to_32_characters_are_accepted() -> None:
+    setup = Setup(players=("Bob", "Bartholomew Featherstonehaugh", "x" * 32))
+    assert setup.players[1] == "Bartholomew Featherstonehaugh" and len(setup.players[2]) == 32
 
 
 @pytest.mark.parametrize("target", [0, -5])

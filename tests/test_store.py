@@ -163,3 +163,23 @@ def test_the_default_database_is_where_platformdirs_puts_it(xdg: str | None, mon
     else:
         monkeypatch.setenv("XDG_DATA_HOME", xdg)
     assert default_db_path() == os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
+
+
+def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(tmp_path: Path) -> None:
+    """``tail`` (issue 21: the board carries its copy of a game forward by the new events only)."""
+    store = Store(tmp_path / "g.sqlite3")
+    gid = new_game(store)
+    discard(store, gid)
+    discard(store, gid)
+    found, updated, rows = store.tail(None, 0)
+    assert found == gid and updated and [seq for seq, *_ in rows] == list(range(len(rows)))
+    assert isinstance(rows[0][2], type(store.history(gid)[2][0][1])) and all(r[3] for r in rows)
+    last = rows[-1]
+    _gid, _updated, again = store.tail(gid, last[0])
+    assert len(again) == 1 and again[0][0] == last[0] and again[0][3] == last[3]  # nothing new: the same digest
+    store.undo(gid, 1)
+    discard(store, gid)
+    _gid, later, after = store.tail(gid, last[0])
+    assert after[0][0] == last[0] and after[0][3] != last[3] and later != updated  # same seq, another history
+    with pytest.raises(NoGame):
+        Store(tmp_path / "g.sqlite3", read_only=True).tail(99, 0)

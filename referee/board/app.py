@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -10,14 +9,20 @@ from werkzeug.exceptions import HTTPException
 
 from dictionaries.i18n import _, message_of, say
 from referee.board import language
-from referee.board.runtime import SPARE_THREADS, THREADS, Runtime
-from referee.board.source import BoardError, Watcher, sentence
-from referee.board.views import board
+from referee.board.runtime import MAX_VIEWERS, Runtime
+from referee.board.source import BoardError, sentence
+from referee.board.views import board, make_render
+
+#: What a page may load and who may frame it: its own scripts, styles and streams only; no inline
+#: script, no other origin. ``frame-ancestors`` is relaxed by ``--embed`` (a stream overlay frames it).
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors {frames}")
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The board app. ``UW_BOARD_DB`` (else ``UW_REFEREE_DB``, else the referee's default) names the
-    database; ``UW_BOARD_GAME`` pins one game."""
+    database; ``UW_BOARD_GAME`` pins one game; ``UW_BOARD_STREAMS`` is the most live pages at once;
+    ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay)."""
     from referee.store import default_db_path
 
     app = Flask(__name__)
@@ -25,19 +30,39 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         BOARD_DB=os.environ.get("UW_BOARD_DB") or str(default_db_path()),
         BOARD_GAME=int(pinned) if pinned.isdigit() else None,
-        BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or THREADS - SPARE_THREADS),
+        BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or MAX_VIEWERS),
+        BOARD_EMBED=os.environ.get("UW_BOARD_EMBED", "") == "1",
         BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
         BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS") or 15),
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
         app.config.update(config)
-    app.extensions["board"] = Runtime(Watcher(app.config["BOARD_DB"]),
-                                      threading.BoundedSemaphore(max(1, app.config["BOARD_STREAMS"])))
+    app.extensions["board"] = Runtime(app.config["BOARD_DB"], app.config["BOARD_STREAMS"], make_render(app),
+                                      app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
     app.register_blueprint(board)
+    app.after_request(_secure)
     app.register_error_handler(Exception, _error)
     return app
+
+
+def _secure(response: Response) -> Response:
+    """Every answer: what a page may load and who may frame it, no type sniffing, no referrer sent
+    elsewhere; live answers (pages, streams, JSON) are never stored by a cache."""
+    from flask import current_app
+
+    embed = current_app.config.get("BOARD_EMBED", False)
+    headers = response.headers
+    headers["Content-Security-Policy"] = CSP.format(frames="*" if embed else "'none'")
+    if not embed:
+        headers["X-Frame-Options"] = "DENY"
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["Cross-Origin-Opener-Policy"] = "same-origin"
+    if request.endpoint != "static":
+        headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _error(exc: Exception) -> Any:

@@ -78,11 +78,23 @@ def print_qr(url: str) -> None:
               help=_("Show this game on the board page (default: the most recently active game, following new "
                      "ones)."))
 @click.option("--qr/--no-qr", default=True, show_default=True, help=_("Print the address as a QR code to scan."))
+@click.option("--max-viewers", "viewers", type=click.IntRange(1, 100_000), default=None, metavar="N",
+              help=_("The most pages that update live at once (a page over it still shows the game and tries again "
+                     "every few seconds). Each costs a connection and some memory, no thread. Default: "
+                     "UW_BOARD_STREAMS, else 2000."))
+@click.option("--max-per-address", "per_address", type=click.IntRange(0, 100_000), default=None, metavar="N",
+              help=_("The most connections one device (one address) may hold at once, so one device cannot take "
+                     "them all; 0 is no limit. Default: UW_BOARD_PER_ADDRESS, else 100."))
+@click.option("--embed", is_flag=True, default=False,
+              help=_("Let pages of other sites show the board inside them (a stream overlay, a dashboard). Without "
+                     "it, browsers refuse to show the board framed in another page."))
 @lang_option
 @click.pass_obj
-def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool) -> None:
+def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool, viewers: int | None,
+          per_address: int | None, embed: bool) -> None:
     """Serve the live board and the word judge to browsers (the help is said above, in the language in use)."""
-    from referee.board.server import BoardServer
+    from referee.board.runtime import MAX_VIEWERS
+    from referee.board.server import PER_ADDRESS, BoardServer
     from referee.board.source import BoardError, Source
 
     path = db or (obj.db if obj else None)
@@ -94,6 +106,14 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     check_port(host, port)
     os.environ["UW_BOARD_DB"] = str(path)
     os.environ["UW_BOARD_GAME"] = str(pinned) if pinned is not None else ""
+    viewers = viewers if viewers is not None else _env_count("UW_BOARD_STREAMS", MAX_VIEWERS, "--max-viewers")
+    per_address = per_address if per_address is not None else _env_count("UW_BOARD_PER_ADDRESS", PER_ADDRESS,
+                                                                         "--max-per-address")
+    os.environ["UW_BOARD_STREAMS"] = str(viewers)
+    os.environ["UW_BOARD_PER_ADDRESS"] = str(per_address)
+    if embed:
+        os.environ["UW_BOARD_EMBED"] = "1"
+    _more_files(viewers + 600)
     try:
         Source(path).game(pinned)
     except BoardError as exc:
@@ -104,6 +124,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
     if everywhere:
+        click.echo(_("Warning: the board is read-only, but every device on this network can see it: every game "
+                     "in the database, its players' names and words."), err=True)
         lan = lan_address()
         if lan:
             url = f"http://{lan}:{port}/"
@@ -120,7 +142,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     sys.stdout.flush()
     master = os.getpid()
     try:
-        BoardServer(f"[{host}]:{port}" if ":" in host else f"{host}:{port}").run()
+        BoardServer(f"[{host}]:{port}" if ":" in host else f"{host}:{port}", viewers=viewers).run()
     except SystemExit as exc:
         if os.getpid() != master:
             raise  # a worker process ending
@@ -128,6 +150,30 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         if code == 0:
             click.echo(_("The board stopped."))
         sys.exit(code)
+
+
+def _env_count(name: str, default: int, option: str) -> int:
+    """A count from the environment (a usage error, naming it, when it is not one)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise click.BadParameter(_("{name}={value} is not a whole number").format(name=name, value=repr(text)),
+                                 param_hint=option)
+    return int(text)
+
+
+def _more_files(wanted: int) -> None:
+    """Every connection is an open file: raise this process's limit toward ``wanted`` (as far as allowed)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass  # not Unix, or not allowed: the system's limit stands
 
 
 __all__ = ["board"]

@@ -3,8 +3,9 @@
 A request speaks the language its ``?lang=`` names (the switch on every page), else the one its
 cookie remembers (the last switch used), else the best one its ``Accept-Language`` offers, else
 English. The language is held in ``dictionaries.i18n``'s context variable for the request's
-thread (the board runs gthread workers) and put back when the request ends; an event stream,
-which runs after its request, names its language to ``speaking`` around each render.
+greenlet (the board runs gevent workers; each greenlet has its own context variables) and put
+back when the request ends. A board rendered for every page of a game (after each commit, by
+the watcher) names its language to ``speaking``.
 
 Templates translate with Jinja's i18n extension (``{% trans %}``, ``_()``, ``ngettext()``), whose
 callables read that same variable, so a template renders in whichever language is in use.
@@ -53,12 +54,22 @@ def speaking(lang: str) -> Iterator[None]:
         set_language(previous)
 
 
+#: The parameters a page keeps when its language changes (the judge's words and game); no other.
+KEPT = ("words", "game")
+
+
 def switch_links() -> list[dict[str, Any]]:
-    """The language switch: this page in each language (its other parameters kept)."""
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    """The language switch: this page in each language (the judge's words and game kept).
+
+    Each link is a query alone (``?lang=es``), which a browser resolves against the page's own
+    address: it never names a path, so no address a visitor typed can make it lead off the board
+    (a path such as ``/\\evil.example/x`` would otherwise become ``//evil.example/x``)."""
+    # Only the judge keeps its parameters: a board page is rendered once and sent to every visitor.
+    judge = request.endpoint == "board.judge_page"
+    args = [(k, v) for k, v in request.args.items(multi=True) if judge and k in KEPT]
     now = language()
     return [{"code": code, "name": LANGUAGE_NAMES[code], "current": code == now,
-             "href": request.path + "?" + urlencode([*args, ("lang", code)])} for code in LANGUAGES]
+             "href": "?" + urlencode([*args, ("lang", code)])} for code in LANGUAGES]
 
 
 def _begin() -> None:

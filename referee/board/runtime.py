@@ -1,32 +1,120 @@
-"""What the board app keeps for its process, and the thread budget its server and streams share."""
+"""What the board app keeps for its process: the change watcher, the games it follows and their
+renders, and the budget of live pages.
+
+One render per commit: each game the board shows is a ``Feed`` (its state and last actions, carried
+forward by the new events only), and each (game, language) pair has one ``Render`` (the board
+fragment, the event-stream message, the whole pages) that every stream and every page request of
+that game and language shares until the next commit changes the game. The watcher refreshes the
+feeds and renders what changed before it wakes the streams.
+"""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask
 
-from referee.board.source import Watcher
+from referee.board.source import BoardError, Feed, Watcher
 
-#: gunicorn threads of the board's one worker: every open page holds one for its event stream.
-THREADS = 64
-#: Threads kept free for pages, the judge and the JSON view: streams beyond the rest get a 503
-#: and the page retries (it still shows the game; it updates once a stream is free).
-SPARE_THREADS = 8
+#: Live pages (event streams) one board serves at once by default: each costs a connection and
+#: a few tens of kB of memory, no thread (BENCHMARKS.md, issue 21). ``--max-viewers`` changes it.
+MAX_VIEWERS = 2000
+#: Games followed at once (each a game kept in memory); the least recently asked for is dropped.
+MAX_FEEDS = 32
 
 
 @dataclass
-class Runtime:
-    """What the app keeps for its process: the change watcher and the open streams' budget."""
+class Render:
+    """One game's board in one language, as every page and stream sends it until the next commit."""
 
-    watcher: Watcher
-    streams: threading.BoundedSemaphore
-    dictionary: Any = field(default=None)
-    #: The last board each stream target rendered, by (game, language) and watcher version: ten pages
-    #: of one game in one language cost one render per commit, not ten.
-    renders: dict[tuple[int | None, str], tuple[int, dict[str, str]]] = field(default_factory=dict)
-    render_lock: threading.Lock = field(default_factory=threading.Lock)
+    payload: dict[str, str]          # key, html, announce, title
+    message: bytes                    # the event-stream message that carries it
+    status: int = 200
+    game: int | None = None          # the game's number (None: no game to show)
+    problem: BoardError | None = None
+    pages: dict[str, bytes] = field(default_factory=dict)  # whole pages, by their stream's address
+
+
+class Streams:
+    """The budget of open event streams: ``take`` a slot or be refused; ``release`` it exactly once."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> Callable[[], None] | None:
+        """A slot's release (safe to call any number of times), or None when every slot is taken."""
+        with self._lock:
+            if self.open >= self.limit:
+                return None
+            self.open += 1
+        done = [False]
+
+        def release() -> None:
+            with self._lock:
+                if not done[0]:
+                    done[0] = True
+                    self.open -= 1
+
+        return release
+
+
+class Runtime:
+    """What the app keeps for its process (see the module's docstring)."""
+
+    def __init__(self, path: str, viewers: int, render: Callable[[Feed, str], Render], poll_s: float | None = None,
+                 ) -> None:
+        self.path = path
+        self.streams = Streams(viewers)
+        self.dictionary: Any = None
+        self._render = render
+        self._lock = threading.RLock()
+        self._feeds: OrderedDict[int | None, Feed] = OrderedDict()
+        self._renders: dict[tuple[int | None, str], Render] = {}
+        extra = {} if poll_s is None else {"poll_s": poll_s}
+        self.watcher = Watcher(path, on_change=self.refresh, **extra)
+        self.renders_done = 0  # how many renders since the start (the tests count them)
+
+    def feed(self, game_id: int | None) -> Feed:
+        """The game, as of the last commit the watcher saw (a page asks the watcher first)."""
+        with self._lock:
+            feed = self._feeds.get(game_id)
+            if feed is None:
+                feed = Feed(self.path, game_id)
+                feed.refresh()
+                if feed.problem is not None and game_id is not None:
+                    raise feed.problem  # an unknown game is not followed
+                self._feeds[game_id] = feed
+                while len(self._feeds) > MAX_FEEDS:
+                    old, _feed = self._feeds.popitem(last=False)
+                    for key in [k for k in self._renders if k[0] == old]:
+                        del self._renders[key]
+            self._feeds.move_to_end(game_id)
+            return feed
+
+    def render(self, game_id: int | None, lang: str) -> Render:
+        """The board of the game in ``lang``: rendered once per commit that changes it, then shared."""
+        with self._lock:
+            feed = self.feed(game_id)
+            found = self._renders.get((game_id, lang))
+            if found is None:
+                found = self._renders[(game_id, lang)] = self._render(feed, lang)
+                self.renders_done += 1
+            return found
+
+    def refresh(self) -> None:
+        """After a commit: catch every followed game up, and render again, once per language shown, those
+        that changed (the watcher calls it before it wakes the streams)."""
+        with self._lock:
+            for game_id, feed in list(self._feeds.items()):
+                if feed.refresh():
+                    for key in [k for k in self._renders if k[0] == game_id]:
+                        self._renders[key] = self._render(feed, key[1])
+                        self.renders_done += 1
 
 
 def runtime(app: Flask) -> Runtime:

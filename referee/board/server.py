@@ -1,20 +1,46 @@
-"""gunicorn serving the board app: one worker process with threads, never a debug server.
+"""gunicorn serving the board app, on the word service's model: gevent workers, never a debug server.
 
-Why one gthread worker with many threads: every open page holds its event stream, and gunicorn's
-sync and gthread workers give each open request a worker or a thread for as long as it lasts. A
-board does little work (a page, a render after each commit), so threads, not processes, are what
-the streams need: 64 threads serve 56 open pages and keep 8 for pages, the judge and the JSON view.
-One process also means one change watcher and one memory-mapped dictionary. The streams sleep on
-a condition between commits, so idle threads cost nothing but their stacks.
+Why gevent: every open page holds its event stream for minutes. gunicorn's sync and gthread
+workers give each open request a process or a thread for as long as it lasts, so the number of
+threads was the number of viewers (56), and clients that sent half a request or never read held
+them all. A gevent worker serves each connection on a greenlet of one thread: a viewer costs a
+connection and a few tens of kB, so the limit on viewers is memory (``--max-viewers``, 2,000 by
+default), and:
+
+- the head of each request (request line and headers) must arrive within ``keepalive`` = 5 s
+  (gunicorn times the head read of its async workers with it; it is also how long an idle
+  kept-alive connection stays open);
+- a connection that cannot be written to for ``SEND_SECONDS`` (a viewer that never reads) is closed;
+- one client address holds at most ``--max-per-address`` connections at once (100 by default):
+  one device cannot take every connection. The ones over it get a 503 naming the limit;
+- after each answer a connection steps aside until the event loop has polled again (as the word
+  service does: without it a kept-alive client whose next request is waiting is served again and
+  again before the others, and page p99 under ``wrk -c64`` reached a second).
+
+One process: one change watcher, one render per commit, one memory-mapped dictionary.
 """
 from __future__ import annotations
 
+import os
 import signal
+import socket
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from referee.board.runtime import SPARE_THREADS, THREADS, runtime
+from referee.board.runtime import MAX_VIEWERS, runtime
+
+#: Connections one client address may hold at once, by default (``--max-per-address``; 0: no limit).
+#: A browser opens at most 6 per host; 100 leaves room for a few browsers behind one address (a
+#: household's router) and for ``wrk -c64`` on this machine (the benchmark).
+PER_ADDRESS = 100
+#: Seconds a write to a client may wait for it to read, and a read for it to send, before the
+#: connection is closed.
+SEND_SECONDS = 30
+#: Seconds for a request's head to arrive, and for an idle kept-alive connection to stay open.
+HEAD_SECONDS = 5
+#: Connections beyond the live pages: page requests, the judge, the JSON view, the ones refused.
+SPARE_CONNECTIONS = 500
 
 
 def _stop_streams(worker: Any) -> None:
@@ -40,16 +66,86 @@ def _post_worker_init(worker: Any) -> None:
     signal.signal(signal.SIGTERM, on_term)
 
 
+def _post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    """Yield to the other connections after each answer, until the event loop has polled again."""
+    import gevent
+
+    gevent.sleep(1e-6)
+
+
+def refusal(limit: int) -> bytes:
+    """The whole answer to a connection over the per-address limit (sent before its request is read,
+    so in English: its Accept-Language is not known yet)."""
+    body = (f"This address already has {limit} connections open to the board, the most one address may "
+            f"have (--max-per-address). Close some pages and try again.\n").encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
+            b"Content-Type: text/plain; charset=utf-8\r\nContent-Language: en\r\nX-Content-Type-Options: nosniff\r\n"
+            b"Cache-Control: no-store\r\n" + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+
+
+def worker_class() -> type:
+    """gunicorn's gevent worker, with a cap on each address's connections and a time limit on writes.
+
+    Built when the server starts: gevent is imported only by a board that serves (it patches the
+    standard library in the worker process)."""
+    from gunicorn.workers.base_async import AsyncWorker
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class BoardWorker(GeventWorker):
+        """Counts each address's open connections; refuses the ones over ``UW_BOARD_PER_ADDRESS``."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
+            self.open: dict[Any, int] = {}
+
+        def handle_quit(self, sig: int, frame: Any) -> None:
+            """Ctrl-C (SIGINT) or SIGQUIT: stop as SIGTERM does, the streams ended first. gunicorn's own
+            ends the worker with ``sys.exit`` from a greenlet, which gevent reports as a traceback."""
+            import gevent
+
+            self.alive = False
+            gevent.spawn(self.cfg.worker_int, self)
+
+        def handle(self, listener: Any, client: Any, addr: Any) -> None:
+            host = addr[0] if isinstance(addr, tuple) and addr else addr
+            count = self.open.get(host, 0)
+            if self.per_address and count >= self.per_address:
+                try:
+                    client.settimeout(1)
+                    client.sendall(refusal(self.per_address))
+                    client.shutdown(socket.SHUT_WR)
+                    while client.recv(65536):  # read what it sent, so closing does not reset the answer away
+                        pass
+                except OSError:
+                    pass
+                finally:
+                    client.close()
+                return
+            self.open[host] = count + 1
+            try:
+                client.settimeout(SEND_SECONDS)  # gunicorn makes it blocking; a reader that never reads is cut off
+                AsyncWorker.handle(self, listener, client, addr)
+            finally:
+                left = self.open[host] - 1
+                if left:
+                    self.open[host] = left
+                else:
+                    del self.open[host]
+
+    return BoardWorker
+
+
 class BoardServer(BaseApplication):
     """The board app under gunicorn, configured here rather than from a file."""
 
-    def __init__(self, bind: str, log_level: str = "warning") -> None:
+    def __init__(self, bind: str, log_level: str = "warning", viewers: int = MAX_VIEWERS) -> None:
         self.options = {
             "bind": bind,
             "workers": 1,
-            "worker_class": "gthread",
-            "threads": THREADS,
-            "keepalive": 5,
+            "worker_class": worker_class(),
+            "worker_connections": viewers + SPARE_CONNECTIONS,
+            "keepalive": HEAD_SECONDS,
             "timeout": 30,
             "graceful_timeout": 3,
             "accesslog": None,
@@ -58,7 +154,11 @@ class BoardServer(BaseApplication):
             "control_socket_disable": True,
             "worker_int": _worker_int,
             "post_worker_init": _post_worker_init,
+            "post_request": _post_request,
             "limit_request_line": 4096,
+            "limit_request_fields": 50,
+            "limit_request_field_size": 8190,
+            "backlog": 2048,
             "proc_name": "uw-referee-board",
         }
         super().__init__()
@@ -74,4 +174,4 @@ class BoardServer(BaseApplication):
         return create_app()
 
 
-__all__ = ["SPARE_THREADS", "THREADS", "BoardServer"]
+__all__ = ["PER_ADDRESS", "BoardServer", "refusal", "worker_class"]

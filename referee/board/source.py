@@ -6,21 +6,27 @@ store is opened with ``read_only=True`` (SQLite's ``mode=ro``), and so is the wa
 """
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
-import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from dictionaries.i18n import _, message_of, ngettext, say
+from dictionaries.i18n import _, message_of, msg, ngettext, say
 from dictionaries.rules import DIE
 from referee.actions import history_notes, waiting
-from referee.engine import Event, Game, Phase, State
+from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
 POLL_S = 0.1
+#: How many of the last actions the board shows.
+RECENT = 5
+
+log = logging.getLogger("referee.board")
 
 
 class BoardError(ValueError):
@@ -50,10 +56,24 @@ class Shown:
         return [action_words(notes) for notes in self.actions]
 
 
-def _fail(exc: StoreError, path: Path) -> BoardError:
+def _fail(exc: StoreError, path: Path, game_id: int | None = None) -> BoardError:
+    """The store's refusal in words for a visitor: the game's number, never the database's path (the
+    store's own message, which names the file, goes to the operator's log)."""
     if isinstance(exc, NoGame):
-        return BoardError(message_of(exc), 404)
-    return BoardError(message_of(exc), 503)  # the file is there but unusable: not the visitor's fault, not a crash
+        if game_id is None:
+            return BoardError(msg("no game has started yet"), 404)
+        return BoardError(msg("there is no game {game}", game=game_id), 404)
+    log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
+    # The file is there but unusable: not the visitor's fault, not a crash.
+    return BoardError(msg("the games cannot be read at the moment; the board's operator can see why in its "
+                          "log or with 'uw-referee verify'"), 503)
+
+
+def _logged(problem: BoardError, exc: StoreError, path: Path) -> BoardError:
+    """The problem, after telling the operator's log what the store said (with the path) unless it is a 404."""
+    if problem.status != 404:
+        log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
+    return problem
 
 
 class Source:
@@ -71,7 +91,7 @@ class Source:
         try:
             gid, game, history = store.history(game_id)
         except StoreError as exc:
-            raise _fail(exc, self.path) from None
+            raise _logged(_fail(exc, self.path, game_id), exc, self.path) from None
         finally:
             store.close()
         return Shown(gid, game, recent_notes([e for _at, e in history], recent), history[-1][0] if history else "")
@@ -81,9 +101,98 @@ class Source:
         try:
             return store.games() if self.path.exists() else []
         except StoreError as exc:
-            raise _fail(exc, self.path) from None
+            raise _logged(_fail(exc, self.path), exc, self.path) from None
         finally:
             store.close()
+
+
+class Feed:
+    """One game as the board keeps it between commits: its state and its last actions, carried forward by
+    the new events only.
+
+    The first look replays the game once (the notes of its last actions need the states before them,
+    which the store does not keep); after that each commit costs one read of the new events (the
+    store's ``tail``) and their application, whatever the game's length. An undo, an amend or
+    another game becoming current is noticed by the digest of the last event kept (it covers every
+    event before it) and starts again from the beginning. ``game_id`` None follows the current game.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], game_id: int | None, recent: int = RECENT) -> None:
+        self.path = Path(path)
+        self.asked = game_id
+        self.recent = recent
+        self.id: int | None = None
+        self.game: Game | None = None
+        self.updated = ""
+        self.actions: deque[list[str]] = deque(maxlen=max(1, recent))
+        self.problem: BoardError | None = None
+        self._last: tuple[int, Event, bytes | None] | None = None  # seq, event and digest of the last event kept
+
+    def shown(self) -> Shown:
+        """The game as it was at the last ``refresh`` (raises the BoardError it met instead)."""
+        if self.problem is not None:
+            raise self.problem
+        assert self.game is not None and self.id is not None
+        actions = list(self.actions)[-self.recent:] if self.recent > 0 else []
+        return Shown(self.id, self.game, actions, self.updated)
+
+    def refresh(self) -> bool:
+        """Catch up with the database; True when what it shows changed."""
+        store = Store(self.path, read_only=True)
+        try:
+            start = self._last[0] if self._last is not None else 0
+            gid, updated, rows = store.tail(self.asked, start)
+            if self._last is not None and (gid != self.id or not rows or not self._same(rows[0])):
+                self._last = None  # another game, or this one undone or amended: from the beginning
+                gid, updated, rows = store.tail(gid, 0)
+            elif self._last is not None:
+                rows = rows[1:]
+        except StoreError as exc:
+            problem = _fail(exc, self.path, self.asked)
+            changed = self.problem is None or message_of(self.problem) != message_of(problem)
+            if changed:
+                _logged(problem, exc, self.path)
+            self.problem, self.game, self.id, self._last = problem, None, None, None
+            return changed
+        finally:
+            store.close()
+        if self._last is not None and not rows and updated == self.updated and self.problem is None:
+            return False
+        try:
+            self._apply(gid, rows)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
+            self.problem = _fail(StoreError(str(exc)), self.path, self.asked)
+            self.game, self.id, self._last = None, None, None
+            return True
+        self.problem, self.id, self.updated = None, gid, updated
+        return True
+
+    def _same(self, row: tuple[int, str, Event, bytes | None]) -> bool:
+        assert self._last is not None
+        seq, event, digest = self._last
+        return row[0] == seq and (row[3] == digest if digest is not None or row[3] is not None else row[2] == event)
+
+    def _apply(self, gid: int, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
+        """Apply the new events (all of them, from the creation, when starting again), noting what each did."""
+        if self._last is None:
+            if not rows or not isinstance(rows[0][2], Created):
+                raise ValueError("a game's first event must be its creation")
+            self.game = Game(rows[0][2].setup)
+            self.actions.clear()
+            self._last = (rows[0][0], rows[0][2], rows[0][3])
+            rows = rows[1:]
+        game = self.game
+        assert game is not None
+        for seq, _at, event, digest in rows:
+            notes = game.apply(event)
+            notes = notes if game.state.is_over() else notes[:-1]  # as ``log`` says them (history_notes)
+            if notes:
+                if self.actions and not event.starts_action:
+                    self.actions[-1] = [*self.actions[-1], *notes]
+                else:
+                    self.actions.append(list(notes))
+            self._last = (seq, event, digest)
 
 
 def recent_notes(events: list[Event], count: int) -> list[list[str]]:
@@ -158,21 +267,30 @@ def is_over(state: State) -> bool:
 # -- the change signal ----------------------------------------------------------------------------
 
 class Watcher:
-    """One thread per server process that notices commits to the database and wakes every stream.
+    """Notices commits to the database and wakes every stream: one thread per server process.
 
     It asks SQLite's ``PRAGMA data_version`` (which changes when another connection commits) every
     ``POLL_S`` seconds on one read-only connection, and the file's identity (a database created or
-    replaced after the board started). Streams wait on a condition: an idle page costs nothing.
+    replaced after the board started). On a change it first calls ``on_change`` (the board renders
+    each changed game there, once), then wakes the streams, which wait on a condition: an idle page
+    costs nothing. A page asks ``poll`` itself, so it never shows a commit older than its request.
     """
 
-    def __init__(self, path: str | os.PathLike[str], poll_s: float = POLL_S) -> None:
+    def __init__(self, path: str | os.PathLike[str], poll_s: float = POLL_S,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.path = Path(path)
         self.poll_s = poll_s
+        self.on_change = on_change
         self.version = 0
         self.stopping = threading.Event()
         self._changed = threading.Condition()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._poll_lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._identity_seen: tuple[int, int] | None = None
+        self._data_version: int | None = None
+        self._failed = False
 
     def start(self) -> None:
         with self._start_lock:
@@ -194,6 +312,11 @@ class Watcher:
             return self.version
 
     def _bump(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:  # noqa: BLE001 - a failed render must not stop the watcher; the next commit retries
+                log.exception("the board could not render a change")
         with self._changed:
             self.version += 1
             self._changed.notify_all()
@@ -205,38 +328,49 @@ class Watcher:
             return None
         return (st.st_dev, st.st_ino)
 
+    def poll(self) -> int:
+        """Look once for a commit (the watcher's tick; a page calls it too); the version after it."""
+        self.start()
+        with self._poll_lock:
+            self._tick()
+            return self.version
+
+    def _tick(self) -> None:
+        now = self._identity()
+        if now != self._identity_seen:
+            self._close()
+            self._identity_seen, self._data_version = now, None
+            self._bump()
+        if self._identity_seen is None:
+            return
+        try:
+            if self._conn is None:
+                self._conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                             isolation_level=None, check_same_thread=False)
+                self._conn.execute("PRAGMA query_only=ON")
+            value = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            self._close()
+            self._data_version = None  # try again on the next tick; what it then finds counts as a change
+            self._failed = True
+            return
+        if (self._data_version is not None and value != self._data_version) or self._failed:
+            self._failed = False
+            self._bump()
+        self._data_version = value
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
     def _run(self) -> None:
-        conn: sqlite3.Connection | None = None
-        identity: tuple[int, int] | None = None
-        data_version: int | None = None
         while not self.stopping.wait(self.poll_s):
-            now = self._identity()
-            if now != identity:
-                if conn is not None:
-                    conn.close()
-                    conn = None
-                identity, data_version = now, None
-                self._bump()
-            if identity is None:
-                continue
-            try:
-                if conn is None:
-                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                           isolation_level=None, check_same_thread=False)
-                    conn.execute("PRAGMA query_only=ON")
-                value = conn.execute("PRAGMA data_version").fetchone()[0]
-            except sqlite3.Error:
-                if conn is not None:
-                    conn.close()
-                conn, identity = None, None  # try again from scratch on the next tick
-                time.sleep(self.poll_s)
-                continue
-            if data_version is not None and value != data_version:
-                self._bump()
-            data_version = value
-        if conn is not None:
-            conn.close()
+            with self._poll_lock:
+                self._tick()
+        with self._poll_lock:
+            self._close()
 
 
-__all__ = ["BoardError", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_actions", "recent_notes",
+__all__ = ["BoardError", "Feed", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_actions", "recent_notes",
            "sentence", "waiting_text"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import select
+import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import (
@@ -22,9 +24,10 @@ from flask import (
 from dictionaries.i18n import _, language, message_of, msg, ngettext, say
 from dictionaries.rules import PAWNS
 from referee.board.language import speaking
-from referee.board.runtime import runtime
+from referee.board.runtime import Render, runtime
 from referee.board.source import (
     BoardError,
+    Feed,
     Shown,
     Source,
     ending_text,
@@ -38,10 +41,19 @@ board = Blueprint("board", __name__)
 
 MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
 MAX_JUDGE_WORDS = 20
+#: How often an idle stream looks whether its page was closed (seconds).
+CHECK_SECONDS = 1.0
 
 
 def _source() -> Source:
     return Source(current_app.config["BOARD_DB"])
+
+
+def _shown(game_id: int | None) -> Shown:
+    """The game as of the last commit, from the game the board keeps (no replay per request)."""
+    rt = runtime(current_app)
+    rt.watcher.poll()
+    return rt.feed(game_id).shown()
 
 
 def _check_id(game_id: int) -> int:
@@ -60,15 +72,23 @@ def board_context(shown: Shown) -> dict[str, Any]:
     for seat, p in enumerate(state.players):
         status = ("winner" if p.name == state.winner else "left" if p.left else "out" if p.out
                   else "turn" if (state.turn == seat and not over) else "")
-        players.append({"name": p.name, "score": p.score, "pawns": p.pawns, "status": status,
-                        "progress": min(p.score, state.setup.target)})
+        words = p.name.split()
+        longest = max((len(w) for w in words), default=0)
+        size = "" if longest <= 10 and len(p.name) <= 20 else "long" if longest <= 14 else "longer"
+        players.append({"name": p.name, "words": words, "size": size, "score": p.score, "pawns": p.pawns,
+                        "status": status, "progress": min(p.score, state.setup.target)})
     options = [option_name(name) for name, on in vars(state.setup.options).items() if on]
     return {
-        "id": shown.id, "state": state, "players": players, "over": over, "winner": state.winner,
+        "id": shown.id, "state": state, "players": players, "columns": _columns(len(players)), "over": over, "winner": state.winner,
         "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
     }
+
+
+def _columns(players: int) -> int:
+    """How many player cards a row holds on a wide screen: two rows at most, as wide as they can be."""
+    return players if players <= 3 else 2 if players == 4 else 3 if players <= 6 else 4
 
 
 def option_name(name: str) -> str:
@@ -109,25 +129,53 @@ def _title(shown: Shown) -> str:
 
 
 def problem_payload(exc: BoardError) -> dict[str, str]:
+    """The board when there is no game to show: a quiet page that waits for one (no game yet), or says why."""
     detail = sentence(say(message_of(exc)))
-    return {"key": f"problem-{exc.status}-{detail}", "html": render_template("_problem.html", detail=detail),
-            "announce": detail, "title": _("No game to show")}
+    waiting = exc.status == 404
+    title = _("No game yet") if waiting else _("No game to show")
+    html = render_template("_problem.html", detail=detail, waiting=waiting, title=title)
+    return {"key": f"problem-{exc.status}-{detail}", "html": html, "announce": detail, "title": title}
+
+
+def make_render(app: Flask) -> Callable[[Feed, str], Render]:
+    """How the runtime renders a game in a language: in the app's context, whatever thread it runs in."""
+
+    def render(feed: Feed, lang: str) -> Render:
+        with app.app_context(), speaking(lang):
+            try:
+                shown = feed.shown()
+            except BoardError as exc:
+                payload = problem_payload(exc)
+                status = 200 if exc.status == 404 else exc.status  # no game yet is a page that waits, not an error
+                return Render(payload, _message(payload), status=status, problem=exc)
+            payload = render_board(shown)
+            return Render(payload, _message(payload), game=shown.id)
+
+    return render
+
+
+def _message(payload: dict[str, str]) -> bytes:
+    """The event-stream message that carries the board."""
+    return f"data: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
 
 
 def _board_page(game_id: int | None, follow: bool) -> Any:
-    """The board of one game; when it follows the current game, also the page that waits for one."""
-    status = 200
-    try:
-        shown = _source().game(game_id)
-    except BoardError as exc:
-        if not follow:
-            raise
-        payload, status, stream = problem_payload(exc), exc.status, url_for("board.events")
+    """The board of one game; when it follows the current game, also the page that waits for one. The page
+    is rendered once per commit and language and then sent as it is to every request."""
+    rt = runtime(current_app)
+    rt.watcher.poll()  # never older than the request
+    found = rt.render(game_id, language())
+    if found.problem is not None and not follow:
+        raise found.problem
+    if follow:
+        stream = url_for("board.events")
     else:
-        payload = render_board(shown)
-        stream = url_for("board.events") if follow else url_for("board.game_events", game_id=shown.id)
-    page = render_template("board.html", payload=payload, stream=stream, title=payload["title"], nav="board")
-    return Response(page, status=status, mimetype="text/html")
+        stream = url_for("board.game_events", game_id=found.game)
+    page = found.pages.get(stream)
+    if page is None:
+        page = found.pages[stream] = render_template("board.html", payload=found.payload, stream=stream,
+                                                     title=found.payload["title"], nav="board").encode()
+    return Response(page, status=found.status, mimetype="text/html")
 
 
 @board.get("/")
@@ -147,8 +195,7 @@ def games() -> Any:
     found = _source().games()
     rows = [{"id": g.id, "players": ", ".join(g.players), "updated": when(g.updated_at),
              "state": _phase_words(g.phase, g.winner)} for g in found]
-    return render_template("games.html", rows=rows, title=_("Games"), nav="games",
-                           db=current_app.config["BOARD_DB"])
+    return render_template("games.html", rows=rows, title=_("Games"), nav="games")
 
 
 def when(stamp: str) -> str:
@@ -181,7 +228,7 @@ def events() -> Any:
 
 @board.get("/games/<int:game_id>/events")
 def game_events(game_id: int) -> Any:
-    _source().game(_check_id(game_id), recent=0)  # an unknown game is a 404, not a stream of errors
+    runtime(current_app).feed(_check_id(game_id))  # an unknown game is a 404, not a stream of errors
     return _stream(game_id)
 
 
@@ -190,63 +237,73 @@ def _stream(game_id: int | None) -> Response:
     language of the request (the page names its own: ``?lang=``).
 
     The stream sleeps on the watcher's condition between commits (no work while idle), sends a
-    comment every keep-alive period (so a closed page frees its thread), and ends after
-    BOARD_STREAM_SECONDS (the browser reconnects by itself within a second).
+    comment every keep-alive period (so a closed page frees its slot), and ends after
+    BOARD_STREAM_SECONDS (the browser reconnects by itself within a second). Its slot in the
+    budget of live pages is freed when the response is closed, whichever way it ends: the body
+    sent in full, a HEAD request (no body at all), the client gone, the server stopping.
     """
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # no body will be read: no stream, no slot
+        return Response(status=200, mimetype="text/event-stream", headers=headers)
     rt = runtime(current_app)
-    if not rt.streams.acquire(blocking=False):
-        return Response("retry: 5000\n\n", status=503, mimetype="text/event-stream",
+    release = rt.streams.take()
+    if release is None:
+        limit = rt.streams.limit
+        text = ngettext("The board already shows {n} live page, as many as it was started for (--max-viewers); "
+                        "this page tries again in a few seconds.",
+                        "The board already shows {n} live pages, as many as it was started for (--max-viewers); "
+                        "this page tries again in a few seconds.", limit).format(n=limit)
+        return Response(text + "\n", status=503, mimetype="text/plain",
                         headers={"Retry-After": "5", "Cache-Control": "no-store"})
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the generator outlives the request
-    cfg = app.config
+    cfg = current_app.config
     watcher = rt.watcher
     lang = language()
+    seconds, keepalive = cfg["BOARD_STREAM_SECONDS"], cfg["BOARD_KEEPALIVE_SECONDS"]
+    client = request.environ.get("gunicorn.socket")  # None under Flask's test client
 
-    def generate() -> Iterator[str]:
-        try:
-            seen = watcher.version
-            sent = ""
-            ends = time.monotonic() + cfg["BOARD_STREAM_SECONDS"]
-            yield "retry: 1000\n\n"
+    def generate() -> Iterator[bytes]:
+        seen = watcher.version
+        sent = ""
+        ends = time.monotonic() + seconds
+        yield b"retry: 1000\n\n"
+        while True:
+            try:
+                found = rt.render(game_id, lang)
+            except BoardError:
+                return  # the game is gone: the page reconnects and shows why
+            if found.payload["key"] != sent:
+                yield found.message
+                sent = found.payload["key"]
+            quiet_since = time.monotonic()
             while True:
-                payload = _shared_render(app, game_id, seen, lang)
-                if payload["key"] != sent:
-                    yield f"data: {json.dumps(payload, separators=(',', ':'))}\n\n"
-                    sent = payload["key"]
-                while True:
-                    if watcher.stopping.is_set() or time.monotonic() >= ends:
-                        return
-                    now = watcher.wait(seen, min(cfg["BOARD_KEEPALIVE_SECONDS"], max(0.0, ends - time.monotonic())))
-                    if now != seen:
-                        seen = now
-                        break
-                    yield ": idle\n\n"
-        finally:
-            rt.streams.release()
+                now = time.monotonic()
+                if watcher.stopping.is_set() or now >= ends:
+                    return
+                version = watcher.wait(seen, min(CHECK_SECONDS, max(0.0, ends - now)))
+                if version != seen:
+                    seen = version
+                    break
+                if _gone(client):
+                    return  # the page was closed: its slot is freed now, not at the next write
+                if time.monotonic() - quiet_since >= keepalive:
+                    yield b": idle\n\n"
+                    quiet_since = time.monotonic()
 
-    return Response(generate(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(generate(), mimetype="text/event-stream", headers=headers)
+    response.call_on_close(release)
+    return response
 
 
-def _shared_render(app: Flask, game_id: int | None, version: int, lang: str) -> dict[str, str]:
-    """The board as of watcher ``version`` in ``lang``, rendered once for every stream showing that
-    game in that language.
-
-    It runs between a stream's yields, so it holds an app context and its language only while it
-    renders: several streams may be suspended in one thread (Flask's test client) without their
-    contexts or languages crossing.
-    """
-    rt = runtime(app)
-    with rt.render_lock, app.app_context(), speaking(lang):
-        cached = rt.renders.get((game_id, lang))
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        try:
-            payload = render_board(_source().game(game_id))
-        except BoardError as exc:
-            payload = problem_payload(exc)
-        rt.renders[(game_id, lang)] = (version, payload)
-        return payload
+def _gone(client: Any) -> bool:
+    """Whether the client closed its end of the stream's connection (it sends nothing after its request,
+    so a readable socket with nothing to read is a closed one)."""
+    if client is None:
+        return False
+    try:
+        readable, _w, _x = select.select([client], [], [], 0)
+        return bool(readable) and client.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 # -- the judge ------------------------------------------------------------------------------------
@@ -266,11 +323,11 @@ def judge_page() -> Any:
     if asked is not None:  # this game, or a page saying there is no such game
         if not asked.isdigit() or int(asked) > MAX_GAME_ID:
             raise BoardError(msg("there is no game {game}", game=repr(asked[:30])), 404)
-        shown = _source().game(int(asked), recent=0)
+        shown = _shown(int(asked))
         game_state, game_id = shown.state, shown.id
     else:
         try:
-            shown = _source().game(current_app.config["BOARD_GAME"], recent=0)
+            shown = _shown(current_app.config["BOARD_GAME"])
             if not is_over(shown.state):
                 game_state, game_id = shown.state, shown.id
         except BoardError:
@@ -363,9 +420,9 @@ def api_games() -> Any:
 
 @board.get("/api/games/current")
 def api_current() -> Any:
-    return jsonify(_game_json(_source().game(current_app.config["BOARD_GAME"])))
+    return jsonify(_game_json(_shown(current_app.config["BOARD_GAME"])))
 
 
 @board.get("/api/games/<int:game_id>")
 def api_game(game_id: int) -> Any:
-    return jsonify(_game_json(_source().game(_check_id(game_id))))
+    return jsonify(_game_json(_shown(_check_id(game_id))))

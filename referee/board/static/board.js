@@ -13,6 +13,15 @@
   const stream = new URL(board.dataset.stream, window.location.href);
   stream.searchParams.set("lang", document.documentElement.lang);
 
+  // On a TV the last actions and the words used are cut to the screen: a cut list fades out at its foot.
+  function markCut() {
+    board.querySelectorAll(".recent-panel, .words").forEach(function (box) {
+      box.classList.toggle("cut", box.scrollHeight > box.clientHeight + 1);
+    });
+  }
+  markCut();
+  window.addEventListener("resize", markCut);
+
   function show(state, text) {
     live.dataset.state = state;
     live.textContent = text;
@@ -29,6 +38,7 @@
       board.innerHTML = update.html;
       document.title = update.title + " · Unspeakable Words";
       announce.textContent = update.announce;
+      markCut();
     };
     source.onerror = function () {
       show("lost", live.dataset.lostText);
