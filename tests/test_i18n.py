@@ -352,8 +352,7 @@ def test_no_english_placeholder_or_command_word_in_the_referee_s_spanish(domain:
     assert found == []
 
 
-# The board's catalog is left to the board's rewrite (issue 21): its one "%(chance)s %%" is the last breakable space.
-@pytest.mark.parametrize("domain", [d for d, _ in catalogs.DOMAINS if d != "board"])
+@pytest.mark.parametrize("domain", [d for d, _ in catalogs.DOMAINS])
 def test_spanish_typography_in_the_catalog(domain: str) -> None:
     found = [(message[:60], text[:120], typography_problems(text)) for d, message, text in spanish_entries()
              if d == domain and typography_problems(text)]
