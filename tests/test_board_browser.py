@@ -238,7 +238,7 @@ def test_the_language_switch_and_the_updates_in_spanish(forgets_the_language: An
         wait_for(lambda: "Veredictos" in text(driver, "main"), 5)
         verdicts = text(driver, ".verdict")
         assert "TAPS: válida" in verdicts and "APTS: no válida" in verdicts and "10 puntos" in verdicts
-        assert "La prueba de cordura se supera el 55 % de las veces." in verdicts
+        assert "La prueba de cordura se supera el 55\u00a0% de las veces." in verdicts
         assert "Se juzga para la partida 1" in text(driver, ".hint")
         # And back to English, on the same page with the same words.
         driver.find_element("css selector", 'nav.languages a[lang="en"]').click()

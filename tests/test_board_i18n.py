@@ -282,7 +282,7 @@ def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None
     body = page.get_data(as_text=True)
     for fact in ("Juzgar una palabra", "Veredictos", "Se juzga para la partida 1: tamaño de diccionario 60, mazo estándar",
                  '<strong class="yes">válida</strong>', '<strong class="no">no válida</strong>',
-                 "ya se ha usado en esta partida", "10 puntos:", "La prueba de cordura se supera el 55 % de las veces.",
+                 "ya se ha usado en esta partida", "10 puntos:", "La prueba de cordura se supera el 55\u00a0% de las veces.",
                  "<i>verbo</i>", '<span lang="en">strike lightly</span>', "WordNet no tiene ninguna definición de XQZT.",
                  "no se puede juzgar", "⟦APTS is an abbreviation", "Qué significa TAPS según WordNet (en inglés):"):
         assert fact in body, fact
