@@ -42,7 +42,16 @@ _SUFFIXES: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("superlative", "est", (ADJECTIVE,), True),
     ("agent", "er", (VERB,), True),
     ("adverb", "ly", (ADJECTIVE,), True),
+    # Derivations SCOWL lists that keep to their base's meaning (CATLIKE, FORKFUL, CLUMPY, KLUTZY):
+    ("like", "like", (NOUN,), False),
+    ("ful", "ful", (NOUN,), False),
+    ("less", "less", (NOUN,), False),
+    ("ness", "ness", (ADJECTIVE,), False),
+    ("y_adjective", "y", (NOUN, VERB), False),
 )
+#: Rules whose base may be of any class when the form is listed (SCOWL writes CHOWED, TRIALED, JUMBOS:
+#: English makes verbs and nouns of each other freely). Only the class-changing derivations check.
+_ANY_CLASS: frozenset[str] = frozenset({"plural_or_third_person", "past", "present_participle"})
 # Prefix rules: (rule, prefix, parts of speech the rest must have).
 _PREFIXES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("re", "re", (VERB,)),
@@ -55,10 +64,13 @@ _PREFIXES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNGRADABLE: frozenset[str] = frozenset({
     "baby", "army", "navy", "gilt", "mere", "prime", "main", "chief", "dead", "mock", "sole", "utter",
     "only", "own", "very", "live", "ill", "real", "gold", "pet", "key", "top", "mass", "toy", "bay",
+    "ruby", "ivory", "ebony",
 })
+#: Two-syllable adjectives with other endings that do take -er/-est (EVILER, STUPIDER, CRUELER, COMMONER).
+GRADABLE: frozenset[str] = frozenset({"evil", "stupid", "cruel", "common", "quiet", "pleasant", "handsome"})
 #: Endings of two-syllable adjectives that take -er/-est (HAPPIER, NARROWER, SIMPLER, CLEVERER).
 _TWO_SYLLABLE_ENDINGS: tuple[str, ...] = ("y", "ow", "le", "er", "ure", "et", "ite", "ne", "some", "ey")
-_VOWEL_GROUP = re.compile(r"[aeiou]+|(?<!^)y(?![aeiou])")
+_VOWEL_GROUP = re.compile(r"[aeiou]+y?|(?<!^)y(?![aeiou])")
 
 
 def syllables(word: str) -> int:
@@ -76,6 +88,8 @@ def gradable(adjective: str) -> bool:
     """
     if adjective in UNGRADABLE:
         return False
+    if adjective in GRADABLE:
+        return True
     n = syllables(adjective)
     return n == 1 or (n == 2 and adjective.endswith(_TWO_SYLLABLE_ENDINGS))
 
@@ -97,6 +111,15 @@ def _stems(word: str, suffix: str) -> list[str]:
         if stem.endswith("ie") and len(stem) > 3 and stem[-3] not in VOWELS:
             found.append(stem[:-2] + "y")  # CARNIES
         return found
+    if suffix in ("like", "ful", "less", "ness"):
+        if suffix == "ness" and stem.endswith("i"):
+            found.append(stem[:-1] + "y")  # HAPPINESS
+        return found
+    if suffix == "y":
+        if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in VOWELS:
+            found.append(stem[:-1])  # NUTTY
+        found.append(stem + "e")  # SMOKY
+        return found
     if suffix == "ly":
         if stem.endswith("i"):
             found.append(stem[:-1] + "y")  # HAPPILY
@@ -110,6 +133,7 @@ def _stems(word: str, suffix: str) -> list[str]:
         found.append(stem + "e")  # STALER, RETYPED
         if stem.endswith("i") and len(stem) > 2 and stem[-2] not in VOWELS:
             found.append(stem[:-1] + "y")  # AIRIER, TRIED
+            found.append(stem[:-1] + "ey")  # DICIER (DICEY), PRICIER
     else:
         found.append(stem + "e")  # RESTYLING
         if stem.endswith("y") and len(stem) >= 2:
@@ -158,10 +182,32 @@ def form_of(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iter
         known = set(parts(base))
         if derivation.rule in ("comparative", "superlative") and not gradable(base):
             continue
+        if derivation.rule in _ANY_CLASS:
+            return derivation
         if known:
             if not known & set(derivation.needs):
                 continue
-        elif derivation.strict:
-            continue
+        elif derivation.strict and not (derivation.rule in ("comparative", "superlative") and base.endswith("y")):
+            continue  # a comparative of an unknown -y adjective is one (DORKIER, WUSSIER)
         return derivation
+    return None
+
+
+def nonce_form(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iterable[str]],
+               irregular: Callable[[str, str], bool] = lambda base, part: False) -> Derivation | None:
+    """The derivation that makes ``word`` a nonce form a table refuses, or None.
+
+    A nonce form reads as a regular form of a legal base that the rule table refuses: a comparative
+    or superlative of an adjective that does not grade (LOYALER, UNIQUER, BABIEST, CHIEFER) or that has
+    irregular ones (GOODER). Call it for a spelling ``form_of`` found no derivation for.
+    """
+    for derivation in derivations(word):
+        base = derivation.base
+        if base == word or not legal(base):
+            continue
+        known = set(parts(base))
+        if (derivation.rule in ("comparative", "superlative") and (ADJECTIVE in known or base.endswith("y"))
+                and not base.endswith(("ed", "er", "est"))  # DARNEDEST, an idiom; GAMESTER
+                and (not gradable(base) or irregular(base, ADJECTIVE))):
+            return derivation
     return None

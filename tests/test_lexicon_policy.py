@@ -182,7 +182,7 @@ def test_shipped_precision_over_the_three_samples(dictionary: Dictionary) -> Non
 def test_shipped_phrase_pieces_are_refused(dictionary: Dictionary, word: str) -> None:
     """Spellings WordNet knows only inside a phrase, that a table would not take alone (the overlay)."""
     verdict = judge(dictionary, word)
-    assert not verdict.legal and list(verdict.codes) == ["uncommon"]
+    assert not verdict.legal and list(verdict.codes) == ["phrase_piece"]
 
 
 @pytest.mark.parametrize("word", ["qua", "kart", "eke", "barre", "sans", "aye"])

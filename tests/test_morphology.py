@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from dictionaries.morphology import derivations, form_of, gradable, syllables
+from dictionaries.morphology import derivations, form_of, gradable, nonce_form, syllables
 
 # A toy dictionary: legal bases and the parts of speech WordNet would give them.
 TOY: dict[str, set[str]] = {
@@ -90,3 +90,14 @@ def test_derivations_spell_back_doubled_consonants_and_y() -> None:
     assert "airy" in {d.base for d in derivations("airier")}
     assert "stale" in {d.base for d in derivations("staler")}
     assert "die" not in {d.base for d in derivations("dieing")} and "die" in {d.base for d in derivations("dying")}
+
+
+@pytest.mark.parametrize("word", ["loyaler", "uniquer", "babiest"])
+def test_nonce_comparatives_are_named(word: str) -> None:
+    found = nonce_form(word, TOY.__contains__, lambda base: TOY.get(base, set()))
+    assert found is not None and found.rule in ("comparative", "superlative")
+
+
+@pytest.mark.parametrize("word", ["staler", "ankhs", "blowed", "zorped"])
+def test_other_spellings_are_not_nonce_comparatives(word: str) -> None:
+    assert nonce_form(word, TOY.__contains__, lambda base: TOY.get(base, set())) is None
