@@ -86,7 +86,8 @@ _CAPITALISED_RE = re.compile(r"[A-Za-z]*[A-Z][A-Za-z]*")
 COMMON_ZIPF = 3.0
 #: A spelling above the default level written this often is promoted (rule 2): a word WordNet knows in
 #: lower case whatever other languages write, another only when it is not written more elsewhere.
-PROMOTE_ZIPF = WORDNET_ZIPF = 2.5
+PROMOTE_ZIPF = 2.5
+WORDNET_ZIPF = 2.0
 #: Below this Zipf frequency a default-level word is rare enough to need WordNet's word that it exists.
 RARE_ZIPF = 2.0
 #: A spelling this much more frequent in French, Spanish, German, Italian or Portuguese is a foreign
@@ -538,7 +539,8 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
-                                     "capitalised_word": [], "contraction": [], "surname": [], "named": [], "foreign": []}
+                                     "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
+                                     "foreign": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -671,6 +673,12 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             slot[word] = 0
             forms[(key, sense)] = (code, written)
             changes["named"].append(key)
+        elif len(key) >= 3 and _ROMAN_RE.fullmatch(key):
+            # A Roman numeral SCOWL files as a rare word (XIII, XVIII): not a word at all.
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["numeral"].append(key)
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
             del levels[key]

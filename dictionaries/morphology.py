@@ -63,11 +63,17 @@ _PREFIXES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 #: "more"/"most", or their adjective sense does not grade): the exceptions of the comparative rule.
 UNGRADABLE: frozenset[str] = frozenset({
     "baby", "army", "navy", "gilt", "mere", "prime", "main", "chief", "dead", "mock", "sole", "utter",
-    "only", "own", "very", "live", "ill", "real", "gold", "pet", "key", "top", "mass", "toy", "bay",
+    "only", "own", "live", "ill", "real", "gold", "pet", "key", "top", "mass", "toy", "bay",
     "ruby", "ivory", "ebony",
 })
-#: Two-syllable adjectives with other endings that do take -er/-est (EVILER, STUPIDER, CRUELER, COMMONER).
-GRADABLE: frozenset[str] = frozenset({"evil", "stupid", "cruel", "common", "quiet", "pleasant", "handsome"})
+#: Two-syllable adjectives with other endings that do take -er/-est, as Merriam-Webster inflects them
+#: (EVILER, STUPIDER, ACUTER, OBTUSER, RAPIDER, VIVIDER, VERIEST).
+GRADABLE: frozenset[str] = frozenset({
+    "evil", "stupid", "cruel", "common", "quiet", "pleasant", "handsome", "acute", "astute", "even", "obtuse",
+    "opaque", "rapid", "timid", "very", "vivid", "solid", "polite", "profound", "remote", "severe", "sincere",
+    "secure", "mature", "obscure", "minute", "complete", "intense", "humane", "urbane", "inane",
+    "insane", "serene", "sedate", "divine", "mellow", "shallow", "hollow", "yellow", "narrow",
+})
 #: Endings of two-syllable adjectives that take -er/-est (HAPPIER, NARROWER, SIMPLER, CLEVERER).
 _TWO_SYLLABLE_ENDINGS: tuple[str, ...] = ("y", "ow", "le", "er", "ure", "et", "ite", "ne", "some", "ey")
 _VOWEL_GROUP = re.compile(r"[aeiou]+y?|(?<!^)y(?![aeiou])")
