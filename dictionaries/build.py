@@ -658,8 +658,9 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             forms.pop((key, "proper_noun"), None)
             changes["contraction"].append(key)
         elif (code >= _CODE[80] and slot[proper] and not any(slot[i] for i in others if i != proper)
-              and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)):
-            # A surname's text frequency (REDDY, TAIT): no dictionary list holds it in lower case.
+              and frequencies.zipf(key) >= PROMOTE_ZIPF and not wordnet.bases(key)):
+            # A surname's text frequency (REDDY, TAIT): written often enough to be promoted were it a word,
+            # but no dictionary (WordNet) holds it in lower case and SCOWL also lists the name.
             slot[proper] = min(slot[proper], code)
             slot[word] = 0
             changes["surname"].append(key)
