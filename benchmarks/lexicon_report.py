@@ -56,6 +56,8 @@ OLD_REFUSED_SEED, OLD_REFUSED_SIZE, ACCEPTED_FOURTH_SEED = 47, 150, 29
 RARE_SEED, RARE_SIZE, RARE_ZIPF_LINE = 31, 150, 1.5
 REFUSALS_SEED, REFUSALS_SIZE, REFUSALS_POOL = 37, 200, 30_000
 DEFINED_SEED, DEFINED_SIZE, DEMOTED_SEED, DEMOTED_SIZE = 41, 100, 43, 50
+DEFINED_FRESH = JUDGED / "definitions_fresh.tsv"  # the same, a second sample drawn after the built definitions
+DEFINED_FRESH_SEED = 53
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -159,13 +161,32 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
     rare = [w for w in legal if zipf_frequency(w, "en", wordlist="large") < RARE_ZIPF_LINE]
     frequent = pool[:REFUSALS_POOL]
     refusals = [(w, judge(dictionary, w).reasons[0].code) for w in frequent if not judge(dictionary, w).legal]
+    defined = stable_sample(legal, DEFINED_SIZE, DEFINED_SEED)
     return {
         ACCEPTED_FOURTH: sorted(fourth),
         RARE_LEGAL: sorted(stable_sample(rare, RARE_SIZE, RARE_SEED)),
         REFUSALS_30K: sorted(stable_sample(refusals, REFUSALS_SIZE, REFUSALS_SEED)),
-        DEFINED: sorted(stable_sample(legal, DEFINED_SIZE, DEFINED_SEED)),
+        DEFINED: sorted(defined),
+        DEFINED_FRESH: sorted(stable_sample([w for w in legal if w not in set(defined)], DEFINED_SIZE, DEFINED_FRESH_SEED)),
         DEMOTED_NOW: sorted(stable_sample(rule3_demoted(before, dictionary), DEMOTED_SIZE, DEMOTED_SEED)),
     }
+
+
+def first_definition(definitions, word: str) -> str:
+    """The first definition shown, as judged ('noun: ...'), or '' when there is none."""
+    found = definitions.lookup(word)
+    return f"{found[0].part_of_speech}: {found[0].text}" if found else ""
+
+
+def keep_judged_definitions(path: Path, header: str, words: list[str]) -> None:
+    """Keep a judgement while the first definition is the one judged (the note holds it)."""
+    definitions = open_definitions()
+    old = read_judged(path)
+    rows = []
+    for w in words:
+        shown = first_definition(definitions, w)
+        rows.append((w, old[w][0], shown) if w in old and old[w][1] == shown else (w, "", shown))
+    write_judged(path, header, rows)
 
 
 def in_dictionary(dictionary: Dictionary, word: str) -> bool:
@@ -228,17 +249,18 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
         failures.append(f"refusals ({REFUSALS_30K.name})")
 
     definitions = open_definitions()
-    judged = read_judged(DEFINED)
-    sample = drawn[DEFINED]
-    right_first = [w for w in sample if judged.get(w, ("",))[0] == "right"]
-    with_one = [w for w in sample if definitions.lookup(w)]
-    print(f"\n== issue 19 definitions: of {len(sample)} legal words ({DEFINED.name}), the first sense shown is the one a "
-          f"player means for {len(right_first)} (target >= 90); {len(with_one)} have one (target >= 98); wrong: "
-          f"{', '.join(w for w in sample if judged.get(w, ('',))[0] == 'wrong') or 'none'}; none: "
-          f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
-    if len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample) or any(
-            not judged.get(w, ("",))[0] for w in sample):
-        failures.append(f"definitions ({DEFINED.name})")
+    for path in (DEFINED, DEFINED_FRESH):
+        sample = drawn[path]
+        judged = {w: j for w, j in read_judged(path).items() if j[1] == first_definition(definitions, w)}
+        right_first = [w for w in sample if judged.get(w, ("",))[0] == "right"]
+        with_one = [w for w in sample if definitions.lookup(w)]
+        print(f"\n== issue 19 definitions: of {len(sample)} legal words ({path.name}), the first sense shown is the one a "
+              f"player means for {len(right_first)} (target >= 90); {len(with_one)} have one (target >= 98); wrong: "
+              f"{', '.join(w for w in sample if judged.get(w, ('',))[0] == 'wrong') or 'none'}; none: "
+              f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
+        if len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample) or any(
+                not judged.get(w, ("",))[0] for w in sample):
+            failures.append(f"definitions ({path.name})")
 
     judged = read_judged(DEMOTED_NOW)
     sample = drawn[DEMOTED_NOW]
@@ -320,8 +342,12 @@ def main(argv: list[str] | None = None) -> int:
                           "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
                           "refuses it; wrong = it does not; plain = a plain word a table accepts. The note starts with the code judged",
                           issue19[REFUSALS_30K])
-        keep_judged(DEFINED, f"{DEFINED_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {DEFINED_SEED}): the first definition "
-                    "shown.\nright = the sense a player means; wrong = another sense leads; none = no definition", issue19[DEFINED])
+        keep_judged_definitions(DEFINED, f"{DEFINED_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {DEFINED_SEED}): the first "
+                                "definition shown (the note).\nright = the sense a player means; wrong = another sense leads; "
+                                "none = no definition. A judgement holds while the note is the definition shown", issue19[DEFINED])
+        keep_judged_definitions(DEFINED_FRESH, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_FRESH_SEED}), none in "
+                                "definitions_sample.tsv, drawn after the definitions the rule table builds.\n"
+                                "right | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_FRESH])
         keep_judged(DEMOTED_NOW, f"{DEMOTED_SIZE} random 3-7 letter words rule 3 still moves to size 70 (seed {DEMOTED_SEED}).\n"
                     "nonce = a nonce form a table refuses; word = a word a dictionary lists (a loss)", issue19[DEMOTED_NOW])
         keep_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"

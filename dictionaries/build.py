@@ -704,6 +704,7 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
     if not bases:
         for derivation in morphology.derivations(key):
             if derivation.rule in _DEFINED_THROUGH:
+                # DEEDED: WordNet has DEED only as a noun, whose senses are the nearest it has
                 bases = wordnet.bases(derivation.base, derivation.needs) or wordnet.bases(derivation.base)
                 if bases:
                     own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
@@ -720,8 +721,8 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
             members, pointers = wordnet.weight.get((part, offset), (0, 0))
             named = 1 if (part, offset, lemma) in wordnet.named_senses else 0
             candidates.append((own, named, -count, -members, -pointers, part, offset))
-    if any(not named for _own, named, *_rest in candidates):
-        candidates = [c for c in candidates if not c[1]]
+    if own_lemma != key or any(not named for _own, named, *_rest in candidates):
+        candidates = [c for c in candidates if not c[1]]  # a name's sense is no sense of a lower-case word
     groups: dict[tuple[int, str], list[int]] = {}  # (own, part) -> offsets: the word's own senses first
     counted: dict[tuple[int, str], int] = {}
     shown: dict[str, list[int]] = {}
@@ -737,17 +738,82 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
 
 
 #: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
-_DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative",
-                              "adverb", "y_adjective"})
+_DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
 
 
-def build_definitions(wordnet: WordNet, keys: list[str], out: Path) -> dict:
-    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms."""
+def _third_person(verb: str) -> str:
+    """GUIDE -> guides, FIX -> fixes, CARRY -> carries: for a built definition's wording."""
+    if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+#: Definitions built from the rule table for a word WordNet does not reach, by the rule that derives it
+#: from a word (issue 19): part of speech and wording. The base is written in capitals (a game's words).
+_BUILT: dict[str, tuple[str, str]] = {
+    "agent": ("noun", "one who {third} (from {BASE})"),
+    "re": ("verb", "{base} again (RE- + {BASE})"),
+    "out": ("verb", "surpass in {base} (OUT- + {BASE})"),
+    "over": ("verb", "{base} too much (OVER- + {BASE})"),
+    "adverb": ("adverb", "in a {base} manner (from {BASE})"),
+    "like": ("adjective", "like a {base} (from {BASE})"),
+    "ful": ("noun", "as much as a {base} holds (from {BASE})"),
+    "less": ("adjective", "without a {base} (from {BASE})"),
+    "ness": ("noun", "the state of being {base} (from {BASE})"),
+    "y_adjective": ("adjective", "like or full of {base} (from {BASE})"),
+    "comparative": ("adjective", "more {base} (from {BASE})"),
+    "superlative": ("adjective", "most {base} (from {BASE})"),
+}
+
+
+def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, str] | None:
+    """(part of speech, text) the rule table says ``key`` means when WordNet has nothing for it:
+    GUIDERS is 'one who guides', REBID 'bid again', DANKLY 'in a dank manner'. Its base must be a
+    known spelling; a plural or verb form reaches its base's built definition (GUIDERS: GUIDER)."""
+    for derivation in morphology.derivations(key):
+        base = derivation.base
+        if base not in known or base == key:
+            continue
+        parts = {part for part, _lemma in wordnet.bases(base)}
+        if derivation.rule in _BUILT and parts & set(derivation.needs):
+            part, text = _BUILT[derivation.rule]
+            if derivation.rule == "un":
+                continue
+            return part, text.format(base=base, BASE=base.upper(), third=_third_person(base))
+        if derivation.rule == "un" and parts & set(derivation.needs):
+            if "adjective" in parts:
+                return "adjective", f"not {base} (UN- + {base.upper()})"
+            return "verb", f"undo: {base} in reverse (UN- + {base.upper()})"
+        if derivation.rule in ("plural_or_third_person", "past", "present_participle") and not wordnet.bases(base):
+            found = built_definition(base, known, wordnet)
+            if found is not None:
+                return found
+    return None
+
+
+def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None) -> dict:
+    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
+
+    A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
+    table builds from another word, when it has one (``built_definition``)."""
+    words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses} | set(wordnet.exceptions))
+    known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
+    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text
+    built_refs: dict[tuple[str, str], tuple[str, int]] = {}
     items: list[tuple[str, bytes]] = []
     for key in every:
         chosen = definition_ids(wordnet, key)
+        if not chosen and key in known:
+            made = built_definition(key, known, wordnet)
+            if made is not None:
+                if made not in built_refs:
+                    built_refs[made] = (made[0], -1 - len(built_refs))
+                    built[built_refs[made]] = made[1]
+                chosen = [built_refs[made]]
         if not chosen:
             continue
         payload = bytearray()
@@ -759,7 +825,8 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path) -> dict:
     if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
         raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
     marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
-    records = [bytes([PARTS_OF_SPEECH.index(part)]) + wordnet.glosses[(part, offset)].encode("utf-8")
+    records = [bytes([PARTS_OF_SPEECH.index(part)])
+               + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
     offsets, position = [], 0
     for record in records:
@@ -860,7 +927,8 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
     if frequencies is not None:
         sources.append(frequencies.source)
     if wordnet is not None:
-        definitions = build_definitions(wordnet, sorted(levels), out)
+        definitions = build_definitions(wordnet, sorted(levels), out,
+                                        sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]))
         sources.append({
             "name": "WordNet",
             "role": "definitions; tells a real word from a stray form (the policy)",

@@ -101,3 +101,25 @@ def test_shipped_definitions(word: str, part: str) -> None:
 def test_shipped_taps_reaches_tap() -> None:
     assert set(definitions("tap")) <= set(definitions("taps")) | set(definitions("tap")[3:])
     assert any("strike lightly" == d.text for d in definitions("taps"))
+
+
+@pytest.mark.parametrize(
+    ("word", "part", "text"),
+    [
+        ("rebid", "verb", "bid again (RE- + BID)"),        # issue 19: built from the rule table
+        ("guiders", "noun", "one who guides (from GUIDE)"),
+        ("dankly", "adverb", "in a dank manner (from DANK)"),
+        ("catlike", "adjective", "like a cat (from CAT)"),
+    ],
+)
+def test_shipped_words_wordnet_lacks_get_the_rule_table_s_definition(word: str, part: str, text: str) -> None:
+    assert open_definitions().lookup(word)[0] == Definition(part, text)
+
+
+def test_shipped_own_senses_lead_and_names_go() -> None:
+    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; LORRY is the truck."""
+    shipped = open_definitions()
+    assert shipped.lookup("backer")[0].part_of_speech == "noun"
+    assert all("Ravel" not in d.text and "composer" not in d.text for d in shipped.lookup("ravels"))
+    assert "truck" in shipped.lookup("lorry")[0].text
+    assert shipped.lookup("deeded")  # a form WordNet does not reach borrows its base's senses
