@@ -243,3 +243,25 @@ def test_shipped_accepted_sample_is_judged(dictionary: Dictionary) -> None:
     assert set(sample) == set(judged)  # rebuild the data, then: lexicon_report.py --samples and judge the new words
     assert all(judged[w][0] in ("accept", "refuse", "borderline") for w in sample)
     assert sum(judged[w][0] == "refuse" for w in sample) <= 0.01 * SAMPLE_SIZE
+
+
+def test_overlay_phrase_pieces_and_unknown_spellings(tmp_path: Path) -> None:
+    """Issue 19: the overlay says a spelling is only part of a phrase (the verdict names the phrase) or
+    not in the dictionary at all."""
+    overlay = tmp_path / "overlay.txt"
+    overlay.write_text((DATA / "overlay.txt").read_text() + 'look  phrase_piece  95  # only in "look see" here\n'
+                       "taps  unknown  95  # left out here\n", encoding="utf-8")
+    out = tmp_path / "out"
+    build(DATA / "scowl", overlay, out, "toy", frequencies=None, wordnet=None)
+    toy = Dictionary(out)
+    verdict = judge(toy, "look")
+    assert list(verdict.codes) == ["phrase_piece"] and "(look see)" in verdict.reasons[0].message
+    assert judge(toy, "look", 95).legal
+    assert list(judge(toy, "taps").codes) == ["unknown"] and "taps" not in toy
+
+
+def test_overlay_senses_are_checked(tmp_path: Path) -> None:
+    overlay = tmp_path / "overlay.txt"
+    overlay.write_text("look  piece  95  # not a sense\n", encoding="utf-8")
+    with pytest.raises(BuildError, match="phrase_piece"):
+        build(DATA / "scowl", overlay, tmp_path / "out", "toy", frequencies=None, wordnet=None)
