@@ -16,6 +16,7 @@ import random
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,6 +45,19 @@ FRESH_SEED, FRESH_SIZE, FOREIGN_SEED, FOREIGN_SIZE = 16, 200, 18, 100
 ACCEPTED_FRESH_SEED, ACCEPTED_THIRD_SEED = 19, 23
 FREQUENT = 10_000
 _PLAIN = re.compile(r"[a-z]{3,7}")
+# Issue 19's samples, drawn after its rules were set (fixed seeds), judged word by word:
+OLD_REFUSED = JUDGED / "old_rule3_sample.tsv"   # accept | borderline | nonce: what the old rule 3 refused
+ACCEPTED_FOURTH = JUDGED / "accepted_fourth.tsv"  # accept | refuse | borderline, as in accepted_sample.tsv
+RARE_LEGAL = JUDGED / "rare_legal_sample.tsv"   # word | not: legal words written below Zipf 1.5
+REFUSALS_30K = JUDGED / "refusals_30k.tsv"      # right | wrong | plain: refusals among the 30,000 most frequent
+DEFINED = JUDGED / "definitions_sample.tsv"     # right | wrong | none: the first definition shown
+DEMOTED_NOW = JUDGED / "demoted_sample.tsv"     # nonce | word: what rule 3 still takes
+OLD_REFUSED_SEED, OLD_REFUSED_SIZE, ACCEPTED_FOURTH_SEED = 47, 150, 29
+RARE_SEED, RARE_SIZE, RARE_ZIPF_LINE = 31, 150, 1.5
+REFUSALS_SEED, REFUSALS_SIZE, REFUSALS_POOL = 37, 200, 30_000
+DEFINED_SEED, DEFINED_SIZE, DEMOTED_SEED, DEMOTED_SIZE = 41, 100, 43, 50
+DEFINED_FRESH = JUDGED / "definitions_fresh.tsv"  # the same, a second sample drawn after the built definitions
+DEFINED_FRESH_SEED = 53
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -128,6 +142,137 @@ def samples(dictionary: Dictionary) -> tuple[list[str], list[str], list[str], li
             sorted(fresh))
 
 
+def rule3_demoted(before: dict[str, list[int]], dictionary: Dictionary) -> list[str]:
+    """3-7 letter words SCOWL alone holds at the default size that ``dictionary`` moved to the next size."""
+    default = LEVELS.index(DEFAULT_LEVEL) + 1
+    return sorted(key for key, slot in before.items()
+                  if _PLAIN.fullmatch(key) and 0 < slot[0] <= default and key in dictionary
+                  and (dictionary.senses(key) or b"\x00")[0] == default + 1)
+
+
+def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: list[str],
+                    drawn: set[str]) -> dict[Any, list]:
+    """Issue 19's samples from today's data: legal words (a fourth sample, the rarely written ones,
+    the definitions), refusals among the 30,000 most frequent words, and what rule 3 still takes."""
+    from wordfreq import zipf_frequency  # build-time only
+
+    legal = legal_words(dictionary)
+    fourth = stable_sample([w for w in legal if w not in drawn], SAMPLE_SIZE, ACCEPTED_FOURTH_SEED)
+    rare = [w for w in legal if zipf_frequency(w, "en", wordlist="large") < RARE_ZIPF_LINE]
+    frequent = pool[:REFUSALS_POOL]
+    refusals = [(w, judge(dictionary, w).reasons[0].code) for w in frequent if not judge(dictionary, w).legal]
+    defined = stable_sample(legal, DEFINED_SIZE, DEFINED_SEED)
+    return {
+        ACCEPTED_FOURTH: sorted(fourth),
+        RARE_LEGAL: sorted(stable_sample(rare, RARE_SIZE, RARE_SEED)),
+        REFUSALS_30K: sorted(stable_sample(refusals, REFUSALS_SIZE, REFUSALS_SEED)),
+        DEFINED: sorted(defined),
+        DEFINED_FRESH: sorted(stable_sample([w for w in legal if w not in set(defined)], DEFINED_SIZE, DEFINED_FRESH_SEED)),
+        DEMOTED_NOW: sorted(stable_sample(rule3_demoted(before, dictionary), DEMOTED_SIZE, DEMOTED_SEED)),
+    }
+
+
+def first_definition(definitions, word: str) -> str:
+    """The first definition shown, as judged ('noun: ...'), or '' when there is none."""
+    found = definitions.lookup(word)
+    return f"{found[0].part_of_speech}: {found[0].text}" if found else ""
+
+
+def keep_judged_definitions(path: Path, header: str, words: list[str]) -> None:
+    """Keep a judgement while the first definition is the one judged (the note holds it)."""
+    definitions = open_definitions()
+    old = read_judged(path)
+    rows = []
+    for w in words:
+        shown = first_definition(definitions, w)
+        rows.append((w, old[w][0], shown) if w in old and old[w][1] == shown else (w, "", shown))
+    write_judged(path, header, rows)
+
+
+def in_dictionary(dictionary: Dictionary, word: str) -> bool:
+    """Legal at the default level but for the deck (BOGGING needs two Gs): what the word list decides."""
+    return all(code == "deck_limit" for code in judge(dictionary, word).codes)
+
+
+def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
+    """Print issue 19's figures from the judged samples; return the targets missed."""
+    from wordfreq import zipf_frequency  # build-time only
+
+    failures: list[str] = []
+    old = read_judged(OLD_REFUSED)
+    acceptable = [w for w, (j, _n) in old.items() if j == "accept"]
+    nonce = [w for w, (j, _n) in old.items() if j == "nonce"]
+    legal_now = [w for w in acceptable if in_dictionary(dictionary, w)]
+    nonce_legal = [w for w in nonce if in_dictionary(dictionary, w)]
+    share = len(legal_now) / len(acceptable) if acceptable else 0.0
+    print(f"\n== issue 19: of {len(old)} words the old rule 3 refused ({OLD_REFUSED.name}), a table accepts "
+          f"{len(acceptable)}; {len(legal_now)} of them are legal now ({share:.1%}; target >= 95%); "
+          f"{len(nonce)} nonce forms, legal now: {', '.join(nonce_legal) or 'none'}")
+    print(f"  still refused: {', '.join(w for w in acceptable if w not in legal_now) or 'none'}")
+    borderline = [w for w, (j, _n) in old.items() if j == "borderline"]
+    print(f"  borderline ({len(borderline)}), legal now: "
+          f"{', '.join(w for w in borderline if in_dictionary(dictionary, w)) or 'none'}")
+    if share < 0.95 or nonce_legal or any(not j for j, _n in old.values()):
+        failures.append(f"old rule 3 sample {share:.1%}")
+
+    judged = read_judged(ACCEPTED_FOURTH)
+    sample = drawn[ACCEPTED_FOURTH]
+    good = [w for w in sample if judged.get(w, ("",))[0] == "accept"]
+    border = [w for w in sample if judged.get(w, ("",))[0] == "borderline"]
+    bad = [w for w in sample if judged.get(w, ("",))[0] == "refuse"]
+    print(f"\n== issue 19 precision: of {len(sample)} more legal words ({ACCEPTED_FOURTH.name}, seed "
+          f"{ACCEPTED_FOURTH_SEED}) a table accepts {len(good)} ({len(good) / len(sample):.1%}; target >= 99%); "
+          f"refuses: {', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}; borderline: {', '.join(border) or 'none'}")
+    if len(good) < 0.99 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
+        failures.append(f"precision ({ACCEPTED_FOURTH.name})")
+
+    judged = read_judged(RARE_LEGAL)
+    sample = drawn[RARE_LEGAL]
+    nots = [w for w in sample if judged.get(w, ("",))[0] == "not"]
+    print(f"\n== issue 19: of {len(sample)} legal words written below Zipf {RARE_ZIPF_LINE} ({RARE_LEGAL.name}), "
+          f"{len(nots)} are not English words ({len(nots) / len(sample):.1%}; target <= 2%): {', '.join(nots) or 'none'}; "
+          f"never written in wordfreq's data: {sum(zipf_frequency(w, 'en', wordlist='large') == 0 for w in sample)}")
+    if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
+        failures.append(f"rare legal words ({RARE_LEGAL.name})")
+
+    sample = drawn[REFUSALS_30K]
+    judged = {w: j for w, j in read_judged(REFUSALS_30K).items() if judged_code(j) == dict(sample).get(w)}
+    plain = [w for w, _c in sample if judged.get(w, ("",))[0] == "plain"]
+    wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
+    right = [w for w, _c in sample if judged.get(w, ("",))[0] == "right"]
+    print(f"\n== issue 19: of {len(sample)} refusals among wordfreq's {REFUSALS_POOL} most frequent 3-7 letter words "
+          f"({REFUSALS_30K.name}), {len(plain)} are plain words a table accepts ({len(plain) / len(sample):.1%}; target <= 1%): "
+          f"{', '.join(plain) or 'none'}; {len(right)} carry the right reason ({len(right) / len(sample):.1%}; target >= 98%), "
+          f"wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
+    if len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample) or any(
+            not judged.get(w, ("",))[0] for w, _c in sample):
+        failures.append(f"refusals ({REFUSALS_30K.name})")
+
+    definitions = open_definitions()
+    for path in (DEFINED, DEFINED_FRESH):
+        sample = drawn[path]
+        judged = {w: j for w, j in read_judged(path).items() if j[1] == first_definition(definitions, w)}
+        right_first = [w for w in sample if judged.get(w, ("",))[0] == "right"]
+        with_one = [w for w in sample if definitions.lookup(w)]
+        print(f"\n== issue 19 definitions: of {len(sample)} legal words ({path.name}), the first sense shown is the one a "
+              f"player means for {len(right_first)} (target >= 90); {len(with_one)} have one (target >= 98); wrong: "
+              f"{', '.join(w for w in sample if judged.get(w, ('',))[0] == 'wrong') or 'none'}; none: "
+              f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
+        if len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample) or any(
+                not judged.get(w, ("",))[0] for w in sample):
+            failures.append(f"definitions ({path.name})")
+
+    judged = read_judged(DEMOTED_NOW)
+    sample = drawn[DEMOTED_NOW]
+    words = [w for w in sample if judged.get(w, ("",))[0] == "word"]
+    print(f"\n== issue 19: rule 3 still takes {len(drawn['demoted_all'])} spellings of 3-7 letters; of {len(sample)} "
+          f"judged ({DEMOTED_NOW.name}), {len(sample) - len(words)} are nonce forms a table refuses, {len(words)} words "
+          f"a dictionary lists: {', '.join(words) or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w in sample):
+        failures.append(f"{DEMOTED_NOW.name} unjudged")
+    return failures
+
+
 def phrase_pieces(legal: list[str]) -> list[tuple[str, str]]:
     """Legal spellings WordNet knows only inside a longer phrase (QUO in status_quo), each with one such
     phrase: the class the overlay's review of phrase pieces read word by word."""
@@ -165,6 +310,8 @@ def level_counts(levels: dict[str, list[int]]) -> dict[int, tuple[int, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", action="store_true", help="write the lists to judge (keeps judgements)")
+    parser.add_argument("--old-data", type=Path, default=None,
+                        help=f"with --samples: the data before issue 19 (commit 62430f8), to draw {OLD_REFUSED.name}")
     args = parser.parse_args(argv)
     dictionary = Dictionary()
     accepted, accepted_fresh, accepted_third, refused, refusals, check, fresh = samples(dictionary)
@@ -174,8 +321,35 @@ def main(argv: list[str] | None = None) -> int:
     # Rule 4 leaves out size-95 words, rule 7 size-80 words (SCOWL alone: only a word sense at that size).
     left_out = stable_sample([k for k in gone if before[k][0] == doubtful], LEFT_OUT_SIZE, LEFT_OUT_SEED)
     foreign = stable_sample([k for k in gone if before[k][0] == foreign_level], FOREIGN_SIZE, FOREIGN_SEED)
+    drawn_before = set(accepted) | set(accepted_fresh) | set(accepted_third)
+    issue19 = issue19_samples(dictionary, before, frequent_words(REASON_POOL), drawn_before)
+    issue19["demoted_all"] = rule3_demoted(before, dictionary)
     if args.samples:
         same = "accept | refuse | borderline, as in accepted_sample.tsv"
+        if args.old_data is not None:
+            old_refused = stable_sample(rule3_demoted(before, Dictionary(args.old_data)), OLD_REFUSED_SIZE, OLD_REFUSED_SEED)
+            keep_judged(OLD_REFUSED, f"{OLD_REFUSED_SIZE} random 3-7 letter words the old rule 3 refused (seed {OLD_REFUSED_SEED}; "
+                        "drawn from the data of commit 62430f8, before issue 19).\naccept = a careful table accepts it; "
+                        "borderline = it might go either way; nonce = a nonce form a table refuses; not = not a word",
+                        sorted(old_refused))
+        keep_judged(ACCEPTED_FOURTH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FOURTH_SEED}), "
+                    f"in none of the three samples before, drawn after issue 19's rules were set.\n{same}",
+                    issue19[ACCEPTED_FOURTH])
+        keep_judged(RARE_LEGAL, f"{RARE_SIZE} random words legal at size {DEFAULT_LEVEL} written below Zipf {RARE_ZIPF_LINE} "
+                    f"(seed {RARE_SEED}).\nword = an English word or regular form a dictionary has; not = not an English word",
+                    issue19[RARE_LEGAL])
+        keep_judged_codes(REFUSALS_30K, f"{REFUSALS_SIZE} random refusals (seed {REFUSALS_SEED}) among wordfreq's {REFUSALS_POOL} most "
+                          "frequent lower-case 3-7 letter words: word, first reason code.\nright = the code names why a table "
+                          "refuses it; wrong = it does not; plain = a plain word a table accepts. The note starts with the code judged",
+                          issue19[REFUSALS_30K])
+        keep_judged_definitions(DEFINED, f"{DEFINED_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {DEFINED_SEED}): the first "
+                                "definition shown (the note).\nright = the sense a player means; wrong = another sense leads; "
+                                "none = no definition. A judgement holds while the note is the definition shown", issue19[DEFINED])
+        keep_judged_definitions(DEFINED_FRESH, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_FRESH_SEED}), none in "
+                                "definitions_sample.tsv, drawn after the definitions the rule table builds.\n"
+                                "right | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_FRESH])
+        keep_judged(DEMOTED_NOW, f"{DEMOTED_SIZE} random 3-7 letter words rule 3 still moves to size 70 (seed {DEMOTED_SEED}).\n"
+                    "nonce = a nonce form a table refuses; word = a word a dictionary lists (a loss)", issue19[DEMOTED_NOW])
         keep_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"
                     "accept = a careful table accepts it; refuse = it would not; borderline = a table might go either way",
                     accepted)
@@ -292,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
           f"judge + definitions as dicts {both_us:.2f} us (target: definitions add <= 20 us)")
     if share < 0.93:
         failures.append(f"definition coverage {share:.1%}")
+    failures += issue19_report(dictionary, issue19)
     print("\n" + ("all targets hold" if not failures else "NOT MET: " + "; ".join(failures)))
     return 0 if not failures else 1
 

@@ -26,6 +26,10 @@ DEFAULT_LEVEL = 60
 #: The senses a spelling can have, in the order of their bytes in ``words.levels``.
 #: After ``word``, this is also the order of precedence of the exclusions on a tie.
 SENSES: tuple[str, ...] = ("word", "proper_noun", "abbreviation", "acronym", "contraction")
+#: A word sense that is only a piece of a phrase (QUO in status quo) carries a form under this index in
+#: the forms trie: the phrase, which the verdict names (issue 19). Not a sense of its own in words.levels.
+PHRASE_PIECE = "phrase_piece"
+PHRASE_PIECE_INDEX = len(SENSES)
 
 #: Files of a built dictionary.
 WORDS_TRIE = "words.marisa"      # every spelling key (a-z), any sense

@@ -41,6 +41,8 @@ from dictionaries import (
     METADATA,
     NODE_FORMAT,
     PARTS_OF_SPEECH,
+    PHRASE_PIECE,
+    PHRASE_PIECE_INDEX,
     RACKS_NODES,
     RACKS_TRIE,
     RACKS_WORDS,
@@ -48,6 +50,7 @@ from dictionaries import (
     WORD_ID_FORMAT,
     WORDS_LEVELS,
     WORDS_TRIE,
+    morphology,
 )
 
 #: Spellings whose lists count at their own sizes (COLOR and COLOUR both play).
@@ -58,6 +61,11 @@ RARE_SPELLINGS: tuple[str, ...] = (
     "variant_2", "variant_3", "british_variant_1", "british_variant_2",
     "canadian_variant_1", "canadian_variant_2", "australian_variant_1", "australian_variant_2",
 )
+#: Rare lists whose words at the default size or below count at their own size (issue 19).
+BRITISH_VARIANTS: tuple[str, ...] = ("british_variant_1", "british_variant_2")
+#: What an overlay line may say a spelling is: a sense, a piece of a phrase (a word sense at that size
+#: whose verdict names the phrase) or unknown (left out: not in the dictionary at all).
+OVERLAY_SENSES: tuple[str, ...] = (*SENSES, PHRASE_PIECE, "unknown")
 CATEGORIES: tuple[str, ...] = ("words", "proper-names", "upper", "abbreviations", "contractions")
 DEFAULT_SCOWL = Path("/usr/share/dict/scowl")
 DEFAULT_WORDNET = Path("/usr/share/wordnet")
@@ -67,11 +75,19 @@ _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 _OVERLAY_RE = re.compile(r"^(?P<key>[a-z]+)\s+(?P<sense>[a-z_]+)\s+(?P<level>\d+)\s+#\s*(?P<why>\S.*)$")
 _KEY_RE = re.compile(r"[a-z]+")
+_UNIT_RE = re.compile(r"(?:a|the|an)\s+(?:\S+\s+)?unit of\b")
+#: What a contraction's apostrophe stands for (I've, G'day), as against a name's (Qur'an, L'Aquila).
+_CONTRACTED_RE = re.compile(r"'(?:ve|m|d|ll|re|s|t|day)$|n't$")
+_ROMAN_RE = re.compile(r"m*(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 _CAPITALISED_RE = re.compile(r"[A-Za-z]*[A-Z][A-Za-z]*")
 
 # -- the word policy (LEXICON.md explains each number) ---------------------------------------------
 #: Zipf frequency (log10 of uses per billion words) from which a spelling is "written often today".
 COMMON_ZIPF = 3.0
+#: A spelling above the default level written this often is promoted (rule 2): a word WordNet knows in
+#: lower case whatever other languages write, another only when it is not written more elsewhere.
+PROMOTE_ZIPF = 2.5
+WORDNET_ZIPF = 2.0
 #: Below this Zipf frequency a default-level word is rare enough to need WordNet's word that it exists.
 RARE_ZIPF = 2.0
 #: A spelling this much more frequent in French, Spanish, German, Italian or Portuguese is a foreign
@@ -178,8 +194,8 @@ def read_overlay(path: Path) -> dict[str, list[tuple[str, int, str]]]:
         if not match:
             raise BuildError(f"{path}:{number}: expected 'word sense level  # why', got {line!r}")
         sense, level = match["sense"], int(match["level"])
-        if sense not in SENSES:
-            raise BuildError(f"{path}:{number}: sense {sense!r} is not one of {', '.join(SENSES)}")
+        if sense not in OVERLAY_SENSES:
+            raise BuildError(f"{path}:{number}: sense {sense!r} is not one of {', '.join(OVERLAY_SENSES)}")
         if level not in LEVELS:
             raise BuildError(f"{path}:{number}: level {level} is not a SCOWL size {LEVELS}")
         overlay[match["key"]].append((sense, level, match["why"].strip()))
@@ -270,6 +286,8 @@ def open_frequencies(spec: str) -> Frequencies:
 
 # -- WordNet ----------------------------------------------------------------------------------------
 
+#: A sense key's synset type (lemma%1:...) -> part of speech (5 is an adjective satellite).
+_SENSE_KEY_PARTS = {"1": "noun", "2": "verb", "3": "adjective", "4": "adverb", "5": "adjective"}
 _WORDNET_FILES = {"noun": "noun", "verb": "verb", "adjective": "adj", "adverb": "adv"}
 #: WordNet's own detachment rules (morphy), part of speech -> (suffix, replacement).
 _MORPHY_RULES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -295,8 +313,16 @@ class WordNet:
     common: set[str] = field(default_factory=set)
     #: lemmas WordNet writes in lower case in some noun synset (a common noun: maglev).
     common_nouns: set[str] = field(default_factory=set)
+    #: lemmas WordNet writes in lower case in a noun synset glossed as a unit (tesla, gauss, henry).
+    units: set[str] = field(default_factory=set)
     #: lemma -> the first of its written forms (sorted) that carries a capital (SIGINT, Tirana, mRNA).
     capitalised: dict[str, str] = field(default_factory=dict)
+    #: (lemma, part of speech, offset) -> times that sense was tagged in WordNet's corpus (cntlist.rev).
+    counts: dict[tuple[str, str, int], int] = field(default_factory=dict)
+    #: (part of speech, offset) -> (synonyms in the synset, pointers from it): how central an untagged sense is.
+    weight: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
+    #: (part of speech, offset, lemma) where the synset writes the lemma with a capital (Ravel, Marks).
+    named_senses: set[tuple[str, int, str]] = field(default_factory=set)
     #: irregular form -> [(part of speech, lemma)] (geese -> goose).
     exceptions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     version: str = "unknown"
@@ -353,12 +379,20 @@ def read_wordnet(path: Path) -> WordNet:
             except (IndexError, ValueError):
                 raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
             wordnet.glosses[(part, offset)] = _gloss(gloss)
+            try:
+                wordnet.weight[(part, offset)] = (count, int(fields[4 + 2 * count]))  # members, pointers
+            except (IndexError, ValueError):
+                raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
             for i in range(count):
                 written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
+                if not _KEY_RE.fullmatch(written) and _CAPITALISED_RE.fullmatch(written):
+                    wordnet.named_senses.add((part, offset, written.lower()))
                 if _KEY_RE.fullmatch(written):
                     wordnet.common.add(written)
                     if part == "noun":
                         wordnet.common_nouns.add(written)
+                        if _UNIT_RE.match(wordnet.glosses[(part, offset)]):
+                            wordnet.units.add(written)
                 elif _CAPITALISED_RE.fullmatch(written):
                     key = written.lower()
                     wordnet.capitalised[key] = min(wordnet.capitalised.get(key, written), written)
@@ -369,6 +403,19 @@ def read_wordnet(path: Path) -> WordNet:
                 if len(fields) >= 2 and _KEY_RE.fullmatch(fields[0]):
                     wordnet.exceptions.setdefault(fields[0], []).extend(
                         (part, lemma) for lemma in fields[1:] if _KEY_RE.fullmatch(lemma))
+    cntlist = path / "cntlist.rev"
+    if cntlist.is_file():
+        for line in cntlist.read_text(encoding="latin-1").splitlines():
+            fields = line.split()
+            if len(fields) != 3 or "%" not in fields[0]:
+                continue
+            lemma, _, rest = fields[0].partition("%")
+            tagged_part = _SENSE_KEY_PARTS.get(rest[:1])
+            listed = wordnet.senses.get((lemma, tagged_part)) if tagged_part else None
+            if (tagged_part and listed and fields[1].isdigit() and fields[2].isdigit()
+                    and 0 < int(fields[1]) <= len(listed)):
+                ref = (lemma, tagged_part, listed[int(fields[1]) - 1])
+                wordnet.counts[ref] = wordnet.counts.get(ref, 0) + int(fields[2])
     return wordnet
 
 
@@ -388,7 +435,9 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
     rare: set[str] = set()
     word_index = SENSES.index("word")
     for spelling, category, size, path in files:
-        is_rare = spelling in RARE_SPELLINGS
+        # British variants at the default size or below are words of their size (GAOL, FOETUS): British
+        # English is English. The other rare lists still enter at size 95.
+        is_rare = spelling in RARE_SPELLINGS and not (spelling in BRITISH_VARIANTS and size <= DEFAULT_LEVEL)
         code = len(LEVELS) if is_rare else _CODE[size]
         for raw in path.read_text(encoding="utf-8").splitlines():
             entry = classify(raw, category)
@@ -415,14 +464,20 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
     overlay = read_overlay(overlay_path)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
-        slot = [0] * len(SENSES)
-        for sense, level, _why in senses:
-            slot[SENSES.index(sense)] = _CODE[level]
-        levels[key] = slot
-        for sense in SENSES:
+        for sense in (*SENSES, PHRASE_PIECE):
             forms.pop((key, sense), None)
-        for sense, level, _why in senses:
-            forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym" else key)
+        if any(sense == "unknown" for sense, _level, _why in senses):
+            levels.pop(key, None)
+            continue
+        slot = [0] * len(SENSES)
+        for sense, level, why in senses:
+            if sense == PHRASE_PIECE:
+                slot[SENSES.index("word")] = _CODE[level]
+                forms[(key, PHRASE_PIECE)] = (_CODE[level], _phrase(key, why))
+            else:
+                slot[SENSES.index(sense)] = _CODE[level]
+                forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym" else key)
+        levels[key] = slot
     info = {
         "scowl_files": len(files),
         "scowl_entries_kept": {cat: dict(sorted(sizes.items(), key=lambda kv: int(kv[0]))) for cat, sizes in sorted(raw_counts.items())},
@@ -431,6 +486,14 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
         "_changes": changes,
     }
     return dict(levels), forms, info
+
+
+def _phrase(key: str, why: str) -> str:
+    """The phrase a piece belongs to: the overlay comment's first quoted phrase holding it ("status quo")."""
+    for phrase in re.findall(r'"([^"]+)"', why):
+        if key in re.split(r"[^a-z]+", phrase.lower()):
+            return phrase
+    return ""
 
 
 def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: str, sense: str) -> bool:
@@ -475,8 +538,9 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
-    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "demoted": [], "left_out": [],
-                                     "capitalised_word": [], "named": [], "foreign": []}
+    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
+                                     "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
+                                     "foreign": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -492,15 +556,46 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
         code = levels[key][word] if key in levels else 0
         return 0 < code <= DEFAULT_CODE and frequencies.zipf(key) >= RARE_ZIPF
 
+    irregular = {(lemma, part) for form, pairs in wordnet.exceptions.items() for part, lemma in pairs
+                 if not any(d.base == lemma for d in morphology.derivations(form))}
+
+    def parts(base: str) -> set[str]:
+        return {part for part, _lemma in wordnet.bases(base)}
+
+    def is_irregular(base: str, part: str) -> bool:
+        return (base, part) in irregular
+
+    def at_default(base: str) -> bool:
+        return base in levels and 0 < levels[base][word] <= DEFAULT_CODE
+
+    proper = SENSES.index("proper_noun")
     for key in sorted(levels):  # promotion first: a promoted plural (ADMINS) vouches for its clipping
         slot = levels[key]
         code = slot[word]
-        if (code > DEFAULT_CODE and (code in promotable or key in rare)
-                and not any(slot[i] for i in others) and frequencies.zipf(key) >= COMMON_ZIPF
-                and frequencies.foreign_zipf(key) <= frequencies.zipf(key) + FOREIGN_MARGIN):
+        if code <= DEFAULT_CODE:
+            continue
+        zipf = frequencies.zipf(key)
+        lemma = key in wordnet.common and not _ROMAN_RE.fullmatch(key)
+        if any(slot[i] for i in others):
+            if key in wordnet.units and not any(slot[i] for i in others if i != proper) and zipf >= RARE_ZIPF:
+                # A unit named after a person (TESLA, GAUSS) is a word whatever name SCOWL also lists.
+                slot[word], slot[proper] = DEFAULT_CODE, 0
+                forms.pop((key, "proper_noun"), None)
+                changes["promoted"].append(key)
+            elif lemma and zipf >= WORDNET_ZIPF and code and code < min(slot[i] for i in others if slot[i]):
+                # A word SCOWL ranks as more common than its name (MOJO, DECO) that WordNet knows.
+                slot[word] = DEFAULT_CODE
+                changes["promoted"].append(key)
+            continue
+        if ((lemma and zipf >= WORDNET_ZIPF)
+                or (zipf >= RARE_ZIPF and (lemma or any(lem in wordnet.common for _p, lem in wordnet.bases(key)))
+                    and morphology.form_of(key, at_default, parts, is_irregular) is not None)
+                or ((code in promotable or key in rare) and zipf >= PROMOTE_ZIPF
+                    and frequencies.foreign_zipf(key) <= zipf + FOREIGN_MARGIN)):
             slot[word] = DEFAULT_CODE
             changes["promoted"].append(key)
     doubtful = _CODE[DOUBTFUL_LEVEL]
+    unvouched: set[str] = set()
     for key in sorted(levels):
         slot = levels[key]
         code = slot[word]
@@ -516,10 +611,27 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
                 and (len(key) > 4 and written_word(key[:-1]) if key.endswith("s") else written_word(key + "s"))):
             slot[word] = DEFAULT_CODE
             changes["clipped"].append(key)
-        elif 0 < code <= DEFAULT_CODE:
-            if frequencies.zipf(key) < RARE_ZIPF and not known_as_word(key):
-                slot[word] = DEMOTED_CODE
-                changes["demoted"].append(key)
+        elif 0 < code <= DEFAULT_CODE and frequencies.zipf(key) < RARE_ZIPF and not known_as_word(key):
+            unvouched.add(key)
+
+    def legal(base: str) -> bool:
+        return at_default(base) and base not in unvouched
+
+    settled = True
+    while settled:  # a form vouched for can vouch in turn (REPAVED: PAVED, a form of PAVE)
+        settled = False
+        for key in sorted(unvouched):
+            if morphology.form_of(key, legal, parts, is_irregular) is not None:
+                unvouched.discard(key)
+                changes["forms"].append(key)
+                settled = True
+    changes["forms"].sort()
+    for key in sorted(unvouched):
+        if morphology.nonce_form(key, legal, parts, is_irregular) is not None:
+            levels[key][word] = DEMOTED_CODE
+            changes["demoted"].append(key)
+        else:
+            changes["kept"].append(key)
     _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
 
@@ -527,7 +639,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
 def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]],
                         frequencies: Frequencies, wordnet: WordNet, changes: dict[str, list[str]]) -> None:
     """Rules 5 to 7 of ``apply_policy``: spellings refused at the default level either way."""
-    word, proper = SENSES.index("word"), SENSES.index("proper_noun")
+    word, proper, contraction = SENSES.index("word"), SENSES.index("proper_noun"), SENSES.index("contraction")
     others = range(1, len(SENSES))
     for key in sorted(levels):
         slot = levels[key]
@@ -538,6 +650,20 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             slot[proper] = 0
             forms.pop((key, "proper_noun"), None)
             changes["capitalised_word"].append(key)
+        elif (slot[contraction] and slot[proper] and forms.get((key, "proper_noun"), (0, ""))[1].lower()
+              == forms.get((key, "contraction"), (0, ""))[1].lower()
+              and _CONTRACTED_RE.search(forms[(key, "contraction")][1].lower())):
+            # SCOWL's contraction list wins over the capitals of I've (IVE is a contraction).
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["contraction"].append(key)
+        elif (code >= _CODE[80] and slot[proper] and not any(slot[i] for i in others if i != proper)
+              and frequencies.zipf(key) >= PROMOTE_ZIPF and not wordnet.bases(key)):
+            # A surname's text frequency (REDDY, TAIT): written often enough to be promoted were it a word,
+            # but no dictionary (WordNet) holds it in lower case and SCOWL also lists the name.
+            slot[proper] = min(slot[proper], code)
+            slot[word] = 0
+            changes["surname"].append(key)
         elif code <= DEFAULT_CODE or any(slot[i] for i in others):
             continue
         elif (key in wordnet.capitalised and key not in wordnet.common
@@ -548,6 +674,12 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             slot[word] = 0
             forms[(key, sense)] = (code, written)
             changes["named"].append(key)
+        elif len(key) >= 3 and _ROMAN_RE.fullmatch(key):
+            # A Roman numeral SCOWL files as a rare word (XIII, XVIII): not a word at all.
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["numeral"].append(key)
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
             del levels[key]
@@ -559,32 +691,129 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
 # -- definitions ------------------------------------------------------------------------------------
 
 def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
-    """(part of speech, synset offset) to show for ``key``, in display order.
+    """(part of speech, synset offset) to show for ``key``, in display order (issue 19).
 
-    The key's own senses and its lemmas' (TAPS reaches TAP), DEFINITIONS_PER_PART per part of
-    speech; the part of speech whose lemmas WordNet's corpus tagged most comes first.
+    The key's own senses come first (BACKER: one who backs, before BACK), then its lemmas' (TAPS
+    reaches TAP), or, when WordNet reaches none, the base the morphology rules read it as (DEEDED:
+    DEED). A name's sense is dropped (RAVELS: not Maurice Ravel) while another is left. Within a part
+    of speech the senses tagged most often in WordNet's corpus come first (cntlist), untagged ones by
+    how central the synset is (more synonyms, then more links: LORRY the truck before the wagon);
+    parts of speech by the same counts. DEFINITIONS_PER_PART per part of speech.
     """
-    by_part: dict[str, list[int]] = {}
-    weight: dict[str, int] = {}
-    for part, lemma in wordnet.bases(key):
-        chosen = by_part.setdefault(part, [])
-        weight[part] = weight.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
+    bases, own_lemma = wordnet.bases(key), key
+    if not bases:
+        for derivation in morphology.derivations(key):
+            if derivation.rule in _DEFINED_THROUGH:
+                # DEEDED: WordNet has DEED only as a noun, whose senses are the nearest it has
+                bases = wordnet.bases(derivation.base, derivation.needs) or wordnet.bases(derivation.base)
+                if bases:
+                    own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
+                    break
+    candidates: list[tuple[int, int, int, int, int, str, int]] = []
+    tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
+    for part, lemma in bases:
+        tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
+        own = 0 if lemma == own_lemma else 1
         for offset in wordnet.senses[(lemma, part)]:
-            if len(chosen) >= DEFINITIONS_PER_PART:
-                break
-            if offset not in chosen and (part, offset) in wordnet.glosses:
-                chosen.append(offset)
-    order = sorted(by_part, key=lambda part: (-weight[part], PARTS_OF_SPEECH.index(part)))
-    return [(part, offset) for part in order for offset in by_part[part]]
+            if (part, offset) not in wordnet.glosses:
+                continue
+            count = wordnet.counts.get((lemma, part, offset), 0)
+            members, pointers = wordnet.weight.get((part, offset), (0, 0))
+            named = 1 if (part, offset, lemma) in wordnet.named_senses else 0
+            candidates.append((own, named, -count, -members, -pointers, part, offset))
+    if own_lemma != key or any(not named for _own, named, *_rest in candidates):
+        candidates = [c for c in candidates if not c[1]]  # a name's sense is no sense of a lower-case word
+    groups: dict[tuple[int, str], list[int]] = {}  # (own, part) -> offsets: the word's own senses first
+    counted: dict[tuple[int, str], int] = {}
+    shown: dict[str, list[int]] = {}
+    for own, _named, negative, _m, _p, part, offset in sorted(candidates, key=lambda c: (c[0], c[2], c[3], c[4])):
+        counted[(own, part)] = counted.get((own, part), 0) - negative
+        chosen = shown.setdefault(part, [])
+        if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
+            chosen.append(offset)
+            groups.setdefault((own, part), []).append(offset)
+    order = sorted(groups, key=lambda group: (group[0], -counted[group], -tagged[group[1]],
+                                              PARTS_OF_SPEECH.index(group[1])))
+    return [(part, offset) for own, part in order for offset in groups[(own, part)]]
 
 
-def build_definitions(wordnet: WordNet, keys: list[str], out: Path) -> dict:
-    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms."""
+#: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
+_DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
+
+
+def _third_person(verb: str) -> str:
+    """GUIDE -> guides, FIX -> fixes, CARRY -> carries: for a built definition's wording."""
+    if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+#: Definitions built from the rule table for a word WordNet does not reach, by the rule that derives it
+#: from a word (issue 19): part of speech and wording. The base is written in capitals (a game's words).
+_BUILT: dict[str, tuple[str, str]] = {
+    "agent": ("noun", "one who {third} (from {BASE})"),
+    "re": ("verb", "{base} again (RE- + {BASE})"),
+    "out": ("verb", "surpass in {base} (OUT- + {BASE})"),
+    "over": ("verb", "{base} too much (OVER- + {BASE})"),
+    "adverb": ("adverb", "in a {base} manner (from {BASE})"),
+    "like": ("adjective", "like a {base} (from {BASE})"),
+    "ful": ("noun", "as much as a {base} holds (from {BASE})"),
+    "less": ("adjective", "without a {base} (from {BASE})"),
+    "ness": ("noun", "the state of being {base} (from {BASE})"),
+    "y_adjective": ("adjective", "like or full of {base} (from {BASE})"),
+    "comparative": ("adjective", "more {base} (from {BASE})"),
+    "superlative": ("adjective", "most {base} (from {BASE})"),
+}
+
+
+def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, str] | None:
+    """(part of speech, text) the rule table says ``key`` means when WordNet has nothing for it:
+    GUIDERS is 'one who guides', REBID 'bid again', DANKLY 'in a dank manner'. Its base must be a
+    known spelling; a plural or verb form reaches its base's built definition (GUIDERS: GUIDER)."""
+    for derivation in morphology.derivations(key):
+        base = derivation.base
+        if base not in known or base == key:
+            continue
+        parts = {part for part, _lemma in wordnet.bases(base)}
+        if derivation.rule in _BUILT and parts & set(derivation.needs):
+            part, text = _BUILT[derivation.rule]
+            if derivation.rule == "un":
+                continue
+            return part, text.format(base=base, BASE=base.upper(), third=_third_person(base))
+        if derivation.rule == "un" and parts & set(derivation.needs):
+            if "adjective" in parts:
+                return "adjective", f"not {base} (UN- + {base.upper()})"
+            return "verb", f"undo: {base} in reverse (UN- + {base.upper()})"
+        if derivation.rule in ("plural_or_third_person", "past", "present_participle") and not wordnet.bases(base):
+            found = built_definition(base, known, wordnet)
+            if found is not None:
+                return found
+    return None
+
+
+def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None) -> dict:
+    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
+
+    A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
+    table builds from another word, when it has one (``built_definition``)."""
+    words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses} | set(wordnet.exceptions))
+    known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
+    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text
+    built_refs: dict[tuple[str, str], tuple[str, int]] = {}
     items: list[tuple[str, bytes]] = []
     for key in every:
         chosen = definition_ids(wordnet, key)
+        if not chosen and key in known:
+            made = built_definition(key, known, wordnet)
+            if made is not None:
+                if made not in built_refs:
+                    built_refs[made] = (made[0], -1 - len(built_refs))
+                    built[built_refs[made]] = made[1]
+                chosen = [built_refs[made]]
         if not chosen:
             continue
         payload = bytearray()
@@ -596,7 +825,8 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path) -> dict:
     if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
         raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
     marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
-    records = [bytes([PARTS_OF_SPEECH.index(part)]) + wordnet.glosses[(part, offset)].encode("utf-8")
+    records = [bytes([PARTS_OF_SPEECH.index(part)])
+               + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
     offsets, position = [], 0
     for record in records:
@@ -639,7 +869,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
     (out / WORDS_LEVELS).write_bytes(bytes(table))
 
     form_items = sorted(
-        (key, bytes([SENSES.index(sense)]) + form.encode("utf-8"))
+        (key, bytes([PHRASE_PIECE_INDEX if sense == PHRASE_PIECE else SENSES.index(sense)]) + form.encode("utf-8"))
         for (key, sense), (_code, form) in forms.items()
         if sense != "word"
     )
@@ -697,7 +927,8 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
     if frequencies is not None:
         sources.append(frequencies.source)
     if wordnet is not None:
-        definitions = build_definitions(wordnet, sorted(levels), out)
+        definitions = build_definitions(wordnet, sorted(levels), out,
+                                        sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]))
         sources.append({
             "name": "WordNet",
             "role": "definitions; tells a real word from a stray form (the policy)",

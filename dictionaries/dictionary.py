@@ -25,6 +25,8 @@ from dictionaries import (
     MAX_WORD_LETTERS,
     METADATA,
     NODE_FORMAT,
+    PHRASE_PIECE,
+    PHRASE_PIECE_INDEX,
     RACKS_NODES,
     RACKS_TRIE,
     RACKS_WORDS,
@@ -41,7 +43,7 @@ MAX_RACK_LETTERS = 20
 _NODE = struct.Struct(NODE_FORMAT)
 _NODE_SIZE = _NODE.size
 _N_SENSES = len(SENSES)
-_SENSE_INDEX = {sense: i for i, sense in enumerate(SENSES)}
+_SENSE_INDEX = {sense: i for i, sense in enumerate(SENSES)} | {PHRASE_PIECE: PHRASE_PIECE_INDEX}
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 

@@ -18,12 +18,14 @@ _STRIP_RE = re.compile(r"[.']")
 
 #: Reason codes in their order of precedence.
 REASON_CODES: tuple[str, ...] = (
-    "too_short", "too_long", "proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown",
+    "too_short", "too_long", "proper_noun", "abbreviation", "acronym", "contraction", "phrase_piece", "uncommon",
+    "unknown",
     "deck_limit",
 )
 _LEVEL_OF = (None, *LEVELS)  # level code -> SCOWL size
 _CHANCES = CHANCES
-_DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "uncommon", "unknown"})
+_DICTIONARY_CODES = frozenset({"proper_noun", "abbreviation", "acronym", "contraction", "phrase_piece", "uncommon",
+                               "unknown"})
 _SENSE_AT = {sense: i for i, sense in enumerate(SENSES)}
 
 
@@ -209,6 +211,13 @@ def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: byte
         best_index, best_code = 4, contraction
     word_code = senses[0]
     if word_code and word_code < best_code:
+        phrase = dictionary.form(key, "phrase_piece")
+        if phrase is not None:
+            if phrase:
+                return _reason("phrase_piece", msg("{word} is only part of a phrase ({phrase}), not a word on its own",
+                                                   word=word, phrase=phrase))
+            return _reason("phrase_piece", msg("{word} is only part of a longer word or phrase, not a word on its own",
+                                               word=word))
         return _reason("uncommon", msg("{word} is only a size-{size} word; this game allows size {level} and below",
                                        word=word, size=_LEVEL_OF[word_code], level=_LEVEL_OF[code]))
     sense = SENSES[best_index]

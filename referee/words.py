@@ -30,6 +30,8 @@ def reason_words(code: str, level: int | str = 60) -> Message:
         return msg("an acronym")
     if code == "contraction":
         return msg("a contraction")
+    if code == "phrase_piece":
+        return msg("only part of a phrase")
     if code == "uncommon":
         return msg("not common enough at size {level}", level=level)
     if code == "unknown":

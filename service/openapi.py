@@ -147,7 +147,11 @@ def build_document(service: WordService) -> dict[str, Any]:
             "type": "object", "additionalProperties": False, "required": ["code", "message"],
             "properties": {
                 "code": {"type": "string", "enum": list(REASON_CODES),
-                         "description": "Why, for a program: the same in every language"},
+                         "description": "Why, for a program: the same in every language. too_short and too_long: "
+                                        "the letter count; proper_noun, abbreviation, acronym, contraction: what the "
+                                        "spelling is; phrase_piece: only part of a phrase or compound (QUO in status "
+                                        "quo); uncommon: a real word above the chosen level; unknown: in no list at "
+                                        "all; deck_limit: more copies of a letter than the deck holds"},
                 "message": {"type": "string",
                             "description": "Why, for a person: in the language of Accept-Language "
                                           "(Content-Language names it)"},

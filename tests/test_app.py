@@ -34,6 +34,7 @@ REASON_EXAMPLES: dict[str, str] = {
     "abbreviation": "APTS",
     "acronym": "NASA",
     "contraction": "DONT",
+    "phrase_piece": "QUO",
     "uncommon": "FLAM",
     "unknown": "XYZZY",
     "deck_limit": "JAZZ",

@@ -78,7 +78,7 @@ def test_words_best_first(runner: CliRunner) -> None:
     result = run(runner, "words", "oofmakl", "--limit", "3")
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert lines[0].startswith("18 words from OOFMAKL at size 60")  # OOF became common (issue 11)
+    assert lines[0].startswith("22 words from OOFMAKL at size 60")  # OOF (issue 11); MAKO, MOA, OKA (issue 19)
     assert "FLAK" in lines[1]
 
 
@@ -155,7 +155,7 @@ def test_check_define_adds_the_senses_after_each_verdict() -> None:
     assert result.exit_code == 1  # LONDON is not legal; the meanings are there all the same
     assert lines[0] == "LONDON: not legal" and any(line.startswith("  noun: the capital") for line in lines)
     taps = lines.index(next(line for line in lines if line.startswith("TAPS: legal")))
-    assert lines[taps + 1].startswith("  verb: ")
+    assert lines[taps + 1].startswith("  noun: (military)")  # its own sense before TAP's (issue 19)
     data = json.loads(run(CliRunner(), "check", "--define", "--json", "taps").output)
     assert data[0]["legal"] is True and data[0]["definitions"][0]["part_of_speech"] in ("noun", "verb")
     assert "definitions" not in json.loads(run(CliRunner(), "check", "--json", "taps").output)[0]

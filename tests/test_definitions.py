@@ -19,12 +19,13 @@ def toy(toy_dictionary_dir: Path) -> Definitions:
 
 
 def test_an_inflection_reaches_its_lemma(toy: Definitions) -> None:
-    """TAPS has its own noun sense and every sense of TAP; the part of speech tagged most comes first."""
+    """TAPS has its own noun sense, which comes first (issue 19), then every sense of TAP; among the base's
+    parts of speech the one tagged most comes first."""
     assert toy.lookup("taps") == [
-        Definition("verb", "strike lightly"),
         Definition("noun", "(military) signal to turn the lights out"),
-        Definition("noun", "a faucet for drawing water from a pipe"),
-        Definition("noun", "the sound made by a gentle blow"),
+        Definition("verb", "strike lightly"),
+        Definition("noun", "the sound made by a gentle blow"),  # the toy has no cntlist: untagged senses go
+        Definition("noun", "a faucet for drawing water from a pipe"),  # by synonyms, then links
     ]
 
 
@@ -100,3 +101,25 @@ def test_shipped_definitions(word: str, part: str) -> None:
 def test_shipped_taps_reaches_tap() -> None:
     assert set(definitions("tap")) <= set(definitions("taps")) | set(definitions("tap")[3:])
     assert any("strike lightly" == d.text for d in definitions("taps"))
+
+
+@pytest.mark.parametrize(
+    ("word", "part", "text"),
+    [
+        ("rebid", "verb", "bid again (RE- + BID)"),        # issue 19: built from the rule table
+        ("guiders", "noun", "one who guides (from GUIDE)"),
+        ("dankly", "adverb", "in a dank manner (from DANK)"),
+        ("catlike", "adjective", "like a cat (from CAT)"),
+    ],
+)
+def test_shipped_words_wordnet_lacks_get_the_rule_table_s_definition(word: str, part: str, text: str) -> None:
+    assert open_definitions().lookup(word)[0] == Definition(part, text)
+
+
+def test_shipped_own_senses_lead_and_names_go() -> None:
+    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; LORRY is the truck."""
+    shipped = open_definitions()
+    assert shipped.lookup("backer")[0].part_of_speech == "noun"
+    assert all("Ravel" not in d.text and "composer" not in d.text for d in shipped.lookup("ravels"))
+    assert "truck" in shipped.lookup("lorry")[0].text
+    assert shipped.lookup("deeded")  # a form WordNet does not reach borrows its base's senses
