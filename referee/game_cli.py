@@ -362,7 +362,8 @@ def verify(obj: Obj) -> None:
 @click.pass_obj
 def log(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
-    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    # The events as stored and the game as kept; history_notes replays them once, for their words.
+    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     notes = history_notes([event for _, event in history])
     notes[0] = [describe_game(gid, game)]
@@ -470,7 +471,7 @@ def games(obj: Obj) -> None:
 @click.pass_obj
 def export(obj: Obj) -> None:
     reader = obj.reader()
-    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))  # no replay: the events and state as kept
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     emit_json({"game": gid, "setup": game.setup.to_dict(),
                "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],

@@ -826,6 +826,18 @@ class Store:
             game = self._replay(conn, gid, events)
         return gid, game, list(zip(stamps, game.events))
 
+    def stored(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
+        """The game as kept (resumed from its snapshot; replayed only without one) and each stored event
+        with the time it was recorded, read and checked against their chain but not replayed: what
+        ``log`` and ``export`` show, for the cost of reading them (``history`` replays them)."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            events, stamps = self._events(conn, gid)
+            game = self._game(conn, gid)
+            if game.count != len(events):  # a snapshot out of step with the events it was read with: replay them
+                game = self._replay(conn, gid, events)
+        return gid, game, list(zip(stamps, events))
+
     def corrections(self, game_id: int | None = None) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         """The corrections recorded for the game (undo, redo, amend), each with its time, in order."""
         with self._transaction(write=False) as conn:
@@ -930,15 +942,26 @@ class Store:
             gid = self._resolve(conn, game_id)
             self._check_game(conn, gid)
             events, _ = self._events(conn, gid)
-            self._replay(conn, gid, events)  # a game that cannot be replayed is never rewritten
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []
             new_events, new_redo, result = change(list(events), redo)
-            game = Game.replay(new_events)
             keep = 0
             while keep < min(len(events), len(new_events)) and events[keep] == new_events[keep]:
                 keep += 1
+            # One replay at most: events only added (redo) resume from the snapshot; events only taken
+            # away (undo) replay the ones kept, which also proves them replayable; a change in the
+            # middle (amend) replays the stored events (a game that cannot be replayed is never
+            # rewritten), then the new list.
+            if keep == len(events):
+                game = self._game(conn, gid)
+                for event in new_events[keep:]:
+                    game.apply(event)
+            elif keep == len(new_events):
+                game = self._replay(conn, gid, new_events)
+            else:
+                self._replay(conn, gid, events)
+                game = Game.replay(new_events)
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (gid, keep))
-            self._save(conn, gid, game, keep, game.events[keep:])
+            self._save(conn, gid, game, keep, new_events[keep:])
             if self._version >= 3:
                 if new_redo is not None:
                     self._set_redo(conn, gid, new_redo)

@@ -162,3 +162,70 @@ def test_the_default_database_is_where_platformdirs_puts_it(xdg: str | None, mon
     else:
         monkeypatch.setenv("XDG_DATA_HOME", xdg)
     assert default_db_path() == os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
+
+
+def count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every ``Game.apply`` from here on adds one to the returned counter (a replay of n events is n - 1)."""
+    calls = [0]
+    apply = Game.apply
+
+    def counted(self: Game, event: object) -> list[str]:
+        calls[0] += 1
+        return apply(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Game, "apply", counted)
+    return calls
+
+
+def long_game(store: Store, rounds: int) -> int:
+    gid = new_game(store)
+    words = ("taps", "look", "champ", "rum", "top", "cat", "dog", "sun", "pen", "map")
+    for i in range(rounds):
+        play_round(store, gid, words[i], 3 + i % 5)
+        discard(store, gid)
+    return gid
+
+
+def test_undo_replays_once_and_redo_resumes_from_the_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: undo replayed the game twice (the events before, then the ones kept); now once, and
+    redo none: it carries the kept state on with the events put back."""
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 8)
+    _, before, _ = store.history(gid)
+    count = before.count  # 2 + 8 rounds of 3 events
+    calls = count_applies(monkeypatch)
+    _, game, removed = store.undo(gid, 2)
+    assert calls[0] == count - len(removed) - 1  # the kept events, once (the creation is not applied)
+    calls[0] = 0
+    _, game, back = store.redo(gid, 2)
+    assert back == removed and calls[0] == len(back)  # only the events put back
+    monkeypatch.undo()
+    _, replayed, _ = store.history(gid)
+    assert game.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
+    assert json.loads(json.dumps(replayed.state.to_snapshot())) == json.loads(json.dumps(before.state.to_snapshot()))
+    _, resumed = store.load(gid)
+    assert resumed.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
+
+
+def test_stored_reads_the_events_and_the_kept_game_without_a_replay(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 5)
+    _, replayed, history = store.history(gid)
+    calls = count_applies(monkeypatch)
+    _, game, stored = store.stored(gid)
+    assert calls[0] == 0
+    assert stored == history and game.count == replayed.count == len(stored)
+    assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
+
+
+def test_stored_replays_a_game_without_a_snapshot(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    gid = long_game(store, 2)
+    _, replayed, history = store.history(gid)
+    store.close()
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM snapshots")
+    _, game, stored = Store(db, read_only=True).stored(gid)
+    assert stored == history and game.state.to_dict() == replayed.state.to_dict()
