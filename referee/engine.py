@@ -382,7 +382,18 @@ class State:
         return self.phase is Phase.OVER
 
     def is_used(self, word: str) -> bool:
-        return word.upper() in self.used_words
+        """Whether ``word`` was played in this game. The words are kept in a set beside ``used_words``,
+        brought up to date with the words appended since (the engine only appends): a replay of n plays
+        costs n look-ups, not n scans of a growing list."""
+        used = self.used_words
+        kept: tuple[list[str], int, set[str]] | None = self.__dict__.get("_used_set")
+        if kept is None or kept[0] is not used or kept[1] > len(used):
+            kept = (used, 0, set())
+        if kept[1] < len(used):
+            kept[2].update(used[kept[1]:])
+            kept = (used, len(used), kept[2])
+        self.__dict__["_used_set"] = kept
+        return word.upper() in kept[2]
 
     def can_oath(self, player: Player) -> bool:
         """The Unspellable Oath: with exactly one pawn left, any letters may be played."""

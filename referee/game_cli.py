@@ -367,16 +367,17 @@ def log(obj: Obj, as_json: bool) -> None:
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     notes = history_notes([event for _, event in history])
     notes[0] = [describe_game(gid, game)]
-    rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": [say(note) for note in notes[seq]]}
-            for seq, (at, event) in enumerate(history)]
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]
     if as_json:
+        rows = [{"seq": seq, "at": at, "event": event.to_dict(), "notes": [say(note) for note in notes[seq]]}
+                for seq, (at, event) in enumerate(history)]
         emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
-    for row in rows:
-        click.echo(shown(f"{row['seq']:>4}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"])))
+    if history:  # one write for the lines of every event
+        click.echo("\n".join(shown(f"{seq:>4}  {at[:19].replace('T', ' ')}  " + " ".join(say(note) for note in notes[seq]))
+                             for seq, (at, _event) in enumerate(history)))
     if fixes:
         click.echo(_("Corrections:"))
     for fix in fixes:
@@ -471,10 +472,11 @@ def games(obj: Obj) -> None:
 @click.pass_obj
 def export(obj: Obj) -> None:
     reader = obj.reader()
-    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))  # no replay: the events and state as kept
+    # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
+    gid, game, history = run_store(obj, lambda: reader.records(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     emit_json({"game": gid, "setup": game.setup.to_dict(),
-               "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],
+               "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
                "corrections": [{"at": at, **record} for at, record in corrections],
                "state": {"game": gid, **game.state.to_dict()}})
 
