@@ -9,12 +9,33 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from contextvars import ContextVar
 
+from dictionaries import i18n
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
-from dictionaries.i18n import Message, msg, nmsg
+from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
 from referee.words import cannot_words, join_clauses, join_list, over_words, reasons_words
+
+#: True while ``Game.replay(..., words=False)`` applies events whose words nobody reads: the engine's
+#: sentences are then not made (making them is most of a replay's cost). A context variable, so a
+#: replay in one thread or greenlet leaves every other one's sentences whole.
+_QUIET: ContextVar[bool] = ContextVar("uw_quiet_replay", default=False)
+
+
+def msg(template: str, /, **params: Any) -> Message:
+    """``dictionaries.i18n.msg``, or the bare template during a quiet replay."""
+    if _QUIET.get():
+        return template  # type: ignore[return-value]  # read by no one: the replay discards it
+    return i18n.msg(template, **params)
+
+
+def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
+    """``dictionaries.i18n.nmsg``, or the bare template during a quiet replay."""
+    if _QUIET.get():
+        return singular  # type: ignore[return-value]  # read by no one: the replay discards it
+    return i18n.nmsg(singular, plural, n, **params)
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -533,15 +554,36 @@ class Game:
         return self.events
 
     @classmethod
-    def replay(cls, events: Iterable[Event]) -> Game:
-        """The game those events give; the same events always give the same state."""
+    def replay(cls, events: Iterable[Event], words: bool = True) -> Game:
+        """The game those events give; the same events always give the same state.
+
+        ``words=False``: what each event but the last did is not said in words (``state.notes`` holds
+        the last one's, as after any replay); the same state for about a third of the cost. An event
+        refused on the way is replayed again with words, so the refusal is the one a full replay gives."""
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
             raise RulesError(msg("a game's first event must be its creation"))
         game = cls(first.setup)
-        for event in iterator:
-            game.apply(event)
+        if words:
+            for event in iterator:
+                game.apply(event)
+            return game
+        rest = list(iterator)
+        token = _QUIET.set(True)
+        try:
+            for event in rest[:-1]:
+                game.apply(event)
+        except Exception:  # noqa: BLE001 - whatever it was, the replay with words raises it as it is
+            failed = True
+        else:
+            failed = False
+        finally:
+            _QUIET.reset(token)
+        if failed:
+            return cls.replay([first, *rest])
+        if rest:
+            game.apply(rest[-1])
         return game
 
     @property

@@ -647,7 +647,7 @@ class Store:
         if events is None:
             events, _ = self._events(conn, game_id)
         try:
-            return Game.replay(events)
+            return Game.replay(events, words=False)  # what past events did in words is not kept: not made
         except (ValueError, KeyError, TypeError) as exc:
             raise self._unreplayable(game_id, exc) from None
 
@@ -988,7 +988,7 @@ class Store:
                 game = self._replay(conn, gid, new_events)
             else:
                 self._replay(conn, gid, events)
-                game = Game.replay(new_events)
+                game = Game.replay(new_events, words=False)
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (gid, keep))
             self._save(conn, gid, game, keep, new_events[keep:])
             if self._version >= 3:

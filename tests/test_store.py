@@ -229,3 +229,15 @@ def test_stored_replays_a_game_without_a_snapshot(tmp_path: Path) -> None:
         con.execute("DELETE FROM snapshots")
     _, game, stored = Store(db, read_only=True).stored(gid)
     assert stored == history and game.state.to_dict() == replayed.state.to_dict()
+
+
+def test_records_are_the_events_as_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What export prints: each event's JSON as stored, which is its Event.to_dict(); no replay."""
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 3)
+    _, replayed, history = store.history(gid)
+    calls = count_applies(monkeypatch)
+    _, game, records = store.records(gid)
+    assert calls[0] == 0
+    assert records == [(at, json.loads(json.dumps(event.to_dict()))) for at, event in history]
+    assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
