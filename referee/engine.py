@@ -11,7 +11,6 @@ import enum
 from collections import Counter
 from contextvars import ContextVar
 
-from dictionaries import i18n
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck
 from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
@@ -25,17 +24,23 @@ _QUIET: ContextVar[bool] = ContextVar("uw_quiet_replay", default=False)
 
 
 def msg(template: str, /, **params: Any) -> Message:
-    """``dictionaries.i18n.msg``, or the bare template during a quiet replay."""
+    """``dictionaries.i18n.msg``, or the bare template during a quiet replay (``Game.replay``)."""
     if _QUIET.get():
         return template  # type: ignore[return-value]  # read by no one: the replay discards it
-    return i18n.msg(template, **params)
+    return Message(template, params)  # i18n.msg's body: one call less per sentence
+
+
+#: True while ``Game.told`` replays: the sentence of what the game waits for, which closes the notes
+#: of each event, is not made (``log`` drops it).
+_UNSAID: ContextVar[bool] = ContextVar("uw_waiting_unsaid", default=False)
+_UNSAID_WAITING = Message("", {})
 
 
 def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
     """``dictionaries.i18n.nmsg``, or the bare template during a quiet replay."""
     if _QUIET.get():
         return singular  # type: ignore[return-value]  # read by no one: the replay discards it
-    return i18n.nmsg(singular, plural, n, **params)
+    return Message(singular, {"n": n, **params}, plural, n)  # i18n.nmsg's body: one call less per sentence
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -422,6 +427,8 @@ class State:
 
     def waiting_for(self) -> Message:
         """What the game waits for, in plain words."""
+        if _UNSAID.get():
+            return _UNSAID_WAITING  # Game.told drops it unread
         cur = self.current
         if self.phase is Phase.OVER:
             assert self.winner is not None
@@ -585,6 +592,31 @@ class Game:
         if rest:
             game.apply(rest[-1])
         return game
+
+    @classmethod
+    def told(cls, events: list[Event]) -> list[list[str]]:
+        """For each event, what it did in words, as ``uw-referee log`` says it: its notes without the
+        closing sentence of what the game then waits for (the creation says nothing). One replay, and
+        the closing sentences, dropped anyway, are not made; a refused event is replayed again with
+        them, so the refusal is the one a replay gives."""
+        game = cls.replay(events[:1])
+        rows: list[list[str]] = [[]]
+        token = _UNSAID.set(True)
+        try:
+            for event in events[1:]:
+                notes = game.apply(event)
+                rows.append(notes[:-1] if not game.state.is_over() else notes)
+        except Exception:  # noqa: BLE001 - the replay below raises it with its words
+            failed = True
+        else:
+            failed = False
+        finally:
+            _UNSAID.reset(token)
+        if failed:
+            game = cls.replay(events[:1])
+            for event in events[1:]:
+                game.apply(event)
+        return rows
 
     @property
     def setup(self) -> Setup:

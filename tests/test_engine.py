@@ -1495,5 +1495,8 @@ def test_a_replay_without_words_gives_the_same_game_and_the_same_refusal() -> No
         Game.replay(bad, words=False)
     assert type(silent.value) is type(loud.value) and str(silent.value) == str(loud.value)
     assert "{" not in str(silent.value)
+    with pytest.raises(RulesError) as told:  # log's replay, which leaves out the "waiting for" sentences
+        Game.told(bad)
+    assert type(told.value) is type(loud.value) and str(told.value) == str(loud.value)
     play(game, "Bob", "rum", 20)  # words are made again after a quiet replay
     assert "Bob rolls 20" in " ".join(game.state.notes)
