@@ -44,7 +44,7 @@ def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Iterable
+    from typing import Any, Callable, ClassVar, Iterable
 
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
 MAX_NAME = 24
@@ -290,6 +290,13 @@ class PlayerLeft(Event):
     kind: ClassVar[str] = "player_left"
     player: str
 
+
+#: The method of ``Game`` that applies each kind of event.
+_HANDLERS: dict[type[Event], str] = {
+    RollOff: "_apply_roll_off", WordPlayed: "_apply_word", SanityRolled: "_apply_sanity",
+    Discarded: "_apply_discard", BindNamed: "_apply_bind_named", BindDone: "_apply_bind_done",
+    PsychotherapyRolled: "_apply_psychotherapy", PlayerLeft: "_apply_left",
+}
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindDone,
@@ -658,29 +665,26 @@ class Game:
             assert self.state.winner is not None
             raise GameOver(nmsg("the game is over: {player} won with {n} point", "the game is over: {player} won with "
                                 "{n} points", state.player(self.state.winner).score, player=self.state.winner))
-        handler = {
-            RollOff: self._apply_roll_off, WordPlayed: self._apply_word, SanityRolled: self._apply_sanity,
-            Discarded: self._apply_discard, BindNamed: self._apply_bind_named, BindDone: self._apply_bind_done,
-            PsychotherapyRolled: self._apply_psychotherapy, PlayerLeft: self._apply_left,
-        }[type(event)]
+        handler = getattr(self, _HANDLERS[type(event)])  # a KeyError for anything but the kinds of event below
         notes: list[str] = []
-        handler(event, notes)  # type: ignore[operator]
+        handler(event, notes)
         self.events.append(event)
         state.events = self.count
         state.notes = notes
         return notes
 
-    def _expect(self, *phases: Phase, refusal: Message) -> None:
-        """WrongPhase saying ``refusal`` ("cannot discard now.") and what the game waits for instead."""
+    def _expect(self, *phases: Phase, refusal: Callable[[], Message]) -> None:
+        """WrongPhase saying ``refusal()`` ("cannot discard now.") and what the game waits for instead (the
+        sentence is made only for a refusal: every event passes here)."""
         if self.state.phase not in phases:
-            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal, waiting=self.state.waiting_for()))
+            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal(), waiting=self.state.waiting_for()))
 
     def _apply_created(self, event: Created) -> None:
         setup = event.setup
         self.state.draw_pile = setup.deck.size - HAND_SIZE * len(setup.players)
 
     def _apply_roll_off(self, event: RollOff, notes: list[str]) -> None:
-        self._expect(Phase.ROLL_OFF, refusal=msg("cannot roll off now."))
+        self._expect(Phase.ROLL_OFF, refusal=lambda: msg("cannot roll off now."))
         state = self.state
         if event.first is not None:
             if event.rounds:
@@ -709,7 +713,7 @@ class Game:
         return player
 
     def _apply_word(self, event: WordPlayed, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot play {word} now.", word=event.word))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot play {word} now.", word=event.word))
         state = self.state
         player = self._check_player(event.player, "play", event.word)
         if not is_letters(event.word):
@@ -805,7 +809,7 @@ class Game:
             raise WordRefused(msg("{word} was already played in this game", word=word), ("used",))
 
     def _apply_sanity(self, event: SanityRolled, notes: list[str]) -> None:
-        self._expect(Phase.SANITY, refusal=msg("cannot roll a sanity check now."))
+        self._expect(Phase.SANITY, refusal=lambda: msg("cannot roll a sanity check now."))
         state = self.state
         player = self._check_player(event.player, "sanity")
         check_roll(event.roll)
@@ -982,7 +986,7 @@ class Game:
         self._win(winner, notes, why, Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot discard now."))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot discard now."))
         state = self.state
         player = self._check_player(event.player, "discard")
         options = state.setup.options
@@ -1035,7 +1039,7 @@ class Game:
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot name {word} for Spell Binding now.", word=event.word))
+        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot name {word} for Spell Binding now.", word=event.word))
         state = self.state
         window = state.window
         assert window is not None and window.letters is not None and state.current is not None
@@ -1077,7 +1081,7 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot close Spell Binding now."))
+        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot close Spell Binding now."))
         state = self.state
         window = state.window
         player = state.current
@@ -1104,7 +1108,7 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
-        self._expect(Phase.PSYCHOTHERAPY, refusal=msg("cannot roll for Psychotherapy now."))
+        self._expect(Phase.PSYCHOTHERAPY, refusal=lambda: msg("cannot roll for Psychotherapy now."))
         state = self.state
         player = self._check_player(event.player, "psychotherapy")
         window = state.window
