@@ -402,8 +402,12 @@ class State:
         return None if self.turn is None else self.players[self.turn]
 
     def player(self, name: str) -> Player:
+        for p in self.players:  # events name players as they are written: found without folding, mostly
+            if p.name == name:
+                return p
+        folded = name.casefold()
         for p in self.players:
-            if p.name.casefold() == name.casefold():
+            if p.name.casefold() == folded:  # no two players' names fold alike (Setup)
                 return p
         raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=name,
                                 players=", ".join(p.name for p in self.players)))

@@ -10,7 +10,7 @@ import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
-from dictionaries.i18n import _, language, message_of, ngettext, say
+from dictionaries.i18n import DEFAULT_LANGUAGE, _, language, message_of, ngettext, say
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
 from referee.actions import RequestError, Result, history_notes
 from referee.cli_common import CONTEXT, Obj, emit_json, get_deck, lang_option
@@ -376,7 +376,9 @@ def log(obj: Obj, as_json: bool) -> None:
         emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
     if history:  # one write for the lines of every event
-        click.echo("\n".join(shown(f"{seq:>4}  {at[:19].replace('T', ' ')}  " + " ".join(say(note) for note in notes[seq]))
+        english = language() == DEFAULT_LANGUAGE  # a note is then its own English text: no say() per note
+        click.echo("\n".join(shown(f"{seq:>4}  {at[:19].replace('T', ' ')}  "
+                                   + " ".join(notes[seq] if english else [say(note) for note in notes[seq]]))
                              for seq, (at, _event) in enumerate(history)))
     if fixes:
         click.echo(_("Corrections:"))
