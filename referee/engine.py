@@ -18,9 +18,13 @@ from referee.values import as_dict, field, fields_of, value
 from referee.words import cannot_words, join_clauses, join_list, over_words, reasons_words
 
 #: True while ``Game.replay(..., words=False)`` applies events whose words nobody reads: the engine's
-#: sentences are then not made (making them is most of a replay's cost). A context variable, so a
+#: sentences are then not made (making them is most of a replay's cost). Context variables, so a
 #: replay in one thread or greenlet leaves every other one's sentences whole.
 _QUIET: ContextVar[bool] = ContextVar("uw_quiet_replay", default=False)
+#: True while ``Game.told`` replays: the sentence of what the game waits for, which closes the notes
+#: of each event and which ``log`` drops, is not made.
+_UNSAID: ContextVar[bool] = ContextVar("uw_waiting_unsaid", default=False)
+_UNSAID_WAITING = Message("", {})
 
 
 def msg(template: str, /, **params: Any) -> Message:
@@ -30,17 +34,12 @@ def msg(template: str, /, **params: Any) -> Message:
     return Message(template, params)  # i18n.msg's body: one call less per sentence
 
 
-#: True while ``Game.told`` replays: the sentence of what the game waits for, which closes the notes
-#: of each event, is not made (``log`` drops it).
-_UNSAID: ContextVar[bool] = ContextVar("uw_waiting_unsaid", default=False)
-_UNSAID_WAITING = Message("", {})
-
-
 def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
     """``dictionaries.i18n.nmsg``, or the bare template during a quiet replay."""
     if _QUIET.get():
         return singular  # type: ignore[return-value]  # read by no one: the replay discards it
     return Message(singular, {"n": n, **params}, plural, n)  # i18n.nmsg's body: one call less per sentence
+
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -610,24 +609,22 @@ class Game:
         closing sentence of what the game then waits for (the creation says nothing). One replay, and
         the closing sentences, dropped anyway, are not made; a refused event is replayed again with
         them, so the refusal is the one a replay gives."""
-        game = cls.replay(events[:1])
-        rows: list[list[str]] = [[]]
-        token = _UNSAID.set(True)
-        try:
+        def rows() -> list[list[str]]:
+            game = cls.replay(events[:1])
+            told: list[list[str]] = [[]]
             for event in events[1:]:
                 notes = game.apply(event)
-                rows.append(notes[:-1] if not game.state.is_over() else notes)
-        except Exception:  # noqa: BLE001 - the replay below raises it with its words
-            failed = True
-        else:
-            failed = False
+                told.append(notes[:-1] if not game.state.is_over() else notes)
+            return told
+
+        token = _UNSAID.set(True)
+        try:
+            return rows()
+        except Exception:  # noqa: BLE001 - whatever it was, the replay with every sentence raises it as it is
+            pass
         finally:
             _UNSAID.reset(token)
-        if failed:
-            game = cls.replay(events[:1])
-            for event in events[1:]:
-                game.apply(event)
-        return rows
+        return rows()
 
     @property
     def setup(self) -> Setup:
