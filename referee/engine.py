@@ -437,8 +437,8 @@ class State:
 
     def waiting_for(self) -> Message:
         """What the game waits for, in plain words."""
-        if _UNSAID.get():
-            return _UNSAID_WAITING  # Game.told drops it unread
+        if _UNSAID.get() or _QUIET.get():
+            return _UNSAID_WAITING  # Game.told drops it unread; a quiet replay says nothing
         cur = self.current
         if self.phase is Phase.OVER:
             assert self.winner is not None
@@ -743,7 +743,8 @@ class Game:
         self._lay_face_up(word)
         state.pending = Pending(state.turn, word, event.score)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        notes.append(self._play_note(event, player.name, word, face_up, oath))
+        if not _QUIET.get():  # a quiet replay says nothing
+            notes.append(self._play_note(event, player.name, word, face_up, oath))
         notes.append(state.waiting_for())
 
     def _play_note(self, event: WordPlayed, name: str, word: str, face_up: Message | None, oath: bool) -> Message:
