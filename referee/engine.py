@@ -749,9 +749,10 @@ class Game:
 
     def _play_note(self, event: WordPlayed, name: str, word: str, face_up: Message | None, oath: bool) -> Message:
         """"Ann plays CHAMP for 15 points.", saying what the table overrules, if anything."""
-        n, reasons = event.score, reasons_words(event.reasons, self.state.setup.level)
+        n = event.score
         dictionary = event.allowed and not event.legal
         cards = event.allowed and face_up
+        reasons = reasons_words(event.reasons, self.state.setup.level) if dictionary else None  # said only then
         if dictionary and cards:
             return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}; "
                         "and the card count: {cards}).",
