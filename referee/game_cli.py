@@ -37,7 +37,7 @@ from referee.render import (
     status_lines,
     verify_lines,
 )
-from referee.terminal import EXIT_REFUSED, Style, shown, use_color, write
+from referee.terminal import EXIT_REFUSED, Style, json_text_long, shown, use_color, write
 
 #: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data), one
 #: file per language (RULES.txt in English, RULES.es.txt in Spanish).
@@ -477,10 +477,10 @@ def export(obj: Obj) -> None:
     # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
     gid, game, history = run_store(obj, lambda: reader.records(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
-    emit_json({"game": gid, "setup": game.setup.to_dict(),
-               "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
-               "corrections": [{"at": at, **record} for at, record in corrections],
-               "state": {"game": gid, **game.state.to_dict()}})
+    click.echo(json_text_long({"game": gid, "setup": game.setup.to_dict(),
+                               "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
+                               "corrections": [{"at": at, **record} for at, record in corrections],
+                               "state": {"game": gid, **game.state.to_dict()}}, "events"))
 
 
 @click.command(context_settings=CONTEXT, help=_(
