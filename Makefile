@@ -20,6 +20,7 @@ test: $(BIN)/.installed  ## lint and types, the whole test suite, the real serve
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	bash tests/setup_browser.sh  # the board's browser tests: Debian's chromium + chromedriver
+	bash tests/setup_nginx.sh  # the deploy tests run deploy/nginx.conf: Debian's nginx-light (+ wrk)
 	$(BIN)/python -m pytest -q
 	bash examples/setup.sh  # Node for the JavaScript example client
 	bash tests/smoke_server.sh

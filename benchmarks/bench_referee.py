@@ -10,7 +10,12 @@ environment, not editable, bytecode compiled) and times the installed ``uw-refer
 - a long game: ``status`` and ``play`` in a game of 5,000 events against the same in a game of 10
   (target <= 1.2x);
 - a full file: a ``play`` in a file holding 1,000 finished games against the same play in a file
-  with one game (target <= 1.2x), and ``games`` listing the 1,000 games (target < 100 ms).
+  with one game (target <= 1.2x), and ``games`` listing the 1,000 games (target < 100 ms);
+- corrections and reading a long game (issue 26): ``undo``, ``redo``, ``log`` and ``export`` at
+  5,000 events against the same at 10, in the same rounds as ``status`` and ``play``; with
+  ``--baseline REF`` also the same commands of the code at git commit REF (``git archive``, then
+  the same ``pip install .`` into a second throw-away environment), on copies of the same
+  databases, interleaved in the same rounds (target: at 5,000 events at most half of REF's).
 
 Every figure is the median CPU time (user + system) of interleaved runs (each round runs every
 command once), so load from other processes falls on all of them alike. The machine is shared and
@@ -72,11 +77,11 @@ print(len(words))
 """
 
 
-def install(venv: Path) -> Path:
-    """A normal ``pip install .`` into ``venv`` with bytecode compiled; returns its bin directory."""
+def install(venv: Path, source: Path = ROOT) -> Path:
+    """A normal ``pip install .`` of ``source`` into ``venv`` with bytecode compiled; returns its bin directory."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
-    subprocess.run([str(bin_dir / "pip"), "install", "-q", str(ROOT)], check=True,
+    subprocess.run([str(bin_dir / "pip"), "install", "-q", str(source)], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     site = next((venv / "lib").glob("python3*/site-packages"))
     subprocess.run([str(bin_dir / "python"), "-m", "compileall", "-q", str(site)], check=True,
@@ -124,12 +129,24 @@ def row(name: str, value: float, base_name: str, base: float, target: str, wall:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds per figure (default 15)")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="also undo, redo, log and export of the code at git commit REF, in the same rounds")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="uw-bench-"))
     try:
         print("installing the project into a throw-away virtual environment (pip install .) ...", flush=True)
         bin_dir = install(work / "venv")
         python, referee = str(bin_dir / "python"), str(bin_dir / "uw-referee")
+        old_referee = None
+        if args.baseline:
+            commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline], check=True,
+                                    capture_output=True, text=True).stdout.strip()
+            source = work / "baseline-src"
+            source.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+            print(f"installing the baseline, git commit {commit}, the same way ...", flush=True)
+            old_referee = str(install(work / "baseline-venv", source) / "uw-referee")
         env = {k: v for k, v in os.environ.items() if not k.startswith("UW_")}
         env["NO_COLOR"] = "1"
 
@@ -181,6 +198,40 @@ def main() -> None:
             "<= 1.2x", ("status 5000", "status 10"))
         row("play, a game of 5,000 events", grow["play 5000"], "play, a game of 10 events", grow["play 10"], "<= 1.2x",
             ("play 5000", "play 10"))
+
+        # Corrections and reading: undo, then redo (the pair leaves the game as it was), log, export;
+        # beside status and play of the same rounds, and the baseline's code on copies of the same games.
+        versions = {"": referee}
+        if old_referee is not None:
+            versions[" old"] = old_referee
+            for size in ("short", "long"):
+                shutil.copy(dbs[size], work / f"{size}-old.sqlite3")
+        reading: dict[str, list[str]] = {
+            "status 10": [referee, "--db", str(dbs["short"]), "status"],
+            "status 5000": [referee, "--db", str(dbs["long"]), "status"],
+            "play 10": play(dbs["short"]),
+            "play 5000": play(dbs["long"]),
+        }
+        for label, program in versions.items():
+            for size, name in (("10", "short"), ("5000", "long")):
+                db = str(dbs[name] if not label else work / f"{name}-old.sqlite3")
+                for command in ("undo", "redo", "log", "export"):
+                    reading[f"{command} {size}{label}"] = [program, "--db", db, command]
+        fixes = interleaved(reading, env, args.rounds, before={"play 10": undo(dbs["short"]),
+                                                               "play 5000": undo(dbs["long"])})
+        print()
+        for command in ("status", "play", "undo", "redo", "log", "export"):
+            row(f"{command}, a game of 5,000 events", fixes[f"{command} 5000"], f"{command}, a game of 10 events",
+                fixes[f"{command} 10"], "", (f"{command} 5000", f"{command} 10"))
+        if old_referee is not None:
+            for command in ("undo", "redo", "log", "export"):
+                row(f"{command} 5,000 events, {args.baseline}", fixes[f"{command} 5000 old"],
+                    f"{command} 10 events, {args.baseline}", fixes[f"{command} 10 old"], "",
+                    (f"{command} 5000 old", f"{command} 10 old"))
+            for command in ("undo", "redo", "log", "export"):
+                row(f"{command} 5,000 events, this code", fixes[f"{command} 5000"],
+                    f"the same, {args.baseline}", fixes[f"{command} 5000 old"], "<= 0.5x",
+                    (f"{command} 5000", f"{command} 5000 old"))
 
         full = interleaved({
             "play one": play(dbs["one"]),

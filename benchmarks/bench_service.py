@@ -276,9 +276,46 @@ def median(results: list[Result]) -> Result:
 
 # -- past one machine: replicas behind nginx (deploy/nginx.conf) ---------------------------------
 
+def start_nginx(nginx: str, conf: str, prefix: Path, ports: list[int]) -> tuple[subprocess.Popen[bytes], str]:
+    """nginx running ``conf`` (deploy/nginx.conf's text) in ``prefix``, on a free port, over the
+    replicas at ``ports``, with a static file location beside it; returns the process and base URL."""
+    listen = free_port()
+    conf = conf.replace("server 127.0.0.1:8001;", f"server 127.0.0.1:{ports[0]};")
+    conf = conf.replace("server 127.0.0.1:8002;", f"server 127.0.0.1:{ports[1]};")
+    conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{listen};\n        location = /static.json {{ alias {prefix}/static.json; }}")
+    conf = conf.replace("access_log access.log;", "access_log off;")  # the same for every load
+    prefix.mkdir(exist_ok=True)
+    (prefix / "tmp").mkdir()
+    (prefix / "nginx.conf").write_text(conf)
+    # As root nginx's workers would run as nobody, who cannot enter this private temporary directory.
+    directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+    proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", f"{prefix}/nginx.conf", "-g", directives],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return proc, f"http://127.0.0.1:{listen}"
+
+
+def wrk_at_once(bases: list[str], script: str, seconds: int, connections: int) -> Result:
+    """The same wrk load split over ``bases`` at the same time (``connections`` in all, one thread
+    each): requests/s summed, the worst p50 and p99, errors summed."""
+    results: list[Result] = []
+    threads = [threading.Thread(target=lambda b=base: results.append(wrk(b, script, seconds, connections // len(bases), 1)))
+               for base in bases]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return Result(sum(r.requests_per_s for r in results), max(r.p50_ms for r in results),
+                  max(r.p99_ms for r in results), sum(r.errors for r in results), sum(r.requests for r in results))
+
+
 def nginx_bench(args: argparse.Namespace) -> int:
-    """Two replicas behind nginx with deploy/nginx.conf: repeated words served from nginx's cache,
-    against nginx serving a static file of the same size, in the same run (issue 13: >= 0.5x)."""
+    """Two replicas behind nginx with deploy/nginx.conf, in the same interleaved rounds:
+
+    * ``/healthz`` through nginx against the same load straight to the two replicas (issue 26:
+      >= 0.8x their requests/s, p99 under 100 ms), and through nginx running ``--baseline-conf``
+      (an older deploy/nginx.conf) when given;
+    * repeated words served from nginx's cache against nginx serving a static file of the same size
+      (issue 13: >= 0.5x; issue 26: >= 0.7x)."""
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None or args.loader != "wrk":
         raise SystemExit("--nginx needs nginx and wrk (apt-get install nginx-light wrk)")
@@ -287,48 +324,42 @@ def nginx_bench(args: argparse.Namespace) -> int:
     replicas = []
     env = {**os.environ, "PYTHONPATH": str(ROOT), "UW_ACCESS_LOG": "off", "WEB_CONCURRENCY": "1"}
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    confs = {"nginx": (ROOT / "deploy/nginx.conf").read_text()}
+    if args.baseline_conf:
+        confs["nginx, baseline conf"] = Path(args.baseline_conf).read_text()
     with tempfile.TemporaryDirectory() as prefix:
         for port in ports:
             replicas.append(subprocess.Popen([gunicorn, "--config", str(ROOT / "service/gunicorn_conf.py"), "--bind",
                                               f"127.0.0.1:{port}", APPS["service"]], cwd=ROOT, env=env,
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        listen = free_port()
-        conf = (ROOT / "deploy/nginx.conf").read_text()
-        conf = conf.replace("server 127.0.0.1:8001;", f"server 127.0.0.1:{ports[0]};")
-        conf = conf.replace("server 127.0.0.1:8002;", f"server 127.0.0.1:{ports[1]};")
-        conf = conf.replace("listen 8080;", f"listen 127.0.0.1:{listen};\n        location = /static.json {{ alias {prefix}/static.json; }}")
-        conf = conf.replace("access_log access.log;", "access_log off;")  # the same for both loads
-        (Path(prefix) / "tmp").mkdir()
-        (Path(prefix) / "nginx.conf").write_text(conf)
-        base = f"http://127.0.0.1:{listen}"
-        # As root nginx's workers would run as nobody, who cannot enter this private temporary directory.
-        directives = "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
-        proc = subprocess.Popen([nginx, "-p", prefix, "-c", f"{prefix}/nginx.conf", "-g", directives],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proxies = {name: start_nginx(nginx, conf, Path(prefix) / f"n{i}", ports) for i, (name, conf) in enumerate(confs.items())}
+        base = proxies["nginx"][1]
+        direct = [f"http://127.0.0.1:{port}" for port in ports]
         try:
             deadline = time.monotonic() + 60
             while True:
                 try:
-                    for port in ports:
-                        urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
-                    urllib.request.urlopen(f"{base}/healthz", timeout=1).read()
+                    for url in direct + [b for _, b in proxies.values()]:
+                        urllib.request.urlopen(f"{url}/healthz", timeout=1).read()
                     break
                 except OSError:
-                    if time.monotonic() > deadline or proc.poll() is not None:
-                        log = Path(prefix) / "error.log"
-                        raise RuntimeError(f"replicas or nginx did not start (nginx status {proc.poll()}): "
-                                           + (log.read_text() if log.exists() else "")) from None
+                    if time.monotonic() > deadline or any(p.poll() is not None for p, _ in proxies.values()):
+                        logs = [Path(prefix) / f"n{i}" / "error.log" for i in range(len(proxies))]
+                        raise RuntimeError("replicas or nginx did not start: "
+                                           + " ".join(log.read_text() for log in logs if log.exists())) from None
                     time.sleep(0.2)
             statuses = []
             for word in words * 2:  # fill the cache: a MISS, then HITs
                 with urllib.request.urlopen(f"{base}/v1/words/{word}", timeout=10) as response:
                     body = response.read()
                     statuses.append(response.headers["X-Cache-Status"])
-            (Path(prefix) / "static.json").write_bytes(body)  # a file of an answer's size
+            (Path(prefix) / "n0" / "static.json").write_bytes(body)  # a file of an answer's size
             print(f"nginx {subprocess.run([nginx, '-v'], capture_output=True, text=True).stderr.strip()}, 2 replicas x 1 "
                   f"gevent worker, {len(words)} words; second pass through the cache: "
                   f"{statuses[len(words):].count('HIT')} of {len(words)} HIT; static file {len(body)} bytes; "
-                  f"wrk {args.connections} connections, {args.seconds} s; load average {os.getloadavg()[0]:.2f}", flush=True)
+                  f"wrk -t{args.threads} -c{args.connections}, {args.seconds} s (straight to the replicas: one "
+                  f"wrk -t1 -c{args.connections // 2} on each at once); load average {os.getloadavg()[0]:.2f}",
+                  flush=True)
             table = ", ".join(json.dumps(w) for w in words)
             cached_script = f"""
 local words = {{{table}}}
@@ -339,24 +370,62 @@ request = function()
 end
 """
             static_script = 'request = function() return wrk.format("GET", "/static.json") end'
-            cached, static, replica_cpu = [], [], []
+            health_script = 'request = function() return wrk.format("GET", "/healthz") end'
+            runs: dict[str, list[Result]] = {}
+            nginx_share: dict[str, list[float]] = {}  # nginx's own CPU per /healthz, us
+            replica_cpu = []
             for round_ in range(1, args.rounds + 1):
+                line = []
+                servers = [r.pid for r in replicas]
+                for name, (proc, url) in proxies.items():
+                    before, nginx_before = sum(process_tree_cpu(pid) for pid in servers), process_tree_cpu(proc.pid)
+                    result = wrk(url, health_script, args.seconds, args.connections, args.threads)
+                    nginx_cpu = process_tree_cpu(proc.pid) - nginx_before
+                    result.server_cpu_s = sum(process_tree_cpu(pid) for pid in servers) - before + nginx_cpu
+                    nginx_share.setdefault(name, []).append(nginx_cpu / result.requests * 1e6 if result.requests else 0.0)
+                    runs.setdefault(f"/healthz via {name}", []).append(result)
+                before = sum(process_tree_cpu(pid) for pid in servers)
+                result = wrk_at_once(direct, health_script, args.seconds, args.connections)
+                result.server_cpu_s = sum(process_tree_cpu(pid) for pid in servers) - before
+                runs.setdefault("/healthz, 2 replicas direct", []).append(result)
                 before = sum(process_tree_cpu(r.pid) for r in replicas)
-                cached.append(wrk(base, cached_script, args.seconds, args.connections, args.threads))
+                runs.setdefault("words via nginx's cache", []).append(
+                    wrk(base, cached_script, args.seconds, args.connections, args.threads))
                 replica_cpu.append(sum(process_tree_cpu(r.pid) for r in replicas) - before)
-                static.append(wrk(base, static_script, args.seconds, args.connections, args.threads))
-                print(f"round {round_}: repeated words via nginx's cache {cached[-1].requests_per_s:7.0f} req/s "
-                      f"p99 {cached[-1].p99_ms:5.2f} ms err {cached[-1].errors} (replicas' CPU {replica_cpu[-1]:.2f} s) | "
-                      f"nginx static file {static[-1].requests_per_s:7.0f} req/s p99 {static[-1].p99_ms:5.2f} ms "
-                      f"err {static[-1].errors}", flush=True)
-            ratio = median(cached).requests_per_s / median(static).requests_per_s
-            print(f"median: cached words {median(cached).requests_per_s:.0f} req/s, static file "
-                  f"{median(static).requests_per_s:.0f} req/s: {ratio:.2f}x")
-            print(f"target repeated words >= 0.5x nginx's static-file rate: {'met' if ratio >= 0.5 else 'MISSED'}")
-            return 1 if any(r.errors for r in cached + static) else 0
+                runs.setdefault("nginx static file", []).append(
+                    wrk(base, static_script, args.seconds, args.connections, args.threads))
+                for name, results in runs.items():
+                    cpu = (f" server CPU {results[-1].cpu_us_per_request:5.0f} us/request"
+                           if results[-1].server_cpu_s else "")
+                    line.append(f"  {name:<36} {results[-1].requests_per_s:7.0f} req/s p99 {results[-1].p99_ms:8.2f} ms "
+                                f"err {results[-1].errors}{cpu}")
+                print(f"round {round_} (replicas' CPU during the cached words: {replica_cpu[-1]:.2f} s):\n"
+                      + "\n".join(line), flush=True)
+            mid = {name: median(results) for name, results in runs.items()}
+            print("medians:")
+            for name, result in mid.items():
+                cpu = f" server CPU {result.cpu_us_per_request:5.0f} us/request" if "healthz" in name else ""
+                print(f"  {name:<36} {result.requests_per_s:7.0f} req/s p99 {result.p99_ms:8.2f} ms{cpu}")
+            health = mid["/healthz via nginx"]
+            both = mid["/healthz, 2 replicas direct"]
+            ratio = health.requests_per_s / both.requests_per_s
+            print(f"target /healthz via nginx >= 0.8x two replicas direct: {ratio:.2f}x "
+                  f"{'met' if ratio >= 0.8 else 'MISSED'}; p99 {health.p99_ms:.1f} ms < 100 ms: "
+                  f"{'met' if health.p99_ms < 100 else 'MISSED'}")
+            # On 2 CPUs shared with the load generator, the proxy's own CPU is taken from the replicas:
+            # server CPU per request says what each answer costs whatever else runs on the machine.
+            share = sorted(nginx_share["nginx"])[len(nginx_share["nginx"]) // 2]
+            print(f"server CPU per /healthz: through nginx {health.cpu_us_per_request:.0f} us (nginx's own {share:.0f} us), "
+                  f"straight to the replicas {both.cpu_us_per_request:.0f} us: "
+                  f"{health.cpu_us_per_request / both.cpu_us_per_request:.2f}x")
+            ratio = mid["words via nginx's cache"].requests_per_s / mid["nginx static file"].requests_per_s
+            print(f"target repeated words >= 0.7x nginx's static-file rate: {ratio:.2f}x {'met' if ratio >= 0.7 else 'MISSED'}")
+            # Timeouts of the baseline config are its queue; errors elsewhere are failures.
+            return 1 if any(r.errors for name, rs in runs.items() if "baseline" not in name for r in rs) else 0
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            for proc, _ in proxies.values():
+                proc.terminate()
+                proc.wait(timeout=30)
             for replica in replicas:
                 replica.send_signal(signal.SIGTERM)
             for replica in replicas:
@@ -375,7 +444,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; medians are reported (default 3)")
     parser.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
     parser.add_argument("--nginx", action="store_true",
-                        help="instead: two replicas behind nginx (deploy/nginx.conf), cached words vs a static file")
+                        help="instead: two replicas behind nginx (deploy/nginx.conf): /healthz against the replicas "
+                             "direct, cached words against a static file")
+    parser.add_argument("--baseline-conf", metavar="PATH",
+                        help="with --nginx: also /healthz through nginx running this configuration (e.g. an older one)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL:VAR=VALUE,...",
                         help="also the service with these environment variables, as app service[LABEL]")
     parser.add_argument("--in-process", action="store_true",

@@ -553,12 +553,7 @@ def _roll_at(events: list[Event], at: int | None) -> tuple[int, int]:
 
 def history_notes(events: list[Event]) -> list[list[str]]:
     """For each event of a game, what it did in words, as ``log`` shows it (nothing for the creation)."""
-    rows: list[list[str]] = [[]]
-    replay = Game.replay(events[:1])
-    for event in events[1:]:
-        notes = replay.apply(event)
-        rows.append(notes[:-1] if not replay.state.is_over() else notes)
-    return rows
+    return Game.told(events)
 
 
 __all__ = ["Referee", "Result", "Prepared", "PlayCheck", "Waiting", "RequestError", "waiting", "history_notes",

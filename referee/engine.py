@@ -9,16 +9,41 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
+from contextvars import ContextVar
 
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck, deck_name
-from dictionaries.i18n import Message, msg, nmsg
+from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
 from referee.words import cannot_words, cut, join_clauses, join_list, over_words, reasons_words
 
+#: True while ``Game.replay(..., words=False)`` applies events whose words nobody reads: the engine's
+#: sentences are then not made (making them is most of a replay's cost). Context variables, so a
+#: replay in one thread or greenlet leaves every other one's sentences whole.
+_QUIET: ContextVar[bool] = ContextVar("uw_quiet_replay", default=False)
+#: True while ``Game.told`` replays: the sentence of what the game waits for, which closes the notes
+#: of each event and which ``log`` drops, is not made.
+_UNSAID: ContextVar[bool] = ContextVar("uw_waiting_unsaid", default=False)
+_UNSAID_WAITING = Message("", {})
+
+
+def msg(template: str, /, **params: Any) -> Message:
+    """``dictionaries.i18n.msg``, or the bare template during a quiet replay (``Game.replay``)."""
+    if _QUIET.get():
+        return template  # type: ignore[return-value]  # read by no one: the replay discards it
+    return Message(template, params)  # i18n.msg's body: one call less per sentence
+
+
+def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
+    """``dictionaries.i18n.nmsg``, or the bare template during a quiet replay."""
+    if _QUIET.get():
+        return singular  # type: ignore[return-value]  # read by no one: the replay discards it
+    return Message(singular, {"n": n, **params}, plural, n)  # i18n.nmsg's body: one call less per sentence
+
+
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Iterable
+    from typing import Any, Callable, ClassVar, Iterable
 
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
 MAX_NAME = 32  # "Bartholomew Featherstonehaugh" (29) fits: the board shrinks or cuts a long name
@@ -298,6 +323,13 @@ class PlayerLeft(Event):
     player: str
 
 
+#: The method of ``Game`` that applies each kind of event.
+_HANDLERS: dict[type[Event], str] = {
+    RollOff: "_apply_roll_off", WordPlayed: "_apply_word", SanityRolled: "_apply_sanity",
+    Discarded: "_apply_discard", BindNamed: "_apply_bind_named", BindDone: "_apply_bind_done",
+    PsychotherapyRolled: "_apply_psychotherapy", PlayerLeft: "_apply_left",
+}
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindDone,
                               PsychotherapyRolled, PlayerLeft)
@@ -402,8 +434,12 @@ class State:
         return None if self.turn is None else self.players[self.turn]
 
     def player(self, name: str) -> Player:
+        for p in self.players:  # events name players as they are written: found without folding, mostly
+            if p.name == name:
+                return p
+        folded = name.casefold()
         for p in self.players:
-            if p.name.casefold() == name.casefold():
+            if p.name.casefold() == folded:  # no two players' names fold alike (Setup)
                 return p
         raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=cut(name),
                                 players=", ".join(p.name for p in self.players)))
@@ -415,7 +451,18 @@ class State:
         return self.phase is Phase.OVER
 
     def is_used(self, word: str) -> bool:
-        return word.upper() in self.used_words
+        """Whether ``word`` was played in this game. The words are kept in a set beside ``used_words``,
+        brought up to date with the words appended since (the engine only appends): a replay of n plays
+        costs n look-ups, not n scans of a growing list."""
+        used = self.used_words
+        kept: tuple[list[str], int, set[str]] | None = self.__dict__.get("_used_set")
+        if kept is None or kept[0] is not used or kept[1] > len(used):
+            kept = (used, 0, set())
+        if kept[1] < len(used):
+            kept[2].update(used[kept[1]:])
+            kept = (used, len(used), kept[2])
+        self.__dict__["_used_set"] = kept
+        return word.upper() in kept[2]
 
     def can_oath(self, player: Player) -> bool:
         """The Unspellable Oath: with exactly one pawn left, any letters may be played."""
@@ -423,6 +470,8 @@ class State:
 
     def waiting_for(self) -> Message:
         """What the game waits for, in plain words."""
+        if _UNSAID.get() or _QUIET.get():
+            return _UNSAID_WAITING  # Game.told drops it unread; a quiet replay says nothing
         cur = self.current
         if self.phase is Phase.OVER:
             assert self.winner is not None
@@ -555,16 +604,60 @@ class Game:
         return self.events
 
     @classmethod
-    def replay(cls, events: Iterable[Event]) -> Game:
-        """The game those events give; the same events always give the same state."""
+    def replay(cls, events: Iterable[Event], words: bool = True) -> Game:
+        """The game those events give; the same events always give the same state.
+
+        ``words=False``: what each event but the last did is not said in words (``state.notes`` holds
+        the last one's, as after any replay); the same state for about a third of the cost. An event
+        refused on the way is replayed again with words, so the refusal is the one a full replay gives."""
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
             raise RulesError(msg("a game's first event must be its creation"))
         game = cls(first.setup)
-        for event in iterator:
-            game.apply(event)
+        if words:
+            for event in iterator:
+                game.apply(event)
+            return game
+        rest = list(iterator)
+        token = _QUIET.set(True)
+        try:
+            for event in rest[:-1]:
+                game.apply(event)
+        except Exception:  # noqa: BLE001 - whatever it was, the replay with words raises it as it is
+            failed = True
+        else:
+            failed = False
+        finally:
+            _QUIET.reset(token)
+        if failed:
+            return cls.replay([first, *rest])
+        if rest:
+            game.apply(rest[-1])
         return game
+
+    @classmethod
+    def told(cls, events: list[Event]) -> list[list[str]]:
+        """For each event, what it did in words, as ``uw-referee log`` says it: its notes without the
+        closing sentence of what the game then waits for (the creation says nothing). One replay, and
+        the closing sentences, dropped anyway, are not made; a refused event is replayed again with
+        them, so the refusal is the one a replay gives."""
+        def rows() -> list[list[str]]:
+            game = cls.replay(events[:1])
+            told: list[list[str]] = [[]]
+            for event in events[1:]:
+                notes = game.apply(event)
+                told.append(notes[:-1] if not game.state.is_over() else notes)
+            return told
+
+        token = _UNSAID.set(True)
+        try:
+            return rows()
+        except Exception:  # noqa: BLE001 - whatever it was, the replay with every sentence raises it as it is
+            pass
+        finally:
+            _UNSAID.reset(token)
+        return rows()
 
     @property
     def setup(self) -> Setup:
@@ -610,29 +703,26 @@ class Game:
             assert self.state.winner is not None
             raise GameOver(nmsg("the game is over: {player} won with {n} point", "the game is over: {player} won with "
                                 "{n} points", state.player(self.state.winner).score, player=self.state.winner))
-        handler = {
-            RollOff: self._apply_roll_off, WordPlayed: self._apply_word, SanityRolled: self._apply_sanity,
-            Discarded: self._apply_discard, BindNamed: self._apply_bind_named, BindDone: self._apply_bind_done,
-            PsychotherapyRolled: self._apply_psychotherapy, PlayerLeft: self._apply_left,
-        }[type(event)]
+        handler = getattr(self, _HANDLERS[type(event)])  # a KeyError for anything but the kinds of event below
         notes: list[str] = []
-        handler(event, notes)  # type: ignore[operator]
+        handler(event, notes)
         self.events.append(event)
         state.events = self.count
         state.notes = notes
         return notes
 
-    def _expect(self, *phases: Phase, refusal: Message) -> None:
-        """WrongPhase saying ``refusal`` ("cannot discard now.") and what the game waits for instead."""
+    def _expect(self, *phases: Phase, refusal: Callable[[], Message]) -> None:
+        """WrongPhase saying ``refusal()`` ("cannot discard now.") and what the game waits for instead (the
+        sentence is made only for a refusal: every event passes here)."""
         if self.state.phase not in phases:
-            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal, waiting=self.state.waiting_for()))
+            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal(), waiting=self.state.waiting_for()))
 
     def _apply_created(self, event: Created) -> None:
         setup = event.setup
         self.state.draw_pile = setup.deck.size - HAND_SIZE * len(setup.players)
 
     def _apply_roll_off(self, event: RollOff, notes: list[str]) -> None:
-        self._expect(Phase.ROLL_OFF, refusal=msg("cannot roll off now."))
+        self._expect(Phase.ROLL_OFF, refusal=lambda: msg("cannot roll off now."))
         state = self.state
         if event.first is not None:
             if event.rounds:
@@ -661,7 +751,7 @@ class Game:
         return player
 
     def _apply_word(self, event: WordPlayed, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot play {word} now.", word=event.word))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot play {word} now.", word=event.word))
         state = self.state
         player = self._check_player(event.player, "play", event.word)
         if not is_letters(event.word):
@@ -690,14 +780,16 @@ class Game:
         self._lay_face_up(word)
         state.pending = Pending(state.turn, word, event.score)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        notes.append(self._play_note(event, player.name, word, face_up, oath))
+        if not _QUIET.get():  # a quiet replay says nothing
+            notes.append(self._play_note(event, player.name, word, face_up, oath))
         notes.append(state.waiting_for())
 
     def _play_note(self, event: WordPlayed, name: str, word: str, face_up: Message | None, oath: bool) -> Message:
         """"Ann plays CHAMP for 15 points.", saying what the table overrules, if anything."""
-        n, reasons = event.score, reasons_words(event.reasons, self.state.setup.level)
+        n = event.score
         dictionary = event.allowed and not event.legal
         cards = event.allowed and face_up
+        reasons = reasons_words(event.reasons, self.state.setup.level) if dictionary else None  # said only then
         if dictionary and cards:
             return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}; "
                         "and the card count: {cards}).",
@@ -757,7 +849,7 @@ class Game:
             raise WordRefused(msg("{word} was already played in this game", word=word), ("used",))
 
     def _apply_sanity(self, event: SanityRolled, notes: list[str]) -> None:
-        self._expect(Phase.SANITY, refusal=msg("cannot roll a sanity check now."))
+        self._expect(Phase.SANITY, refusal=lambda: msg("cannot roll a sanity check now."))
         state = self.state
         player = self._check_player(event.player, "sanity")
         check_roll(event.roll)
@@ -935,7 +1027,7 @@ class Game:
         self._win(winner, notes, why, Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=msg("cannot discard now."))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot discard now."))
         state = self.state
         player = self._check_player(event.player, "discard")
         options = state.setup.options
@@ -988,7 +1080,7 @@ class Game:
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot name {word} for Spell Binding now.", word=event.word))
+        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot name {word} for Spell Binding now.", word=event.word))
         state = self.state
         window = state.window
         assert window is not None and window.letters is not None and state.current is not None
@@ -1030,7 +1122,7 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=msg("cannot close Spell Binding now."))
+        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot close Spell Binding now."))
         state = self.state
         window = state.window
         player = state.current
@@ -1057,7 +1149,7 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
-        self._expect(Phase.PSYCHOTHERAPY, refusal=msg("cannot roll for Psychotherapy now."))
+        self._expect(Phase.PSYCHOTHERAPY, refusal=lambda: msg("cannot roll for Psychotherapy now."))
         state = self.state
         player = self._check_player(event.player, "psychotherapy")
         window = state.window

@@ -10,7 +10,7 @@ import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.errors import WordError
-from dictionaries.i18n import _, language, message_of, ngettext, say
+from dictionaries.i18n import DEFAULT_LANGUAGE, _, language, message_of, ngettext, say
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
 from referee.actions import RequestError, Result, action_numbers, history_notes
 from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, lang_option
@@ -37,7 +37,7 @@ from referee.render import (
     status_lines,
     verify_lines,
 )
-from referee.terminal import EXIT_REFUSED, Style, shown, use_color, write
+from referee.terminal import EXIT_REFUSED, Style, json_text_long, shown, use_color, write
 
 #: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data), one
 #: file per language (RULES.txt in English, RULES.es.txt in Spanish).
@@ -389,24 +389,29 @@ def verify(obj: Obj) -> None:
 @click.pass_obj
 def log(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
-    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    # The events as stored and the game as kept; history_notes replays them once, for their words.
+    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
     events = [event for _, event in history]
     notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
     numbers = action_numbers(events)  # the table's actions (RULES.md 6), as amend ACTION counts them
-    rows = [{"seq": seq, "action": numbers[seq], "at": at, "event": event.to_dict(),
-             "notes": [say(note) for note in notes[seq]]} for seq, (at, event) in enumerate(history)]
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]
     if as_json:
+        rows = [{"seq": seq, "action": numbers[seq], "at": at, "event": event.to_dict(),
+                 "notes": [say(note) for note in notes[seq]]} for seq, (at, event) in enumerate(history)]
         emit_json({"game": gid, "events": rows, "corrections": fixes})
         return
-    for row in rows:  # an action's number on its first event only; its roll and the referee's own steps follow
-        first = row["seq"] == 0 or (row["action"] != rows[row["seq"] - 1]["action"])
-        number = f"{row['action']:>4}" if first else "    "
-        click.echo(shown(f"{number}  {row['at'][:19].replace('T', ' ')}  " + " ".join(row["notes"])))
+    if history:  # one write for the lines of every event; an action's number on its first event only
+        english = language() == DEFAULT_LANGUAGE  # a note is then its own English text: no say() per note
+        lines = []
+        for seq, (at, _event) in enumerate(history):
+            number = f"{numbers[seq]:>4}" if seq == 0 or numbers[seq] != numbers[seq - 1] else "    "
+            said = notes[seq] if english else [say(note) for note in notes[seq]]
+            lines.append(shown(f"{number}  {at[:19].replace('T', ' ')}  " + " ".join(said)))
+        click.echo("\n".join(lines))
     if fixes:
         click.echo(_("Corrections:"))
     for fix in fixes:
@@ -513,12 +518,13 @@ def games(obj: Obj) -> None:
 @click.pass_obj
 def export(obj: Obj) -> None:
     reader = obj.reader()
-    gid, game, history = run_store(obj, lambda: reader.history(obj.game))
+    # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
+    gid, game, history = run_store(obj, lambda: reader.records(obj.game))
     _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
-    emit_json({"game": gid, "setup": game.setup.to_dict(),
-               "events": [{"seq": i, "at": at, **e.to_dict()} for i, (at, e) in enumerate(history)],
-               "corrections": [{"at": at, **record} for at, record in corrections],
-               "state": {"game": gid, **game.state.to_dict()}})
+    click.echo(json_text_long({"game": gid, "setup": game.setup.to_dict(),
+                               "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
+                               "corrections": [{"at": at, **record} for at, record in corrections],
+                               "state": {"game": gid, **game.state.to_dict()}}, "events"))
 
 
 @click.command(context_settings=CONTEXT, help=_(

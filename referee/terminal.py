@@ -75,3 +75,46 @@ def write(lines: list[str], stream: TextIO | None = None) -> None:
 def json_text(data: Any) -> str:
     """The JSON every ``--json`` prints: indented, non-ASCII kept."""
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def json_text_long(data: dict[str, Any], key: str) -> str:
+    """``json_text(data)`` to the byte, for a ``data[key]`` that is a long list of objects (a game's
+    events): the standard library indents in Python only, a node at a time, which was most of an
+    ``export`` of a long game. Each run of flat objects (values that are strings, numbers, booleans,
+    None or empty lists and objects) is written by the C encoder in one call, its separators giving
+    the indentation; any other object by ``json.dumps`` as before."""
+    items = data[key]
+    if type(items) is not list:
+        return json_text(data)
+    sentinel = f"\x00uw-{key}-{id(items)}\x00"
+    head = json_text({**data, key: sentinel})
+    quoted = json.dumps(sentinel)
+    if head.count(quoted) != 1:  # the marker must be unmistakable
+        return json_text(data)
+    if not items:
+        return head.replace(quoted, "[]")
+    parts: list[str] = []
+    run: list[dict[str, Any]] = []
+    for item in items:
+        if type(item) is dict and item and all(type(v) in _FLAT or (type(v) in _EMPTY and not v) for v in item.values()):
+            run.append(item)
+            continue
+        if run:
+            parts.append(_flat_run(run))
+            run = []
+        parts.append(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    "))
+    if run:
+        parts.append(_flat_run(run))
+    return head.replace(quoted, "[\n    " + ",\n    ".join(parts) + "\n  ]")
+
+
+_FLAT = frozenset((str, int, bool, type(None)))
+_EMPTY = frozenset((list, dict))
+_FLAT_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",\n      ", ": ")).encode
+
+
+def _flat_run(run: list[dict[str, Any]]) -> str:
+    """Flat objects as items of a list at depth 1 of ``json_text``: one C call; no raw newline can be
+    inside a JSON string, so "},<newline>" followed by "{" only ever joins two of the objects."""
+    text = _FLAT_ENCODE(run)[1:-1]  # {"a": 1,\n      "b": 2},\n      {...}
+    return "{\n      " + text[1:-1].replace("},\n      {", "\n    },\n    {\n      ") + "\n    }"

@@ -50,6 +50,14 @@ def as_dict(obj: Any) -> dict[str, Any]:
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     names = cls._value_fields
+    # Every field given, all by name or all in order (a stored event read back, most engine values):
+    # straight into the instance's dict, a tenth of the general path's cost.
+    if len(names) == len(args) + len(kwargs) and (kwargs.keys() == cls._value_names if not args else not kwargs):
+        self.__dict__.update(kwargs if not args else zip(names, args))
+        post = getattr(self, "__post_init__", None)
+        if post is not None:
+            post()
+        return
     if len(args) > len(names):
         raise TypeError(f"{cls.__name__}() takes {len(names)} arguments, {len(args)} given")
     values = dict(zip(names, args))
@@ -113,7 +121,7 @@ def _value(frozen: bool) -> Callable[[type[T]], type[T]]:
             else:
                 defaults.pop(name, None)
         attrs: dict[str, Any] = {
-            "_value_fields": tuple(names), "_value_defaults": defaults,
+            "_value_fields": tuple(names), "_value_names": frozenset(names), "_value_defaults": defaults,
             "__init__": _init, "__repr__": _repr, "__eq__": _eq,
             "__match_args__": tuple(names),
         }

@@ -1486,3 +1486,29 @@ def test_state_to_dict_reports_the_table_view() -> None:
     assert view["players"][0] == {"name": "Ann", "score": 4, "pawns": 5, "out": False, "left": False}
     assert view["used_words"] == ["LOOK"] and view["draw_pile"] == 71 and view["discard_pile"] == 4
     assert view["options"]["oath"] is True and view["winner"] is None
+
+
+def test_a_replay_without_words_gives_the_same_game_and_the_same_refusal() -> None:
+    """``Game.replay(events, words=False)`` (what the store replays with) makes no sentence for the
+    events before the last, yet gives the same state, the last event's notes, and the refusal a
+    replay with words gives, in words."""
+    game = new_game()
+    play(game, "Ann", "champ", 20)
+    play(game, "Bob", "look", 3)
+    play(game, "Ann", "taps", 2)
+    quiet = Game.replay(game.events, words=False)
+    assert quiet.state == Game.replay(game.events).state == game.state
+    assert quiet.events == game.events and quiet.state.notes == game.state.notes
+    assert all(isinstance(note, str) and "{" not in note for note in quiet.state.notes)
+    bad = [*game.events[:3], SanityRolled("Bob", 5), *game.events[3:]]  # Bob rolls in Ann's place
+    with pytest.raises(RulesError) as loud:
+        Game.replay(bad)
+    with pytest.raises(RulesError) as silent:
+        Game.replay(bad, words=False)
+    assert type(silent.value) is type(loud.value) and str(silent.value) == str(loud.value)
+    assert "{" not in str(silent.value)
+    with pytest.raises(RulesError) as told:  # log's replay, which leaves out the "waiting for" sentences
+        Game.told(bad)
+    assert type(told.value) is type(loud.value) and str(told.value) == str(loud.value)
+    play(game, "Bob", "rum", 20)  # words are made again after a quiet replay
+    assert "Bob rolls 20" in " ".join(game.state.notes)

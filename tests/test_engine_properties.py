@@ -233,13 +233,22 @@ def test_random_games_keep_the_rules(data: st.DataObject, opts: Options, n: int,
     for label in sorted(seen):
         event(label)
 
-    # replaying the events gives the same state
+    # replaying the events gives the same state, with or without the words of the events before the last
     assert Game.replay(game.events).state == game.state
+    assert Game.replay(game.events, words=False).state == game.state
+    # log's words: each event's notes but the closing "waiting for" sentence, as a replay with words says them
+    told: list[list[str]] = [[]]
+    again = Game.replay(game.events[:1])
+    for past in game.events[1:]:
+        notes = again.apply(past)
+        told.append(notes[:-1] if not again.state.is_over() else notes)
+    assert Game.told(game.events) == told and all(note for notes in told for note in notes)
     # undoing the last k actions gives the state before them
     starts = len([e for e in game.events[1:] if e.starts_action and not isinstance(e, RollOff)])
     for k in range(1, min(starts, 4) + 1):
         point = undo_point(game.events, k)
         assert Game.replay(game.events[:point]).state == states[point]
+        assert Game.replay(game.events[:point], words=False).state == states[point]
     if starts:
         k = data.draw(st.integers(1, starts))
         point = undo_point(game.events, k)

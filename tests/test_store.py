@@ -183,3 +183,81 @@ def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(tmp_path: Pat
     assert after[0][0] == last[0] and after[0][3] != last[3] and later != updated  # same seq, another history
     with pytest.raises(NoGame):
         Store(tmp_path / "g.sqlite3", read_only=True).tail(99, 0)
+
+def count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every ``Game.apply`` from here on adds one to the returned counter (a replay of n events is n - 1)."""
+    calls = [0]
+    apply = Game.apply
+
+    def counted(self: Game, event: object) -> list[str]:
+        calls[0] += 1
+        return apply(self, event)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Game, "apply", counted)
+    return calls
+
+
+def long_game(store: Store, rounds: int) -> int:
+    gid = new_game(store)
+    words = ("taps", "look", "champ", "rum", "top", "cat", "dog", "sun", "pen", "map")
+    for i in range(rounds):
+        play_round(store, gid, words[i], 3 + i % 5)
+        discard(store, gid)
+    return gid
+
+
+def test_undo_replays_once_and_redo_resumes_from_the_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: undo replayed the game twice (the events before, then the ones kept); now once, and
+    redo none: it carries the kept state on with the events put back."""
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 8)
+    _, before, _ = store.history(gid)
+    count = before.count  # 2 + 8 rounds of 3 events
+    calls = count_applies(monkeypatch)
+    _, game, removed = store.undo(gid, 2)
+    assert calls[0] == count - len(removed) - 1  # the kept events, once (the creation is not applied)
+    calls[0] = 0
+    _, game, back = store.redo(gid, 2)
+    assert back == removed and calls[0] == len(back)  # only the events put back
+    monkeypatch.undo()
+    _, replayed, _ = store.history(gid)
+    assert game.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
+    assert json.loads(json.dumps(replayed.state.to_snapshot())) == json.loads(json.dumps(before.state.to_snapshot()))
+    _, resumed = store.load(gid)
+    assert resumed.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
+
+
+def test_stored_reads_the_events_and_the_kept_game_without_a_replay(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 5)
+    _, replayed, history = store.history(gid)
+    calls = count_applies(monkeypatch)
+    _, game, stored = store.stored(gid)
+    assert calls[0] == 0
+    assert stored == history and game.count == replayed.count == len(stored)
+    assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
+
+
+def test_stored_replays_a_game_without_a_snapshot(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    gid = long_game(store, 2)
+    _, replayed, history = store.history(gid)
+    store.close()
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM snapshots")
+    _, game, stored = Store(db, read_only=True).stored(gid)
+    assert stored == history and game.state.to_dict() == replayed.state.to_dict()
+
+
+def test_records_are_the_events_as_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What export prints: each event's JSON as stored, which is its Event.to_dict(); no replay."""
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 3)
+    _, replayed, history = store.history(gid)
+    calls = count_applies(monkeypatch)
+    _, game, records = store.records(gid)
+    assert calls[0] == 0
+    assert records == [(at, json.loads(json.dumps(event.to_dict()))) for at, event in history]
+    assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
