@@ -1,0 +1,269 @@
+"""The players' side of the board (``board --players``): seats, the JSON API and every refusal, through
+Flask's test client, with the CLI acting on the same game at the same time."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.board.app import create_app
+from referee.cli import cli
+
+CODE = "K7P2QX"
+HOST = "host-secret-for-the-tests-0123456789abcdef"
+
+
+def run(db: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
+    return path
+
+
+def client_for(path: Path, players: bool = True, **config: Any) -> Any:
+    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
+                      "BOARD_JOIN_CODE": CODE, "BOARD_HOST_SECRET": HOST, **config})
+    return app.test_client()
+
+
+def join(client: Any, seat: str, code: str = CODE, game: int = 1) -> Any:
+    return client.post(f"/api/games/{game}/seats", json={"code": code, "seat": seat})
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def events(client: Any, token: str, game: int = 1) -> int:
+    answer = client.get(f"/api/games/{game}/play", headers=bearer(token))
+    assert answer.status_code == 200, answer.get_json()
+    n: int = answer.get_json()["events"]
+    return n
+
+
+def act(client: Any, token: str, game: int = 1, **body: Any) -> Any:
+    return client.post(f"/api/games/{game}/actions", json=body, headers=bearer(token))
+
+
+def problem(answer: Any, status: int, kind: str) -> str:
+    assert answer.status_code == status, (answer.status_code, answer.get_data(as_text=True))
+    assert answer.mimetype == "application/problem+json"
+    body = answer.get_json()
+    assert body["type"] == f"urn:uw-referee:{kind}" and body["status"] == status
+    detail: str = body["detail"]
+    return detail
+
+
+# -- opt-in ---------------------------------------------------------------------------------------
+
+def test_without_players_the_board_only_reads(db: Path) -> None:
+    client = client_for(db, players=False)
+    assert "join-code" not in client.get("/").get_data(as_text=True)
+    assert join(client, "Cindi").status_code == 404
+    assert client.post("/api/games/1/actions", json={"action": "play", "word": "look", "roll": 7}).status_code == 404
+    assert "LOOK" not in run(db, "log").output
+    assert client.get("/join").status_code == 404
+    assert client.get("/api/openapi.json").status_code == 404
+
+
+def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
+    client = client_for(db, BOARD_JOIN_URL="http://192.0.2.7:8080/join")
+    html = client.get("/").get_data(as_text=True)
+    assert CODE in html and "http://192.0.2.7:8080/join" in html and 'src="/join.svg"' in html
+    assert "<script>" not in html  # no inline script: the CSP forbids it
+    qr = client.get("/join.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.") and "/api/games/{id}/actions" in spec["paths"]
+    assert "/api/games/{id}/seats" in spec["paths"]
+
+
+def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import cli as board_cli
+
+    class Server:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            raise SystemExit(0)
+
+    monkeypatch.setattr("referee.board.server.BoardServer", Server)
+    monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
+    assert result.exit_code == 0, result.output
+    import os
+
+    code, secret = os.environ["UW_BOARD_JOIN_CODE"], os.environ["UW_BOARD_HOST_SECRET"]
+    assert len(code) == 6 and f"http://127.0.0.1:8099/join with the code {code}" in result.output
+    assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
+
+
+# -- seats ----------------------------------------------------------------------------------------
+
+def test_a_seat_gets_a_random_token_and_a_strict_httponly_cookie(db: Path) -> None:
+    client = client_for(db)
+    answer = join(client, "paul")
+    assert answer.status_code == 201
+    body = answer.get_json()
+    assert body["seat"] == "Paul" and len(body["token"]) >= 43 and body["token"] != body["csrf"]
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith(f"uw_seat_1={body['token']}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/games/1/seats").get_json()["seats"][1] == {"seat": "Paul", "taken": True}
+
+
+def test_a_taken_seat_is_refused_until_the_host_releases_it(db: Path) -> None:
+    client = client_for(db)
+    first = join(client, "Paul").get_json()["token"]
+    problem(join(client, "Paul"), 409, "seat-taken")
+    problem(client.delete("/api/games/1/seats/Paul", headers=bearer(first)), 403, "not-host")
+    problem(client.delete("/api/games/1/seats/Paul"), 403, "not-host")
+    assert client.delete("/api/games/1/seats/Paul", headers=bearer(HOST)).status_code == 204
+    problem(client.get("/api/games/1/play", headers=bearer(first)), 401, "bad-token")  # the old token is void
+    assert join(client, "Paul").status_code == 201
+
+
+def test_a_wrong_join_code_is_refused_and_repeated_ones_are_rate_limited(db: Path) -> None:
+    client = client_for(db)
+    for _i in range(5):
+        problem(join(client, "Paul", code="AAAAAA"), 403, "wrong-code")
+    problem(join(client, "Paul", code=CODE), 429, "too-many-codes")  # even the right code, for a minute
+
+
+def test_an_unknown_seat_or_game_is_refused(db: Path) -> None:
+    client = client_for(db)
+    problem(join(client, "Zed"), 400, "no-seat")
+    problem(join(client, "Paul", game=9), 404, "no-game")
+    problem(client.post("/api/games/1/seats", data="nope", content_type="text/plain"), 400, "bad-request")
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+def test_a_turn_from_a_phone_and_the_cli_on_the_same_game(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    answer = act(client, cindi, action="play", word="look", roll=7, seen=seen)
+    assert answer.status_code == 200, answer.get_json()
+    body = answer.get_json()
+    assert body["events"] == seen + 2 and body["waiting"]["player"] == "Paul" and not body["your_turn"]
+    assert any("LOOK" in n for n in body["notes"])
+    assert "LOOK" in run(db, "log").output  # the CLI reads what the phone did
+    assert run(db, "play", "champ", "--roll", "3").exit_code == 0  # and acts on the same game
+    assert events(client, cindi) == seen + 4
+
+
+def test_a_stale_event_number_is_refused_naming_what_happened(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    assert run(db, "discard").exit_code == 0  # Cindi discards at the keyboard meanwhile
+    paul = join(client, "Paul").get_json()["token"]
+    detail = problem(act(client, paul, action="discard", seen=seen), 409, "game-moved")
+    assert "Cindi" in detail and "Paul's turn" in detail
+    spanish = client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                          headers={**bearer(paul), "Accept-Language": "es"})
+    assert "Mientras tanto, Cindi ha descartado" in problem(spanish, 409, "game-moved")
+
+
+def test_another_seats_turn_is_refused(db: Path) -> None:
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    detail = problem(act(client, paul, action="play", word="look", roll=7, seen=events(client, paul)), 403,
+                     "not-your-turn")
+    assert "Paul" in detail
+    assert "LOOK" not in run(db, "log").output
+
+
+def test_a_missing_or_forged_token_is_refused(db: Path) -> None:
+    client = client_for(db)
+    join(client, "Cindi")
+    client.delete_cookie("uw_seat_1")
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": 2}), 401, "no-token")
+    problem(act(client, "forged-" + "x" * 40, action="discard", seen=2), 401, "bad-token")
+    problem(act(client, HOST, action="discard", seen=2), 401, "bad-token")  # the host's secret is no seat
+
+
+def test_a_cookie_request_without_the_csrf_token_is_refused(db: Path) -> None:
+    client = client_for(db)
+    body = join(client, "Cindi").get_json()  # the client keeps the cookie, as a browser does
+    seen = events(client, body["token"])
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": seen}), 403, "csrf")
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                        headers={"X-CSRF-Token": "wrong"}), 403, "csrf")
+    ok = client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                     headers={"X-CSRF-Token": body["csrf"]})
+    assert ok.status_code == 200, ok.get_json()
+
+
+def test_a_refused_word_changes_nothing(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    detail = problem(act(client, cindi, action="play", word="qxzv", roll=3, seen=seen), 422, "refused")
+    assert "QXZV" in detail
+    assert events(client, cindi) == seen
+
+
+def test_own_undo_until_the_next_player_acts(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    seen = events(client, cindi)
+    act(client, cindi, action="discard", seen=seen)
+    problem(act(client, paul, action="undo", seen=seen + 1), 403, "not-yours")
+    undone = act(client, cindi, action="undo", seen=seen + 1)
+    assert undone.status_code == 200 and undone.get_json()["waiting"]["player"] == "Cindi"
+    after = events(client, cindi)
+    act(client, cindi, action="discard", seen=after)
+    act(client, paul, action="discard", seen=events(client, paul))
+    problem(act(client, cindi, action="undo", seen=events(client, cindi)), 403, "not-yours")  # Paul acted since
+
+
+def test_a_game_that_ended_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    assert "Ann reaches 10 and wins!" in run(path, "play", "taps", "--roll", "15").output
+    problem(act(client, ann, action="discard", seen=events(client, ann)), 409, "game-over")
+    problem(join(client, "Bob"), 409, "game-over")
+
+
+def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "SEAT_ACTIONS", 3)
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    for _i in range(3):
+        problem(act(client, paul, action="discard", seen=2), 403, "not-your-turn")
+    problem(act(client, paul, action="discard", seen=2), 429, "rate-limit")
+
+
+def test_rate_limit_per_address(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "ADDRESS_WRITES", 4)
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    act(client, paul, action="discard", seen=2)
+    act(client, sue, action="discard", seen=2)
+    problem(act(client, sue, action="discard", seen=2), 429, "rate-limit")
+
+
+def test_the_verdict_as_you_type(db: Path) -> None:
+    client = client_for(db)
+    good = client.get("/api/games/1/verdict?word=look").get_json()
+    assert good["legal"] and good["playable"] and good["score"] == 4 and good["word"] == "LOOK"
+    bad = client.get("/api/games/1/verdict?word=qxzv").get_json()
+    assert not bad["legal"] and not bad["playable"] and bad["reasons"]
