@@ -267,3 +267,44 @@ def test_the_verdict_as_you_type(db: Path) -> None:
     assert good["legal"] and good["playable"] and good["score"] == 4 and good["word"] == "LOOK"
     bad = client.get("/api/games/1/verdict?word=qxzv").get_json()
     assert not bad["legal"] and not bad["playable"] and bad["reasons"]
+
+
+# -- the host and the pages -----------------------------------------------------------------------
+
+def test_the_host_undoes_another_players_action_and_only_the_host(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    act(client, cindi, action="play", word="look", roll=7, seen=seen)
+    problem(client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen + 2},
+                        headers=bearer(cindi)), 403, "not-host")
+    problem(client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen},
+                        headers=bearer(HOST)), 409, "game-moved")
+    undone = client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen + 2}, headers=bearer(HOST))
+    assert undone.status_code == 200 and undone.get_json()["waiting"]["player"] == "Cindi"
+    assert "Undid Cindi's LOOK" in run(db, "log").output
+    seats = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["seats"]
+    assert seats[0] == {"seat": "Cindi", "taken": True}
+    problem(client.get("/api/games/1/host", headers=bearer(cindi)), 403, "not-host")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_phone_and_host_pages_load_their_own_scripts_only(db: Path, lang: str) -> None:
+    client = client_for(db)
+    for path, script in (("/join", "phone.js"), ("/host", "host.js")):
+        page = client.get(f"{path}?lang={lang}")
+        html = page.get_data(as_text=True)
+        assert page.status_code == 200 and f'src="/static/{script}"' in html
+        assert "<script>" not in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
+        assert "http://" not in html and "https://" not in html  # nothing from another site
+        assert client.get(f"/static/{script}").status_code == 200
+    phone = client.get(f"/join?lang={lang}").get_data(as_text=True)
+    assert phone.count('autocapitalize="characters"') >= 3 and 'autocorrect="off"' in phone
+    assert 'value="Paul"' in phone
+    assert ("Jugar desde tu móvil" if lang == "es" else "Play from your phone") in phone
+
+
+def test_the_verdict_speaks_the_requests_language(db: Path) -> None:
+    client = client_for(db)
+    said = client.get("/api/games/1/verdict?word=look", headers={"Accept-Language": "es"}).get_json()["said"]
+    assert said[0] == "LOOK: válida, 4 puntos." and "cordura" in said[-1]

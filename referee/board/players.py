@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from dictionaries.i18n import _, message_of, msg, say
+from dictionaries.i18n import _, message_of, msg, ngettext, say
 from referee.board.runtime import runtime
 from referee.board.source import BoardError, sentence
 
@@ -308,7 +308,14 @@ def verdict(game_id: int) -> Any:
         ref.check_play(prepared)
     except RulesError as exc:
         refusal = sentence(say(message_of(exc)))
-    return jsonify(word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
+    said = [ngettext("{word}: legal, {n} point.", "{word}: legal, {n} points.", v.score) if v.legal
+            else ngettext("{word}: not legal ({n} point).", "{word}: not legal ({n} points).", v.score)]
+    said[0] = said[0].format(word=v.word, n=v.score)
+    said += [sentence(say(r.message)) for r in v.reasons]
+    said.append(_("The sanity check passes {chance}% of the time.").format(chance=round(v.success_chance * 100)))
+    if refusal and v.legal:
+        said.append(refusal)
+    return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
                    chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
 
@@ -390,6 +397,62 @@ def act(game_id: int) -> Any:
     return jsonify(view)
 
 
+# -- the host ------------------------------------------------------------------------------------
+
+@players.post("/api/games/<int:game_id>/corrections")
+def correct(game_id: int) -> Any:
+    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
+    takes back or puts back the last action, whoever took it."""
+    from referee import GameChanged, RulesError, Seen
+
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    data = _body()
+    seen_n = data.get("seen")
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
+    action = data.get("action")
+    if action not in ("undo", "redo"):
+        raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
+            action=repr(str(action)[:20]), actions="redo, undo"))
+    ref = _referee()
+    _game_or_404(game_id)
+    try:
+        result = (ref.undo if action == "undo" else ref.redo)(game_id, 1, seen=Seen(events=seen_n))
+    except GameChanged as exc:
+        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+    except RulesError as exc:
+        raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    with tables().lock:
+        tables().last_phone_action.pop(game_id, None)
+    runtime(current_app).watcher.poll()
+    return jsonify(game_view(game_id, result.game))
+
+
+@players.get("/host")
+def host_page() -> Any:
+    """The host's page: the secret stays in the link's fragment (never sent in a request line or logged)."""
+    game_id = current_app.config.get("BOARD_GAME")
+    if game_id is None:
+        try:
+            game_id = runtime(current_app).feed(None).shown().id
+        except BoardError:
+            game_id = None
+    return render_template("host.html", title=_("Host"), nav="host", game_id=game_id)
+
+
+@players.get("/api/games/<int:game_id>/host")
+def host_view(game_id: int) -> Any:
+    """What the host's page shows: the game and which seats are taken."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can release a seat."))
+    _gid, game = _game_or_404(game_id)
+    t = tables()
+    view = game_view(game_id, game)
+    view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
+    return jsonify(view)
+
+
 # -- pages and documents --------------------------------------------------------------------------
 
 @players.get("/join")
@@ -401,7 +464,13 @@ def join_page() -> Any:
             game_id = runtime(current_app).feed(None).shown().id
         except BoardError:
             game_id = None
-    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id)
+    names: list[str] = []
+    if game_id is not None:
+        try:
+            names = list(runtime(current_app).feed(game_id).shown().state.setup.players)
+        except BoardError:
+            game_id = None
+    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
 
 
 @players.get("/join.svg")
@@ -476,6 +545,10 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}/verdict": {
             "get": {"summary": "The verdict on ?word= tried on the game as it is",
                     "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
+        "/api/games/{id}/corrections": {
+            "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
+                     "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
+                                   "409": _problem_ref(), "422": _problem_ref()}}},
         "/api/games/{id}/actions": {
             "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
                      "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",
