@@ -140,8 +140,8 @@
     const url = new URL(root.dataset.stream, window.location.href);
     url.searchParams.set("lang", lang);
     const source = new EventSource(url);
-    source.onmessage = function () { read(); };
+    source.onmessage = function () { if (view) { read(); } };
   }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) { read(); } });
-  read();
+  document.addEventListener("visibilitychange", function () { if (!document.hidden && view) { read(); } });
+  if (store.getItem(csrfKey)) { read(); } else { $("join-form").hidden = false; }  // a seat taken before: its view
 })();
