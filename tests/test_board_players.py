@@ -308,3 +308,39 @@ def test_the_verdict_speaks_the_requests_language(db: Path) -> None:
     client = client_for(db)
     said = client.get("/api/games/1/verdict?word=look", headers={"Accept-Language": "es"}).get_json()["said"]
     assert said[0] == "LOOK: válida, 4 puntos." and "cordura" in said[-1]
+
+
+def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=events(client, cindi))
+    seen = events(client, paul)
+    asked = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert asked.status_code == 202
+    rid = asked.get_json()["request"]
+    assert events(client, paul) == seen  # asking changes nothing
+    listed = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
+    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen}]
+    problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(paul)), 403,
+            "not-host")
+    done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert done.status_code == 200 and done.get_json()["waiting"]["player"] == "Cindi"
+    problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST)), 404,
+            "no-request")
+
+
+def test_an_asked_undo_is_refused_by_the_host_or_when_the_game_moved(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    seen = events(client, paul)
+    first = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert client.post(f"/api/games/1/requests/{first.get_json()['request']}", json={"confirm": False},
+                       headers=bearer(HOST)).status_code == 204
+    assert events(client, paul) == seen
+    second = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    act(client, cindi, action="play", word="look", roll=7, seen=seen)  # the game moves before the host answers
+    problem(client.post(f"/api/games/1/requests/{second.get_json()['request']}", json={"confirm": True},
+                        headers=bearer(HOST)), 409, "game-moved")
+    assert "LOOK" in run(db, "log").output

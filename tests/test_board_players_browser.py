@@ -150,9 +150,12 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.roll("Ann", "20")
         table.discard("Bob", "ttrrddp")
         table.play("Cy", "taps", "3")
-        d = table.on("host")                                 # the host takes Cy's failed TAPS back
-        wait(lambda: "Ann's turn" in text_of(d, "host-waiting"), why=lambda: text_of(d, "host"))
-        table.click("host", "host-undo")
+        table.until("Ann", "ask-undo")                      # Ann asks the host to take Cy's failed TAPS back
+        wait(lambda: "Ann's turn" in text_of(table.on("Ann"), "waiting"))
+        table.click("Ann", "ask-undo")
+        d = table.on("host")                                 # and the host confirms it on their page
+        wait(lambda: "Ann asks to undo" in text_of(d, "host-requests"), why=lambda: text_of(d, "host"))
+        d.find_element("css selector", "#host-requests button").click()
         table.play("Cy", "taps", "15")                       # and Cy wins
         tv = table.on("TV")
         wait(lambda: "Cy" in text_of(tv, "board") and "win" in text_of(tv, "board").lower())

@@ -66,6 +66,16 @@ class Seat:
 
 
 @dataclass
+class Asked:
+    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
+
+    id: str
+    seat: str
+    action: str
+    seen: int
+
+
+@dataclass
 class Tables:
     """The seats of every game this board lets phones play, the join code, the host's secret, the rate limits."""
 
@@ -75,6 +85,7 @@ class Tables:
     by_token: dict[str, Seat] = field(default_factory=dict)
     last_phone_action: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (event count, seat)
     hits: dict[str, deque[float]] = field(default_factory=dict)
+    asked: dict[int, dict[str, Asked]] = field(default_factory=dict)  # game -> the corrections asked for, by id
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
@@ -399,15 +410,8 @@ def act(game_id: int) -> Any:
 
 # -- the host ------------------------------------------------------------------------------------
 
-@players.post("/api/games/<int:game_id>/corrections")
-def correct(game_id: int) -> Any:
-    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
-    takes back or puts back the last action, whoever took it."""
-    from referee import GameChanged, RulesError, Seen
-
-    if not _is_host():
-        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
-    data = _body()
+def _correction(data: dict[str, Any]) -> tuple[str, int]:
+    """The correction a body names (undo or redo) and the last event its sender saw."""
     seen_n = data.get("seen")
     if not isinstance(seen_n, int) or isinstance(seen_n, bool):
         raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
@@ -415,6 +419,54 @@ def correct(game_id: int) -> Any:
     if action not in ("undo", "redo"):
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
             action=repr(str(action)[:20]), actions="redo, undo"))
+    return str(action), seen_n
+
+
+@players.post("/api/games/<int:game_id>/requests")
+def ask(game_id: int) -> Any:
+    """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": N}``."""
+    t = tables()
+    if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    seat = _seat(game_id, write=True)
+    action, seen_n = _correction(_body())
+    asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n)
+    with t.lock:
+        t.asked.setdefault(game_id, {})[asked.id] = asked
+    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n)
+    answer.status_code = 202
+    return answer
+
+
+@players.post("/api/games/<int:game_id>/requests/<rid>")
+def answer_request(game_id: int, rid: str) -> Any:
+    """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
+    made on the game as the seat saw it: refused with 409 when the game moved since."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    t = tables()
+    with t.lock:
+        asked = t.asked.get(game_id, {}).pop(rid, None)
+    if asked is None:
+        raise Problem(404, "no-request", _("There is no such request (already answered?)."))
+    if not _body().get("confirm"):
+        return Response(status=204)
+    return _correct(game_id, asked.action, asked.seen)
+
+
+@players.post("/api/games/<int:game_id>/corrections")
+def correct(game_id: int) -> Any:
+    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
+    takes back or puts back the last action, whoever took it."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    action, seen_n = _correction(_body())
+    return _correct(game_id, action, seen_n)
+
+
+def _correct(game_id: int, action: str, seen_n: int) -> Any:
+    from referee import GameChanged, RulesError, Seen
+
     ref = _referee()
     _game_or_404(game_id)
     try:
@@ -450,6 +502,8 @@ def host_view(game_id: int) -> Any:
     t = tables()
     view = game_view(game_id, game)
     view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen}
+                        for a in t.asked.get(game_id, {}).values()]
     return jsonify(view)
 
 
@@ -549,6 +603,14 @@ OPENAPI: dict[str, Any] = {
             "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
                      "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
                                    "409": _problem_ref(), "422": _problem_ref()}}},
+        "/api/games/{id}/requests": {
+            "post": {"summary": "A seat asks the host for an undo or redo", "security": [{"seat": []}, {"seatCookie": []}],
+                     "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
+                                   "403": _problem_ref()}}},
+        "/api/games/{id}/requests/{request}": {
+            "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
+                     "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
+                                   "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
         "/api/games/{id}/actions": {
             "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
                      "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",

@@ -44,8 +44,34 @@
     });
   }
 
+  function button(label, onClick) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "secondary"; b.textContent = label;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function renderRequests(v) {
+    const list = document.getElementById("host-requests");
+    list.textContent = "";
+    (v.requests || []).forEach(function (a) {
+      const li = document.createElement("li");
+      const text = a.action === "undo" ? root.dataset.tAsksUndo : root.dataset.tAsksRedo;
+      li.appendChild(document.createTextNode(text.replace("{seat}", a.seat) + " "));
+      [[root.dataset.tConfirm, true], [root.dataset.tRefuse, false]].forEach(function (pair) {
+        li.appendChild(button(pair[0], function () {
+          request("POST", api + "/requests/" + encodeURIComponent(a.id), { confirm: pair[1] }).then(function (r) {
+            say(r.ok ? "" : r.data.detail, !r.ok);
+            read();
+          });
+        }));
+      });
+      list.appendChild(li);
+    });
+  }
+
   function read() {
-    return request("GET", api + "/host").then(function (r) { if (r.ok) { render(r.data); } else { say(r.data.detail, true); } });
+    return request("GET", api + "/host").then(function (r) { if (r.ok) { render(r.data); renderRequests(r.data); } else { say(r.data.detail, true); } });
   }
 
   function correct(action) {
@@ -62,4 +88,5 @@
     source.onmessage = function () { read(); };
   }
   read();
+  setInterval(read, 3000);  // requests change no game: the stream does not say when one arrives
 })();

@@ -52,6 +52,7 @@
     show("close-button", mine && phase === "spell_binding");
     show("bind-form", !v.over && phase === "spell_binding" && !mine);
     show("undo-button", v.can_undo);
+    show("ask-undo", !v.can_undo);
   }
 
   function read() {
@@ -134,6 +135,12 @@
   });
   $("close-button").addEventListener("click", function () { act({ action: "bind_done" }); });
   $("undo-button").addEventListener("click", function () { act({ action: "undo" }); });
+  $("ask-undo").addEventListener("click", function () {
+    if (!view) { return; }
+    request("POST", api + "/requests", { action: "undo", seen: view.events }).then(function (r) {
+      say(r.ok ? $("ask-undo").dataset.asked : r.data.detail, !r.ok);
+    });
+  });
 
   // The board's event stream says when the game changed; the phone then reads its own view again.
   if (window.EventSource && root.dataset.stream) {
