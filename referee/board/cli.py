@@ -129,7 +129,10 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     if players:
         _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/")
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
-    if everywhere:
+    if everywhere and players:
+        click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
+                     "join code can take a free seat and play its turns."), err=True)
+    elif everywhere:
         click.echo(_("Warning: the board is read-only, but every device on this network can see it: every game "
                      "in the database, its players' names and words."), err=True)
         lan = lan_address()

@@ -40,8 +40,9 @@
     view = v;
     $("join-form").hidden = true;
     $("table").hidden = false;
-    $("seat-title").textContent = root.dataset.tSeated.replace("{seat}", v.seat);
-    $("waiting").textContent = (v.your_turn ? root.dataset.tYourTurn + ": " : "") + v.waiting.text;
+    $("seat-title").textContent = root.dataset.tSeated.replace("{seat}", v.seat) +
+      (v.your_turn && !v.over ? " " + root.dataset.tYourTurn : "");
+    $("waiting").textContent = v.waiting.text;
     const mine = v.your_turn && !v.over;
     const phase = v.phase;
     show("word-form", mine && (phase === "action" || phase === "last_words"));
