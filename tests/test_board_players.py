@@ -96,8 +96,9 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
 
     monkeypatch.setattr("referee.board.server.BoardServer", Server)
     monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
-    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL"):
-        monkeypatch.delenv(name, raising=False)
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL", "UW_BOARD_DB",
+                 "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
+        monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
     result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
     assert result.exit_code == 0, result.output
     import os
@@ -344,3 +345,29 @@ def test_an_asked_undo_is_refused_by_the_host_or_when_the_game_moved(db: Path) -
     problem(client.post(f"/api/games/1/requests/{second.get_json()['request']}", json={"confirm": True},
                         headers=bearer(HOST)), 409, "game-moved")
     assert "LOOK" in run(db, "log").output
+
+
+def test_the_read_only_game_view_says_the_last_event_number(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    assert client.get("/api/games/1").get_json()["events"] == events(client, cindi)
+
+
+def _current(client: Any) -> str:
+    """Whose turn it is (the referee rolled the roll-off)."""
+    seats = [s["seat"] for s in client.get("/api/games/1/seats").get_json()["seats"]]
+    text = client.get("/api/games/1").get_json()["waiting_for"]
+    return next(name for name in seats if text.startswith(f"{name}'s turn"))
+
+
+def test_with_virtual_dice_the_referee_rolls_for_the_phone(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--dice", "virtual", "--seed", "3").exit_code == 0
+    client = client_for(path)
+    name = _current(client)
+    token = join(client, name).get_json()["token"]
+    seen = events(client, token)
+    problem(act(client, token, action="play", word="look", roll=7, seen=seen), 422, "refused")  # no roll typed
+    played = act(client, token, action="play", word="look", seen=seen)
+    assert played.status_code == 200, played.get_json()
+    assert played.get_json()["events"] == seen + 2 and any("rolls" in n for n in played.get_json()["notes"])
