@@ -322,7 +322,7 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
     rid = asked.get_json()["request"]
     assert events(client, paul) == seen  # asking changes nothing
     listed = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
-    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen}]
+    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None}]
     problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(paul)), 403,
             "not-host")
     done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
@@ -371,3 +371,23 @@ def test_with_virtual_dice_the_referee_rolls_for_the_phone(tmp_path: Path) -> No
     played = act(client, token, action="play", word="look", seen=seen)
     assert played.status_code == 200, played.get_json()
     assert played.get_json()["events"] == seen + 2 and any("rolls" in n for n in played.get_json()["notes"])
+
+
+def test_a_corrected_roll_and_leaving_are_asked_from_a_phone_and_confirmed_by_the_host(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=2, seen=events(client, cindi))  # LOOK fails on a 2
+    seen = events(client, cindi)
+    problem(client.post("/api/games/1/requests", json={"action": "amend", "seen": seen}, headers=bearer(cindi)),
+            400, "bad-roll")
+    rid = client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen},
+                      headers=bearer(cindi)).get_json()["request"]
+    amended = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert amended.status_code == 200, amended.get_json()
+    assert "rolls 7 and passes" in run(db, "log").output
+    seen = events(client, sue)
+    rid = client.post("/api/games/1/requests", json={"action": "leave", "seen": seen},
+                      headers=bearer(sue)).get_json()["request"]
+    left = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert left.status_code == 200 and [p["left"] for p in left.get_json()["players"]] == [False, False, True]

@@ -73,6 +73,7 @@ class Asked:
     seat: str
     action: str
     seen: int
+    roll: int | None = None   # amend: the right roll of the latest roll
 
 
 @dataclass
@@ -410,15 +411,19 @@ def act(game_id: int) -> Any:
 
 # -- the host ------------------------------------------------------------------------------------
 
-def _correction(data: dict[str, Any]) -> tuple[str, int]:
-    """The correction a body names (undo or redo) and the last event its sender saw."""
+#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
+ASKABLE = ("undo", "redo", "amend", "leave")
+
+
+def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, int]:
+    """The correction a body names and the last event its sender saw."""
     seen_n = data.get("seen")
     if not isinstance(seen_n, int) or isinstance(seen_n, bool):
         raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
     action = data.get("action")
-    if action not in ("undo", "redo"):
+    if action not in allowed:
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
-            action=repr(str(action)[:20]), actions="redo, undo"))
+            action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
     return str(action), seen_n
 
 
@@ -429,11 +434,15 @@ def ask(game_id: int) -> Any:
     if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
         raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
     seat = _seat(game_id, write=True)
-    action, seen_n = _correction(_body())
-    asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n)
+    data = _body()
+    action, seen_n = _correction(data, ASKABLE)
+    roll = data.get("roll")
+    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool)):
+        raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
     with t.lock:
         t.asked.setdefault(game_id, {})[asked.id] = asked
-    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n)
+    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
     answer.status_code = 202
     return answer
 
@@ -451,7 +460,7 @@ def answer_request(game_id: int, rid: str) -> Any:
         raise Problem(404, "no-request", _("There is no such request (already answered?)."))
     if not _body().get("confirm"):
         return Response(status=204)
-    return _correct(game_id, asked.action, asked.seen)
+    return _correct(game_id, asked.action, asked.seen, asked)
 
 
 @players.post("/api/games/<int:game_id>/corrections")
@@ -464,16 +473,23 @@ def correct(game_id: int) -> Any:
     return _correct(game_id, action, seen_n)
 
 
-def _correct(game_id: int, action: str, seen_n: int) -> Any:
+def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None) -> Any:
     from referee import GameChanged, RulesError, Seen
+    from referee.actions import RequestError
 
     ref = _referee()
     _game_or_404(game_id)
+    seen = Seen(events=seen_n)
     try:
-        result = (ref.undo if action == "undo" else ref.redo)(game_id, 1, seen=Seen(events=seen_n))
+        if action == "leave" and asked is not None:
+            result: Any = ref.leave(game_id, asked.seat, seen=seen)
+        elif action == "amend" and asked is not None and asked.roll is not None:
+            result = ref.amend(game_id, asked.roll, seen=seen)
+        else:
+            result = (ref.undo if action == "undo" else ref.redo)(game_id, 1, seen=seen)
     except GameChanged as exc:
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
-    except RulesError as exc:
+    except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     with tables().lock:
         tables().last_phone_action.pop(game_id, None)
@@ -502,7 +518,7 @@ def host_view(game_id: int) -> Any:
     t = tables()
     view = game_view(game_id, game)
     view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen}
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
                         for a in t.asked.get(game_id, {}).values()]
     return jsonify(view)
 
@@ -604,7 +620,8 @@ OPENAPI: dict[str, Any] = {
                      "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
                                    "409": _problem_ref(), "422": _problem_ref()}}},
         "/api/games/{id}/requests": {
-            "post": {"summary": "A seat asks the host for an undo or redo", "security": [{"seat": []}, {"seatCookie": []}],
+            "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
+                                "({\"action\": \"amend\", \"roll\": N}) or to leave the game", "security": [{"seat": []}, {"seatCookie": []}],
                      "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
                                    "403": _problem_ref()}}},
         "/api/games/{id}/requests/{request}": {

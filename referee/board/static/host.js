@@ -56,8 +56,10 @@
     list.textContent = "";
     (v.requests || []).forEach(function (a) {
       const li = document.createElement("li");
-      const text = a.action === "undo" ? root.dataset.tAsksUndo : root.dataset.tAsksRedo;
-      li.appendChild(document.createTextNode(text.replace("{seat}", a.seat) + " "));
+      const texts = { undo: root.dataset.tAsksUndo, redo: root.dataset.tAsksRedo, amend: root.dataset.tAsksAmend,
+        leave: root.dataset.tAsksLeave };
+      const text = (texts[a.action] || a.action).replace("{seat}", a.seat).replace("{roll}", String(a.roll));
+      li.appendChild(document.createTextNode(text + " "));
       [[root.dataset.tConfirm, true], [root.dataset.tRefuse, false]].forEach(function (pair) {
         li.appendChild(button(pair[0], function () {
           request("POST", api + "/requests/" + encodeURIComponent(a.id), { confirm: pair[1] }).then(function (r) {

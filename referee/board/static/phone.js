@@ -136,11 +136,18 @@
   });
   $("close-button").addEventListener("click", function () { act({ action: "bind_done" }); });
   $("undo-button").addEventListener("click", function () { act({ action: "undo" }); });
-  $("ask-undo").addEventListener("click", function () {
+  function askHost(body) {
     if (!view) { return; }
-    request("POST", api + "/requests", { action: "undo", seen: view.events }).then(function (r) {
+    body.seen = view.events;
+    request("POST", api + "/requests", body).then(function (r) {
       say(r.ok ? $("ask-undo").dataset.asked : r.data.detail, !r.ok);
     });
+  }
+  $("ask-undo").addEventListener("click", function () { askHost({ action: "undo" }); });
+  $("ask-leave").addEventListener("click", function () { askHost({ action: "leave" }); });
+  $("amend-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    askHost({ action: "amend", roll: parseInt($("amend-roll").value, 10) });
   });
 
   // The board's event stream says when the game changed; the phone then reads its own view again.
