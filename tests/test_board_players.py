@@ -391,3 +391,18 @@ def test_a_corrected_roll_and_leaving_are_asked_from_a_phone_and_confirmed_by_th
                       headers=bearer(sue)).get_json()["request"]
     left = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
     assert left.status_code == 200 and [p["left"] for p in left.get_json()["players"]] == [False, False, True]
+
+
+def test_last_words_are_asked_of_the_player_they_wait_for(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--last-words", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    bob = join(client, "Bob").get_json()["token"]
+    act(client, ann, action="play", word="taps", roll=15, seen=events(client, ann))
+    view = client.get("/api/games/1/play", headers=bearer(bob)).get_json()
+    assert view["phase"] == "last_words" and view["your_turn"] and "Last Words" in view["waiting"]["text"]
+    problem(act(client, ann, action="discard", seen=view["events"]), 403, "not-your-turn")
+    done = act(client, bob, action="play", word="look", roll=7, seen=view["events"])
+    assert done.status_code == 200 and done.get_json()["over"] and done.get_json()["winner"] == "Ann"
+    problem(act(client, bob, action="discard", seen=done.get_json()["events"]), 409, "game-over")
