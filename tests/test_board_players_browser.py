@@ -170,3 +170,32 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
     typed = json.loads(uw(cli_db, "export").stdout)
     assert phones["state"]["winner"] == "Cy"
     assert without_times(phones) == without_times(typed)
+
+
+def test_a_phone_that_lost_the_network_catches_up_when_it_is_back(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    uw(db, "new", "Cindi", "Paul", "--first", "Cindi")
+    with Board(db, "--players") as board, chromium() as driver:
+        code = ""
+        while not code:
+            line = board.proc.stdout.readline() if board.proc.stdout else ""
+            if "with the code" in line:
+                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+        emulate_phone(driver)
+        driver.get(board.url + "/join")
+        wait(lambda: shown(driver, "join-form"))
+        driver.find_element("id", "join-code-input").send_keys(code)
+        driver.find_element("css selector", "input[name=seat][value=Paul]").click()
+        driver.find_element("css selector", "#join-form button").click()
+        wait(lambda: "Cindi's turn" in text_of(driver, "waiting"))
+        assert not shown(driver, "word-form")
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0,
+                                                                    "downloadThroughput": -1, "uploadThroughput": -1})
+        uw(db, "play", "look", "--roll", "7")  # Cindi plays at the keyboard while the phone is away
+        time.sleep(1.5)
+        assert "Cindi's turn" in text_of(driver, "waiting")  # it could not know
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
+                                                                    "downloadThroughput": -1, "uploadThroughput": -1})
+        wait(lambda: shown(driver, "word-form"), timeout=15)  # the stream reconnects: the phone reads the game again
+        assert "Paul's turn" in text_of(driver, "waiting")

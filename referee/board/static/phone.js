@@ -58,10 +58,13 @@
 
   function read() {
     return request("GET", api + "/play").then(function (r) {
-      if (r.ok) { render(r.data); return; }
+      if (r.ok) { render(r.data); if (message.classList.contains("bad") && message.textContent === root.dataset.tOffline) { say("", false); } return; }
       if (r.status === 401) { $("table").hidden = true; $("join-form").hidden = false; return; }
       say(r.data.detail, true);
-    }).catch(function () { say(root.dataset.tOffline, true); });
+    }).catch(function () {
+      say(root.dataset.tOffline, true);
+      setTimeout(function () { if (view) { read(); } }, 3000);  // until the board answers again
+    });
   }
 
   function act(body) {
@@ -156,6 +159,7 @@
     url.searchParams.set("lang", lang);
     const source = new EventSource(url);
     source.onmessage = function () { if (view) { read(); } };
+    source.onopen = function () { if (view) { read(); } };  // (re)connected: whatever was missed meanwhile
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden && view) { read(); } });
   if (store.getItem(csrfKey)) { read(); } else { $("join-form").hidden = false; }  // a seat taken before: its view
