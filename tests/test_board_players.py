@@ -406,3 +406,20 @@ def test_last_words_are_asked_of_the_player_they_wait_for(tmp_path: Path) -> Non
     done = act(client, bob, action="play", word="look", roll=7, seen=view["events"])
     assert done.status_code == 200 and done.get_json()["over"] and done.get_json()["winner"] == "Ann"
     problem(act(client, bob, action="discard", seen=done.get_json()["events"]), 409, "game-over")
+
+
+def test_the_openapi_document_is_valid_and_in_step_with_the_routes(db: Path) -> None:
+    import re
+
+    definitions = pytest.importorskip("schemathesis.specs.openapi.definitions")
+    client = client_for(db)
+    document = client.get("/api/openapi.json").get_json()
+    definitions.OPENAPI_31_VALIDATOR.validate(document)
+    documented = {(path, method.upper()) for path, item in document["paths"].items() for method in item}
+    routes = set()
+    for rule in client.application.url_map.iter_rules():
+        if rule.endpoint.startswith("players.") and rule.rule.startswith("/api/games/"):
+            path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+            path = path.replace("{game_id}", "{id}").replace("{name}", "{seat}").replace("{rid}", "{request}")
+            routes |= {(path, m) for m in rule.methods or () if m not in ("HEAD", "OPTIONS")}
+    assert routes - documented == set()

@@ -615,6 +615,9 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}/verdict": {
             "get": {"summary": "The verdict on ?word= tried on the game as it is",
                     "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
+        "/api/games/{id}/host": {
+            "get": {"summary": "The game, the seats and the requests waiting (the host's page)", "security": [{"host": []}],
+                    "responses": {"200": {"description": "The game, its seats and requests"}, "403": _problem_ref()}}},
         "/api/games/{id}/corrections": {
             "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
                      "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
