@@ -423,3 +423,33 @@ def test_the_openapi_document_is_valid_and_in_step_with_the_routes(db: Path) -> 
             path = path.replace("{game_id}", "{id}").replace("{name}", "{seat}").replace("{rid}", "{request}")
             routes |= {(path, m) for m in rule.methods or () if m not in ("HEAD", "OPTIONS")}
     assert routes - documented == set()
+
+
+def test_spell_binding_names_come_from_the_other_phones_and_the_first_named_wins(db: Path) -> None:
+    run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding")  # game 2, with Spell Binding
+    client = client_for(db)
+    cindi = join(client, "Cindi", game=2).get_json()["token"]
+    paul = join(client, "Paul", game=2).get_json()["token"]
+    sue = join(client, "Sue", game=2).get_json()["token"]
+    seen = events(client, cindi, game=2)
+    assert act(client, cindi, game=2, action="discard", letters="oclnusm", seen=seen).status_code == 200
+    seen = events(client, paul, game=2)
+    assert act(client, paul, game=2, action="bind", word="column", seen=seen).status_code == 200
+    problem(act(client, sue, game=2, action="bind", word="column", seen=seen), 409, "game-moved")  # Paul was first
+    refused = problem(act(client, sue, game=2, action="bind", word="column", seen=seen + 1), 422, "refused")
+    assert "already named" in refused
+    problem(act(client, paul, game=2, action="bind_done", seen=seen + 1), 403, "not-your-turn")
+    closed = act(client, cindi, game=2, action="bind_done", seen=seen + 1)
+    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity"
+    assert closed.get_json()["waiting"]["word"] == "COLUMN"
+
+
+def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "MAX_KEYS", 3)
+    monkeypatch.setattr(players, "WRONG_CODE_SECONDS", 0.0)
+    tables = players.Tables(code="AAAAAA", host="x")
+    for i in range(10):
+        assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
+    assert len(tables.hits) <= 4

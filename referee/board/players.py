@@ -36,6 +36,8 @@ CODE_LENGTH = 6
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: Counters kept before the ones that ran out are forgotten.
+MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
 CSRF_HEADER = "X-CSRF-Token"
 
@@ -93,6 +95,9 @@ class Tables:
         """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
         now = time.monotonic()
         with self.lock:
+            if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
+                for old in [k for k, v in self.hits.items() if not v or v[-1] <= now - WRONG_CODE_SECONDS]:
+                    del self.hits[old]
             hits = self.hits.setdefault(key, deque())
             while hits and hits[0] <= now - seconds:
                 hits.popleft()
