@@ -808,6 +808,15 @@ class Store:
             game = self._game(conn, gid)
         return gid, game
 
+    def check_seen(self, game_id: int, expect: Seen) -> Game:
+        """The game, when what the caller saw is still what it is; else ``GameChanged`` saying what happened
+        meanwhile (as a write with ``expect`` would be refused), without writing anything."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            game = self._game(conn, gid)
+            self._check_seen(conn, gid, game, expect)
+        return game
+
     def view(self, game_id: int | None = None) -> tuple[int, dict[str, Any]]:
         """What ``status`` shows of the game (``State.view()``), from what is kept, without the engine.
 

@@ -34,6 +34,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_EMBED=os.environ.get("UW_BOARD_EMBED", "") == "1",
         BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
         BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS") or 15),
+        BOARD_PLAYERS=os.environ.get("UW_BOARD_PLAYERS", "") == "1",
+        BOARD_JOIN_CODE=os.environ.get("UW_BOARD_JOIN_CODE") or None,
+        BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
+        BOARD_JOIN_URL=os.environ.get("UW_BOARD_JOIN_URL") or None,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
@@ -42,6 +46,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
     app.register_blueprint(board)
+    if app.config["BOARD_PLAYERS"]:  # phones may take seats and play (--players); else the board only reads
+        from referee.board import players
+
+        players.install(app)
     app.after_request(_secure)
     app.register_error_handler(Exception, _error)
     return app

@@ -88,10 +88,14 @@ def print_qr(url: str) -> None:
 @click.option("--embed", is_flag=True, default=False,
               help=_("Let pages of other sites show the board inside them (a stream overlay, a dashboard). Without "
                      "it, browsers refuse to show the board framed in another page."))
+@click.option("--players", is_flag=True, default=False,
+              help=_("Let the players play from their phones: the board shows a join link, its QR code and a short "
+                     "join code; the terminal prints the host's link with its secret. Without it the board only "
+                     "reads."))
 @lang_option
 @click.pass_obj
 def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool, viewers: int | None,
-          per_address: int | None, embed: bool) -> None:
+          per_address: int | None, embed: bool, players: bool = False) -> None:
     """Serve the live board and the word judge to browsers (the help is said above, in the language in use)."""
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
@@ -122,8 +126,13 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
+    if players:
+        _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/")
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
-    if everywhere:
+    if everywhere and players:
+        click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
+                     "join code can take a free seat and play its turns."), err=True)
+    elif everywhere:
         click.echo(_("Warning: the board is read-only, but every device on this network can see it: every game "
                      "in the database, its players' names and words."), err=True)
         lan = lan_address()
@@ -150,6 +159,17 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         if code == 0:
             click.echo(_("The board stopped."))
         sys.exit(code)
+
+
+def _players_env(base: str) -> None:
+    """Turn the players' side on: a new join code and host secret for this run, said on the terminal."""
+    from referee.board.players import new_code, new_secret
+
+    code, secret = new_code(), new_secret()
+    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_JOIN_CODE=code, UW_BOARD_HOST_SECRET=secret,
+                      UW_BOARD_JOIN_URL=f"{base}join")
+    click.echo(_("Players join at {url} with the code {code}.").format(url=f"{base}join", code=code))
+    click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
 
 
 def _env_count(name: str, default: int, option: str) -> int:

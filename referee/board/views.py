@@ -408,7 +408,10 @@ def _game_json(shown: Shown) -> dict[str, Any]:
     state = shown.state.to_dict()
     if "waiting_for" in state:
         state["waiting_for"] = say(shown.state.waiting_for())
-    return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent}
+    # ``events``: the number of the game's last event, which a program acting on the game (board --players)
+    # sends back as what it saw.
+    return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent,
+            "events": shown.game.count}
 
 
 @board.get("/api/games")

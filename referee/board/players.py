@@ -1,0 +1,654 @@
+"""The players' side of the board (``uw-referee board --players``): seats taken with a join code, a
+turn played from a phone, through the referee library and its turn guard.
+
+Opt-in: the blueprint is registered only when the board was started with ``--players``; without it
+the board stays read-only. One board process keeps the seats in memory (one gunicorn worker):
+
+- the join code (short, random, typed from the TV) lets a phone take a free seat of a game; the seat
+  gets a token (a random secret of 256 bits) in the JSON answer and in an HttpOnly, SameSite=Strict
+  cookie, with a CSRF token for the page's cookie-authenticated requests;
+- the host secret (printed on the terminal) releases a seat;
+- every write goes through ``referee.Referee`` with ``Seen``: an action decided on a game that has
+  moved since is refused with 409 naming what happened.
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from dictionaries.i18n import _, message_of, msg, ngettext, say
+from referee.board.runtime import runtime
+from referee.board.source import BoardError, sentence
+
+players = Blueprint("players", __name__)
+
+#: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: Actions one seat may post, and requests one address may write, per window of seconds.
+SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
+#: Wrong join codes one address may send per minute before it is refused for that minute.
+WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: Counters kept before the ones that ran out are forgotten.
+MAX_KEYS = 10_000
+COOKIE_PREFIX = "uw_seat_"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
+
+
+def new_secret() -> str:
+    """A random secret of 256 bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+class Problem(Exception):
+    """An API refusal: its HTTP status, a short type and the sentence (already in the request's language)."""
+
+    def __init__(self, status: int, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.detail = status, kind, detail
+
+
+@dataclass
+class Seat:
+    game: int
+    name: str
+    token: str
+    csrf: str
+
+
+@dataclass
+class Asked:
+    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
+
+    id: str
+    seat: str
+    action: str
+    seen: int
+    roll: int | None = None   # amend: the right roll of the latest roll
+
+
+@dataclass
+class Tables:
+    """The seats of every game this board lets phones play, the join code, the host's secret, the rate limits."""
+
+    code: str
+    host: str
+    seats: dict[tuple[int, str], Seat] = field(default_factory=dict)   # (game, player's name casefolded)
+    by_token: dict[str, Seat] = field(default_factory=dict)
+    last_phone_action: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (event count, seat)
+    hits: dict[str, deque[float]] = field(default_factory=dict)
+    asked: dict[int, dict[str, Asked]] = field(default_factory=dict)  # game -> the corrections asked for, by id
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def limited(self, key: str, most: int, seconds: float) -> bool:
+        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
+                for old in [k for k, v in self.hits.items() if not v or v[-1] <= now - WRONG_CODE_SECONDS]:
+                    del self.hits[old]
+            hits = self.hits.setdefault(key, deque())
+            while hits and hits[0] <= now - seconds:
+                hits.popleft()
+            if len(hits) >= most:
+                return True
+            hits.append(now)
+            return False
+
+    def over(self, key: str, most: int, seconds: float) -> bool:
+        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
+        now = time.monotonic()
+        with self.lock:
+            hits = self.hits.get(key, deque())
+            return sum(1 for t in hits if t > now - seconds) >= most
+
+
+def tables() -> Tables:
+    found: Tables = current_app.extensions["players"]
+    return found
+
+
+def install(app: Any) -> None:
+    """Let phones play: the join code and host secret from the app's config (else new ones)."""
+    app.extensions["players"] = Tables(code=(app.config.get("BOARD_JOIN_CODE") or new_code()).upper(),
+                                       host=app.config.get("BOARD_HOST_SECRET") or new_secret())
+    app.register_blueprint(players)
+    app.context_processor(lambda: {"join": {"code": tables().code, "url": _join_url()}})
+
+
+def _join_url() -> str:
+    return str(current_app.config.get("BOARD_JOIN_URL") or "/join")
+
+
+# -- the referee ----------------------------------------------------------------------------------
+
+def _referee() -> Any:
+    from referee import Referee, Store
+
+    rt = runtime(current_app)
+
+    def dictionary() -> Any:
+        if rt.dictionary is None:
+            from dictionaries.dictionary import open_dictionary
+
+            rt.dictionary = open_dictionary()
+        return rt.dictionary
+
+    return Referee(Store(current_app.config["BOARD_DB"]), dictionary)
+
+
+def _problem(exc: Problem) -> Response:
+    titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
+              409: _("The game moved on"), 429: _("Too many requests")}
+    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
+                   status=exc.status, detail=exc.detail)
+    body.status_code = exc.status
+    body.mimetype = "application/problem+json"
+    if exc.status == 429:
+        body.headers["Retry-After"] = str(int(WINDOW_SECONDS))
+    if exc.status == 401:
+        body.headers["WWW-Authenticate"] = 'Bearer realm="uw-referee"'
+    return body
+
+
+players.register_error_handler(Problem, _problem)
+
+
+def _address() -> str:
+    return str(request.remote_addr or "?")
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise Problem(400, "bad-request", _("Send a JSON object."))
+    return data
+
+
+def _game_or_404(game_id: int) -> tuple[int, Any]:
+    from referee import NoGame
+
+    try:
+        return _referee().load(game_id)
+    except NoGame:
+        raise Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game_id)))) from None
+
+
+def _seat(game_id: int, *, write: bool) -> Seat:
+    """The seat the request speaks for: ``Authorization: Bearer <token>`` or the seat's cookie (then a write
+    must carry the seat's CSRF token in ``X-CSRF-Token``)."""
+    t = tables()
+    header = request.headers.get("Authorization", "")
+    token, by_cookie = None, False
+    if header.startswith("Bearer "):
+        token = header[7:].strip()
+    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
+        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
+    if not token:
+        raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
+    seat = t.by_token.get(token)
+    if seat is None or seat.game != game_id or not hmac.compare_digest(seat.token, token):
+        raise Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
+    if write and by_cookie and not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), seat.csrf):
+        raise Problem(403, "csrf", _("This request lacks the page's CSRF token (X-CSRF-Token); reload the page."))
+    return seat
+
+
+def _is_host() -> bool:
+    header = request.headers.get("Authorization", "")
+    given = header[7:].strip() if header.startswith("Bearer ") else ""
+    return bool(given) and hmac.compare_digest(given, tables().host)
+
+
+# -- seats ----------------------------------------------------------------------------------------
+
+@players.post("/api/games/<int:game_id>/seats")
+def take_seat(game_id: int) -> Any:
+    """Take a seat: ``{"code": "K7P2QX", "seat": "Ann"}`` answers the seat's token (and sets its cookie)."""
+    t = tables()
+    address = _address()
+    if t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
+        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
+    if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    data = _body()
+    code = str(data.get("code", "")).strip().upper()
+    if not hmac.compare_digest(code.encode(), t.code.encode()):
+        t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
+        raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))
+    _gid, game = _game_or_404(game_id)
+    if game.state.is_over():
+        raise Problem(409, "game-over", sentence(say(game.state.waiting_for())))
+    asked = str(data.get("seat", "")).strip()
+    player = next((p for p in game.state.players if p.name.casefold() == asked.casefold()), None)
+    if player is None:
+        raise Problem(400, "no-seat", _("{seat} is not a player of game {game}.").format(seat=repr(asked[:40]),
+                                                                                       game=game_id))
+    key = (game_id, player.name.casefold())
+    with t.lock:
+        if key in t.seats:
+            raise Problem(409, "seat-taken", _("{name}'s seat is already taken; the host can release it.").format(
+                name=player.name))
+        seat = Seat(game_id, player.name, new_secret(), new_secret())
+        t.seats[key] = seat
+        t.by_token[seat.token] = seat
+    answer = jsonify(game=game_id, seat=seat.name, token=seat.token, csrf=seat.csrf)
+    answer.status_code = 201
+    answer.set_cookie(COOKIE_PREFIX + str(game_id), seat.token, httponly=True, samesite="Strict",
+                      secure=request.is_secure, path="/")
+    return answer
+
+
+@players.delete("/api/games/<int:game_id>/seats/<name>")
+def release_seat(game_id: int, name: str) -> Any:
+    """The host frees a seat (``Authorization: Bearer <host secret>``): its token stops working."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can release a seat."))
+    t = tables()
+    with t.lock:
+        seat = t.seats.pop((game_id, name.casefold()), None)
+        if seat is not None:
+            t.by_token.pop(seat.token, None)
+    if seat is None:
+        raise Problem(404, "no-seat", _("Nobody sits in that seat."))
+    return Response(status=204)
+
+
+@players.get("/api/games/<int:game_id>/seats")
+def list_seats(game_id: int) -> Any:
+    """Which seats are taken (names only: never a token)."""
+    _gid, game = _game_or_404(game_id)
+    t = tables()
+    return jsonify(game=game_id, seats=[{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats}
+                                        for p in game.state.players])
+
+
+# -- reading and judging --------------------------------------------------------------------------
+
+def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, Any]:
+    """A game as a phone needs it: the state, the last event's number and what it waits for."""
+    from referee.actions import waiting
+
+    state = game.state
+    w = waiting(state)
+    return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
+            "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
+            "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
+            "waiting": {"player": w.player, "text": sentence(say(w.text)), "word": w.word, "needs": w.needs,
+                        "letters": w.letters},
+            "seat": seat.name if seat else None,
+            "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
+            "can_undo": bool(seat and _own_last(game_id, game, seat))}
+
+
+def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
+    last = tables().last_phone_action.get(game_id)
+    return last is not None and last[0] == game.count and last[1] == seat.name
+
+
+@players.get("/api/games/<int:game_id>/play")
+def read_for_seat(game_id: int) -> Any:
+    """The game as this seat sees it (the phone page's read)."""
+    seat = _seat(game_id, write=False)
+    _gid, game = _game_or_404(game_id)
+    return jsonify(game_view(game_id, game, seat))
+
+
+@players.get("/api/games/<int:game_id>/verdict")
+def verdict(game_id: int) -> Any:
+    """The verdict on ``?word=`` as the CLI gives it, tried on the game as it is (card accounting included)."""
+    from dictionaries.errors import WordError
+    from referee import RulesError
+
+    word = request.args.get("word", "")[:40]
+    ref = _referee()
+    try:
+        prepared = ref.prepare(game_id, word)
+    except WordError as exc:
+        raise Problem(400, "bad-word", sentence(say(message_of(exc)))) from None
+    except RulesError as exc:
+        raise Problem(409, "refused", sentence(say(message_of(exc)))) from None
+    v = prepared.verdict
+    refusal = None
+    try:
+        ref.check_play(prepared)
+    except RulesError as exc:
+        refusal = sentence(say(message_of(exc)))
+    said = [ngettext("{word}: legal, {n} point.", "{word}: legal, {n} points.", v.score) if v.legal
+            else ngettext("{word}: not legal ({n} point).", "{word}: not legal ({n} points).", v.score)]
+    said[0] = said[0].format(word=v.word, n=v.score)
+    said += [sentence(say(r.message)) for r in v.reasons]
+    said.append(_("The sanity check passes {chance}% of the time.").format(chance=round(v.success_chance * 100)))
+    if refusal and v.legal:
+        said.append(refusal)
+    return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
+                   letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
+                   chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
+
+
+# -- acting ---------------------------------------------------------------------------------------
+
+#: The actions a phone may post and whether only the player whose turn it is may post them.
+TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
+ACTIONS = TURN_ACTIONS | {"bind", "undo"}
+
+
+@players.post("/api/games/<int:game_id>/actions")
+def act(game_id: int) -> Any:
+    """One action from a seat: ``{"action": "play", "word": "look", "roll": 7, "seen": 12}``."""
+    from referee import GameChanged, RulesError, Seen
+    from referee.actions import RequestError
+
+    t = tables()
+    if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    seat = _seat(game_id, write=True)
+    if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))
+    data = _body()
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
+            action=repr(str(action)[:20]), actions=", ".join(sorted(ACTIONS))))
+    seen_n = data.get("seen")
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
+    roll = data.get("roll")
+    if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
+        raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    ref = _referee()
+    _gid, game = _game_or_404(game_id)
+    state = game.state
+    if state.is_over():
+        raise Problem(409, "game-over", sentence(say(state.waiting_for())))
+    seen = Seen(events=seen_n)
+    try:
+        ref.store.check_seen(game_id, seen)
+    except GameChanged as exc:
+        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+    current = state.current.name if state.current is not None else None
+    if action in TURN_ACTIONS and (current is None or current.casefold() != seat.name.casefold()):
+        raise Problem(403, "not-your-turn", _("It is not {seat}'s turn: {waiting}").format(
+            seat=seat.name, waiting=sentence(say(state.waiting_for()))))
+    if action == "undo" and not _own_last(game_id, game, seat):
+        raise Problem(403, "not-yours", _("{seat} can only undo their own last action, until the next player acts; "
+                                          "ask the host for any other undo.").format(seat=seat.name))
+    guard = Seen(events=seen_n, player=seat.name) if action in TURN_ACTIONS else seen
+    try:
+        if action == "play":
+            result = ref.play(ref.prepare(game_id, str(data.get("word", ""))[:40]), roll=roll, seen=guard)
+        elif action == "roll":
+            result = ref.roll(game_id, roll, skip=bool(data.get("skip")), seen=guard)
+        elif action == "discard":
+            letters = data.get("letters")
+            result = ref.discard(game_id, str(letters)[:40] if letters else None, seen=guard)
+        elif action == "bind_done":
+            result = ref.bind_done(game_id, seen=guard)
+        elif action == "bind":
+            result = ref.bind(ref.prepare(game_id, str(data.get("word", ""))[:40]), seat.name, seen=guard)
+        else:
+            result = ref.undo(game_id, 1, seen=guard)
+    except GameChanged as exc:
+        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+    except (RulesError, RequestError, ValueError) as exc:
+        raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    with t.lock:
+        if action == "undo":
+            t.last_phone_action.pop(game_id, None)
+        else:
+            t.last_phone_action[game_id] = (result.game.count, seat.name)
+    runtime(current_app).watcher.poll()
+    view = game_view(game_id, result.game, seat)
+    view["notes"] = [sentence(say(n)) for n in result.notes]
+    return jsonify(view)
+
+
+# -- the host ------------------------------------------------------------------------------------
+
+#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
+ASKABLE = ("undo", "redo", "amend", "leave")
+
+
+def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, int]:
+    """The correction a body names and the last event its sender saw."""
+    seen_n = data.get("seen")
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
+    action = data.get("action")
+    if action not in allowed:
+        raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
+            action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
+    return str(action), seen_n
+
+
+@players.post("/api/games/<int:game_id>/requests")
+def ask(game_id: int) -> Any:
+    """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": N}``."""
+    t = tables()
+    if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    seat = _seat(game_id, write=True)
+    data = _body()
+    action, seen_n = _correction(data, ASKABLE)
+    roll = data.get("roll")
+    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool)):
+        raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
+    with t.lock:
+        t.asked.setdefault(game_id, {})[asked.id] = asked
+    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
+    answer.status_code = 202
+    return answer
+
+
+@players.post("/api/games/<int:game_id>/requests/<rid>")
+def answer_request(game_id: int, rid: str) -> Any:
+    """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
+    made on the game as the seat saw it: refused with 409 when the game moved since."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    t = tables()
+    with t.lock:
+        asked = t.asked.get(game_id, {}).pop(rid, None)
+    if asked is None:
+        raise Problem(404, "no-request", _("There is no such request (already answered?)."))
+    if not _body().get("confirm"):
+        return Response(status=204)
+    return _correct(game_id, asked.action, asked.seen, asked)
+
+
+@players.post("/api/games/<int:game_id>/corrections")
+def correct(game_id: int) -> Any:
+    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
+    takes back or puts back the last action, whoever took it."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    action, seen_n = _correction(_body())
+    return _correct(game_id, action, seen_n)
+
+
+def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None) -> Any:
+    from referee import GameChanged, RulesError, Seen
+    from referee.actions import RequestError
+
+    ref = _referee()
+    _game_or_404(game_id)
+    seen = Seen(events=seen_n)
+    try:
+        if action == "leave" and asked is not None:
+            result: Any = ref.leave(game_id, asked.seat, seen=seen)
+        elif action == "amend" and asked is not None and asked.roll is not None:
+            result = ref.amend(game_id, asked.roll, seen=seen)
+        else:
+            result = (ref.undo if action == "undo" else ref.redo)(game_id, 1, seen=seen)
+    except GameChanged as exc:
+        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+    except (RulesError, RequestError) as exc:
+        raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    with tables().lock:
+        tables().last_phone_action.pop(game_id, None)
+    runtime(current_app).watcher.poll()
+    return jsonify(game_view(game_id, result.game))
+
+
+@players.get("/host")
+def host_page() -> Any:
+    """The host's page: the secret stays in the link's fragment (never sent in a request line or logged)."""
+    game_id = current_app.config.get("BOARD_GAME")
+    if game_id is None:
+        try:
+            game_id = runtime(current_app).feed(None).shown().id
+        except BoardError:
+            game_id = None
+    return render_template("host.html", title=_("Host"), nav="host", game_id=game_id)
+
+
+@players.get("/api/games/<int:game_id>/host")
+def host_view(game_id: int) -> Any:
+    """What the host's page shows: the game and which seats are taken."""
+    if not _is_host():
+        raise Problem(403, "not-host", _("Only the host can release a seat."))
+    _gid, game = _game_or_404(game_id)
+    t = tables()
+    view = game_view(game_id, game)
+    view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
+                        for a in t.asked.get(game_id, {}).values()]
+    return jsonify(view)
+
+
+# -- pages and documents --------------------------------------------------------------------------
+
+@players.get("/join")
+def join_page() -> Any:
+    """The phone's page: the code, a seat, then the turns of that seat."""
+    game_id = current_app.config.get("BOARD_GAME")
+    if game_id is None:
+        try:
+            game_id = runtime(current_app).feed(None).shown().id
+        except BoardError:
+            game_id = None
+    names: list[str] = []
+    if game_id is not None:
+        try:
+            names = list(runtime(current_app).feed(game_id).shown().state.setup.players)
+        except BoardError:
+            game_id = None
+    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
+
+
+@players.get("/join.svg")
+def join_qr() -> Any:
+    """The join link as a QR code (SVG, drawn by segno on the server)."""
+    import io
+
+    import segno
+
+    link = _join_url()
+    if link.startswith("/"):
+        link = request.host_url.rstrip("/") + link
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, dark="#000", light="#fff")
+    return Response(out.getvalue(), mimetype="image/svg+xml")
+
+
+@players.get("/api/openapi.json")
+def openapi() -> Any:
+    return jsonify(OPENAPI)
+
+
+def _problem_ref() -> dict[str, Any]:
+    return {"description": "A refusal (application/problem+json, in the request's language)",
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "uw-referee board: players' API", "version": "1",
+             "description": "Phones, bots and the CLI share one contract: every write goes through the referee "
+                            "library and its turn guard. Served only by a board started with --players."},
+    "components": {
+        "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"},
+                            "seatCookie": {"type": "apiKey", "in": "cookie", "name": "uw_seat_{game}"},
+                            "host": {"type": "http", "scheme": "bearer",
+                                     "description": "The host secret printed on the terminal."}},
+        "schemas": {
+            "Problem": {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"},
+                                                          "status": {"type": "integer"},
+                                                          "detail": {"type": "string"}}},
+            "Game": {"type": "object", "properties": {"game": {"type": "integer"}, "events": {"type": "integer"},
+                                                       "phase": {"type": "string"}, "over": {"type": "boolean"},
+                                                       "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
+                                                       "your_turn": {"type": "boolean"},
+                                                       "can_undo": {"type": "boolean"}}},
+        },
+    },
+    "paths": {
+        "/api/games/{id}": {"get": {"summary": "Read a game (as the board shows it)",
+                                    "responses": {"200": {"description": "The game"}, "404": _problem_ref()}}},
+        "/api/games/{id}/seats": {
+            "get": {"summary": "Which seats are taken", "responses": {"200": {"description": "The seats"}}},
+            "post": {"summary": "Take a seat with the join code",
+                     "requestBody": {"content": {"application/json": {"schema": {
+                         "type": "object", "required": ["code", "seat"],
+                         "properties": {"code": {"type": "string"}, "seat": {"type": "string"}}}}}},
+                     "responses": {"201": {"description": "The seat's token (also set as an HttpOnly, SameSite=Strict "
+                                                          "cookie) and its CSRF token"},
+                                   "400": _problem_ref(), "403": _problem_ref(), "409": _problem_ref(),
+                                   "429": _problem_ref()}}},
+        "/api/games/{id}/seats/{seat}": {
+            "delete": {"summary": "Release a seat (the host)", "security": [{"host": []}],
+                       "responses": {"204": {"description": "Released"}, "403": _problem_ref(),
+                                     "404": _problem_ref()}}},
+        "/api/games/{id}/play": {
+            "get": {"summary": "The game as a seat sees it", "security": [{"seat": []}, {"seatCookie": []}],
+                    "responses": {"200": {"description": "The game",
+                                          "content": {"application/json": {"schema": {
+                                              "$ref": "#/components/schemas/Game"}}}},
+                                  "401": _problem_ref()}}},
+        "/api/games/{id}/verdict": {
+            "get": {"summary": "The verdict on ?word= tried on the game as it is",
+                    "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
+        "/api/games/{id}/host": {
+            "get": {"summary": "The game, the seats and the requests waiting (the host's page)", "security": [{"host": []}],
+                    "responses": {"200": {"description": "The game, its seats and requests"}, "403": _problem_ref()}}},
+        "/api/games/{id}/corrections": {
+            "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
+                     "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
+                                   "409": _problem_ref(), "422": _problem_ref()}}},
+        "/api/games/{id}/requests": {
+            "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
+                                "({\"action\": \"amend\", \"roll\": N}) or to leave the game", "security": [{"seat": []}, {"seatCookie": []}],
+                     "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
+                                   "403": _problem_ref()}}},
+        "/api/games/{id}/requests/{request}": {
+            "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
+                     "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
+                                   "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
+        "/api/games/{id}/actions": {
+            "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
+                     "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",
+                     "requestBody": {"content": {"application/json": {"schema": {
+                         "type": "object", "required": ["action", "seen"],
+                         "properties": {"action": {"enum": sorted(ACTIONS)}, "seen": {"type": "integer"},
+                                        "word": {"type": "string"}, "roll": {"type": "integer"},
+                                        "letters": {"type": "string"}, "skip": {"type": "boolean"}}}}}},
+                     "responses": {"200": {"description": "The game after the action, with its notes"},
+                                   "400": _problem_ref(), "401": _problem_ref(), "403": _problem_ref(),
+                                   "409": _problem_ref(), "422": _problem_ref(), "429": _problem_ref()}}},
+    },
+}
+
+
+__all__ = ["OPENAPI", "Problem", "Tables", "install", "new_code", "new_secret", "players"]

@@ -1,0 +1,455 @@
+"""The players' side of the board (``board --players``): seats, the JSON API and every refusal, through
+Flask's test client, with the CLI acting on the same game at the same time."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.board.app import create_app
+from referee.cli import cli
+
+CODE = "K7P2QX"
+HOST = "host-secret-for-the-tests-0123456789abcdef"
+
+
+def run(db: Path, *args: str) -> Any:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
+    return path
+
+
+def client_for(path: Path, players: bool = True, **config: Any) -> Any:
+    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
+                      "BOARD_JOIN_CODE": CODE, "BOARD_HOST_SECRET": HOST, **config})
+    return app.test_client()
+
+
+def join(client: Any, seat: str, code: str = CODE, game: int = 1) -> Any:
+    return client.post(f"/api/games/{game}/seats", json={"code": code, "seat": seat})
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def events(client: Any, token: str, game: int = 1) -> int:
+    answer = client.get(f"/api/games/{game}/play", headers=bearer(token))
+    assert answer.status_code == 200, answer.get_json()
+    n: int = answer.get_json()["events"]
+    return n
+
+
+def act(client: Any, token: str, game: int = 1, **body: Any) -> Any:
+    return client.post(f"/api/games/{game}/actions", json=body, headers=bearer(token))
+
+
+def problem(answer: Any, status: int, kind: str) -> str:
+    assert answer.status_code == status, (answer.status_code, answer.get_data(as_text=True))
+    assert answer.mimetype == "application/problem+json"
+    body = answer.get_json()
+    assert body["type"] == f"urn:uw-referee:{kind}" and body["status"] == status
+    detail: str = body["detail"]
+    return detail
+
+
+# -- opt-in ---------------------------------------------------------------------------------------
+
+def test_without_players_the_board_only_reads(db: Path) -> None:
+    client = client_for(db, players=False)
+    assert "join-code" not in client.get("/").get_data(as_text=True)
+    assert join(client, "Cindi").status_code == 404
+    assert client.post("/api/games/1/actions", json={"action": "play", "word": "look", "roll": 7}).status_code == 404
+    assert "LOOK" not in run(db, "log").output
+    assert client.get("/join").status_code == 404
+    assert client.get("/api/openapi.json").status_code == 404
+
+
+def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
+    client = client_for(db, BOARD_JOIN_URL="http://192.0.2.7:8080/join")
+    html = client.get("/").get_data(as_text=True)
+    assert CODE in html and "http://192.0.2.7:8080/join" in html and 'src="/join.svg"' in html
+    assert "<script>" not in html  # no inline script: the CSP forbids it
+    qr = client.get("/join.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.") and "/api/games/{id}/actions" in spec["paths"]
+    assert "/api/games/{id}/seats" in spec["paths"]
+
+
+def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import cli as board_cli
+
+    class Server:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            raise SystemExit(0)
+
+    monkeypatch.setattr("referee.board.server.BoardServer", Server)
+    monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL", "UW_BOARD_DB",
+                 "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
+        monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
+    result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
+    assert result.exit_code == 0, result.output
+    import os
+
+    code, secret = os.environ["UW_BOARD_JOIN_CODE"], os.environ["UW_BOARD_HOST_SECRET"]
+    assert len(code) == 6 and f"http://127.0.0.1:8099/join with the code {code}" in result.output
+    assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
+
+
+# -- seats ----------------------------------------------------------------------------------------
+
+def test_a_seat_gets_a_random_token_and_a_strict_httponly_cookie(db: Path) -> None:
+    client = client_for(db)
+    answer = join(client, "paul")
+    assert answer.status_code == 201
+    body = answer.get_json()
+    assert body["seat"] == "Paul" and len(body["token"]) >= 43 and body["token"] != body["csrf"]
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith(f"uw_seat_1={body['token']}") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/games/1/seats").get_json()["seats"][1] == {"seat": "Paul", "taken": True}
+
+
+def test_a_taken_seat_is_refused_until_the_host_releases_it(db: Path) -> None:
+    client = client_for(db)
+    first = join(client, "Paul").get_json()["token"]
+    problem(join(client, "Paul"), 409, "seat-taken")
+    problem(client.delete("/api/games/1/seats/Paul", headers=bearer(first)), 403, "not-host")
+    problem(client.delete("/api/games/1/seats/Paul"), 403, "not-host")
+    assert client.delete("/api/games/1/seats/Paul", headers=bearer(HOST)).status_code == 204
+    problem(client.get("/api/games/1/play", headers=bearer(first)), 401, "bad-token")  # the old token is void
+    assert join(client, "Paul").status_code == 201
+
+
+def test_a_wrong_join_code_is_refused_and_repeated_ones_are_rate_limited(db: Path) -> None:
+    client = client_for(db)
+    for _i in range(5):
+        problem(join(client, "Paul", code="AAAAAA"), 403, "wrong-code")
+    problem(join(client, "Paul", code=CODE), 429, "too-many-codes")  # even the right code, for a minute
+
+
+def test_an_unknown_seat_or_game_is_refused(db: Path) -> None:
+    client = client_for(db)
+    problem(join(client, "Zed"), 400, "no-seat")
+    problem(join(client, "Paul", game=9), 404, "no-game")
+    problem(client.post("/api/games/1/seats", data="nope", content_type="text/plain"), 400, "bad-request")
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+def test_a_turn_from_a_phone_and_the_cli_on_the_same_game(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    answer = act(client, cindi, action="play", word="look", roll=7, seen=seen)
+    assert answer.status_code == 200, answer.get_json()
+    body = answer.get_json()
+    assert body["events"] == seen + 2 and body["waiting"]["player"] == "Paul" and not body["your_turn"]
+    assert any("LOOK" in n for n in body["notes"])
+    assert "LOOK" in run(db, "log").output  # the CLI reads what the phone did
+    assert run(db, "play", "champ", "--roll", "3").exit_code == 0  # and acts on the same game
+    assert events(client, cindi) == seen + 4
+
+
+def test_a_stale_event_number_is_refused_naming_what_happened(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    assert run(db, "discard").exit_code == 0  # Cindi discards at the keyboard meanwhile
+    paul = join(client, "Paul").get_json()["token"]
+    detail = problem(act(client, paul, action="discard", seen=seen), 409, "game-moved")
+    assert "Cindi" in detail and "Paul's turn" in detail
+    spanish = client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                          headers={**bearer(paul), "Accept-Language": "es"})
+    assert "Mientras tanto, Cindi ha descartado" in problem(spanish, 409, "game-moved")
+
+
+def test_another_seats_turn_is_refused(db: Path) -> None:
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    detail = problem(act(client, paul, action="play", word="look", roll=7, seen=events(client, paul)), 403,
+                     "not-your-turn")
+    assert "Paul" in detail
+    assert "LOOK" not in run(db, "log").output
+
+
+def test_a_missing_or_forged_token_is_refused(db: Path) -> None:
+    client = client_for(db)
+    join(client, "Cindi")
+    client.delete_cookie("uw_seat_1")
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": 2}), 401, "no-token")
+    problem(act(client, "forged-" + "x" * 40, action="discard", seen=2), 401, "bad-token")
+    problem(act(client, HOST, action="discard", seen=2), 401, "bad-token")  # the host's secret is no seat
+
+
+def test_a_cookie_request_without_the_csrf_token_is_refused(db: Path) -> None:
+    client = client_for(db)
+    body = join(client, "Cindi").get_json()  # the client keeps the cookie, as a browser does
+    seen = events(client, body["token"])
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": seen}), 403, "csrf")
+    problem(client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                        headers={"X-CSRF-Token": "wrong"}), 403, "csrf")
+    ok = client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                     headers={"X-CSRF-Token": body["csrf"]})
+    assert ok.status_code == 200, ok.get_json()
+
+
+def test_a_refused_word_changes_nothing(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    detail = problem(act(client, cindi, action="play", word="qxzv", roll=3, seen=seen), 422, "refused")
+    assert "QXZV" in detail
+    assert events(client, cindi) == seen
+
+
+def test_own_undo_until_the_next_player_acts(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    seen = events(client, cindi)
+    act(client, cindi, action="discard", seen=seen)
+    problem(act(client, paul, action="undo", seen=seen + 1), 403, "not-yours")
+    undone = act(client, cindi, action="undo", seen=seen + 1)
+    assert undone.status_code == 200 and undone.get_json()["waiting"]["player"] == "Cindi"
+    after = events(client, cindi)
+    act(client, cindi, action="discard", seen=after)
+    act(client, paul, action="discard", seen=events(client, paul))
+    problem(act(client, cindi, action="undo", seen=events(client, cindi)), 403, "not-yours")  # Paul acted since
+
+
+def test_a_game_that_ended_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    assert "Ann reaches 10 and wins!" in run(path, "play", "taps", "--roll", "15").output
+    problem(act(client, ann, action="discard", seen=events(client, ann)), 409, "game-over")
+    problem(join(client, "Bob"), 409, "game-over")
+
+
+def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "SEAT_ACTIONS", 3)
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    for _i in range(3):
+        problem(act(client, paul, action="discard", seen=2), 403, "not-your-turn")
+    problem(act(client, paul, action="discard", seen=2), 429, "rate-limit")
+
+
+def test_rate_limit_per_address(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "ADDRESS_WRITES", 4)
+    client = client_for(db)
+    paul = join(client, "Paul").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    act(client, paul, action="discard", seen=2)
+    act(client, sue, action="discard", seen=2)
+    problem(act(client, sue, action="discard", seen=2), 429, "rate-limit")
+
+
+def test_the_verdict_as_you_type(db: Path) -> None:
+    client = client_for(db)
+    good = client.get("/api/games/1/verdict?word=look").get_json()
+    assert good["legal"] and good["playable"] and good["score"] == 4 and good["word"] == "LOOK"
+    bad = client.get("/api/games/1/verdict?word=qxzv").get_json()
+    assert not bad["legal"] and not bad["playable"] and bad["reasons"]
+
+
+# -- the host and the pages -----------------------------------------------------------------------
+
+def test_the_host_undoes_another_players_action_and_only_the_host(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    seen = events(client, cindi)
+    act(client, cindi, action="play", word="look", roll=7, seen=seen)
+    problem(client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen + 2},
+                        headers=bearer(cindi)), 403, "not-host")
+    problem(client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen},
+                        headers=bearer(HOST)), 409, "game-moved")
+    undone = client.post("/api/games/1/corrections", json={"action": "undo", "seen": seen + 2}, headers=bearer(HOST))
+    assert undone.status_code == 200 and undone.get_json()["waiting"]["player"] == "Cindi"
+    assert "Undid Cindi's LOOK" in run(db, "log").output
+    seats = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["seats"]
+    assert seats[0] == {"seat": "Cindi", "taken": True}
+    problem(client.get("/api/games/1/host", headers=bearer(cindi)), 403, "not-host")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_phone_and_host_pages_load_their_own_scripts_only(db: Path, lang: str) -> None:
+    client = client_for(db)
+    for path, script in (("/join", "phone.js"), ("/host", "host.js")):
+        page = client.get(f"{path}?lang={lang}")
+        html = page.get_data(as_text=True)
+        assert page.status_code == 200 and f'src="/static/{script}"' in html
+        assert "<script>" not in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
+        assert "http://" not in html and "https://" not in html  # nothing from another site
+        assert client.get(f"/static/{script}").status_code == 200
+    phone = client.get(f"/join?lang={lang}").get_data(as_text=True)
+    assert phone.count('autocapitalize="characters"') >= 3 and 'autocorrect="off"' in phone
+    assert 'value="Paul"' in phone
+    assert ("Jugar desde tu móvil" if lang == "es" else "Play from your phone") in phone
+
+
+def test_the_verdict_speaks_the_requests_language(db: Path) -> None:
+    client = client_for(db)
+    said = client.get("/api/games/1/verdict?word=look", headers={"Accept-Language": "es"}).get_json()["said"]
+    assert said[0] == "LOOK: válida, 4 puntos." and "cordura" in said[-1]
+
+
+def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=events(client, cindi))
+    seen = events(client, paul)
+    asked = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert asked.status_code == 202
+    rid = asked.get_json()["request"]
+    assert events(client, paul) == seen  # asking changes nothing
+    listed = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
+    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None}]
+    problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(paul)), 403,
+            "not-host")
+    done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert done.status_code == 200 and done.get_json()["waiting"]["player"] == "Cindi"
+    problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST)), 404,
+            "no-request")
+
+
+def test_an_asked_undo_is_refused_by_the_host_or_when_the_game_moved(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    seen = events(client, paul)
+    first = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert client.post(f"/api/games/1/requests/{first.get_json()['request']}", json={"confirm": False},
+                       headers=bearer(HOST)).status_code == 204
+    assert events(client, paul) == seen
+    second = client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    act(client, cindi, action="play", word="look", roll=7, seen=seen)  # the game moves before the host answers
+    problem(client.post(f"/api/games/1/requests/{second.get_json()['request']}", json={"confirm": True},
+                        headers=bearer(HOST)), 409, "game-moved")
+    assert "LOOK" in run(db, "log").output
+
+
+def test_the_read_only_game_view_says_the_last_event_number(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    assert client.get("/api/games/1").get_json()["events"] == events(client, cindi)
+
+
+def _current(client: Any) -> str:
+    """Whose turn it is (the referee rolled the roll-off)."""
+    seats = [s["seat"] for s in client.get("/api/games/1/seats").get_json()["seats"]]
+    text = client.get("/api/games/1").get_json()["waiting_for"]
+    return next(name for name in seats if text.startswith(f"{name}'s turn"))
+
+
+def test_with_virtual_dice_the_referee_rolls_for_the_phone(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--dice", "virtual", "--seed", "3").exit_code == 0
+    client = client_for(path)
+    name = _current(client)
+    token = join(client, name).get_json()["token"]
+    seen = events(client, token)
+    problem(act(client, token, action="play", word="look", roll=7, seen=seen), 422, "refused")  # no roll typed
+    played = act(client, token, action="play", word="look", seen=seen)
+    assert played.status_code == 200, played.get_json()
+    assert played.get_json()["events"] == seen + 2 and any("rolls" in n for n in played.get_json()["notes"])
+
+
+def test_a_corrected_roll_and_leaving_are_asked_from_a_phone_and_confirmed_by_the_host(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=2, seen=events(client, cindi))  # LOOK fails on a 2
+    seen = events(client, cindi)
+    problem(client.post("/api/games/1/requests", json={"action": "amend", "seen": seen}, headers=bearer(cindi)),
+            400, "bad-roll")
+    rid = client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen},
+                      headers=bearer(cindi)).get_json()["request"]
+    amended = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert amended.status_code == 200, amended.get_json()
+    assert "rolls 7 and passes" in run(db, "log").output
+    seen = events(client, sue)
+    rid = client.post("/api/games/1/requests", json={"action": "leave", "seen": seen},
+                      headers=bearer(sue)).get_json()["request"]
+    left = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert left.status_code == 200 and [p["left"] for p in left.get_json()["players"]] == [False, False, True]
+
+
+def test_last_words_are_asked_of_the_player_they_wait_for(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--last-words", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    bob = join(client, "Bob").get_json()["token"]
+    act(client, ann, action="play", word="taps", roll=15, seen=events(client, ann))
+    view = client.get("/api/games/1/play", headers=bearer(bob)).get_json()
+    assert view["phase"] == "last_words" and view["your_turn"] and "Last Words" in view["waiting"]["text"]
+    problem(act(client, ann, action="discard", seen=view["events"]), 403, "not-your-turn")
+    done = act(client, bob, action="play", word="look", roll=7, seen=view["events"])
+    assert done.status_code == 200 and done.get_json()["over"] and done.get_json()["winner"] == "Ann"
+    problem(act(client, bob, action="discard", seen=done.get_json()["events"]), 409, "game-over")
+
+
+def test_the_openapi_document_is_valid_and_in_step_with_the_routes(db: Path) -> None:
+    import re
+
+    definitions = pytest.importorskip("schemathesis.specs.openapi.definitions")
+    client = client_for(db)
+    document = client.get("/api/openapi.json").get_json()
+    definitions.OPENAPI_31_VALIDATOR.validate(document)
+    documented = {(path, method.upper()) for path, item in document["paths"].items() for method in item}
+    routes = set()
+    for rule in client.application.url_map.iter_rules():
+        if rule.endpoint.startswith("players.") and rule.rule.startswith("/api/games/"):
+            path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+            path = path.replace("{game_id}", "{id}").replace("{name}", "{seat}").replace("{rid}", "{request}")
+            routes |= {(path, m) for m in rule.methods or () if m not in ("HEAD", "OPTIONS")}
+    assert routes - documented == set()
+
+
+def test_spell_binding_names_come_from_the_other_phones_and_the_first_named_wins(db: Path) -> None:
+    run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding")  # game 2, with Spell Binding
+    client = client_for(db)
+    cindi = join(client, "Cindi", game=2).get_json()["token"]
+    paul = join(client, "Paul", game=2).get_json()["token"]
+    sue = join(client, "Sue", game=2).get_json()["token"]
+    seen = events(client, cindi, game=2)
+    assert act(client, cindi, game=2, action="discard", letters="oclnusm", seen=seen).status_code == 200
+    seen = events(client, paul, game=2)
+    assert act(client, paul, game=2, action="bind", word="column", seen=seen).status_code == 200
+    problem(act(client, sue, game=2, action="bind", word="column", seen=seen), 409, "game-moved")  # Paul was first
+    refused = problem(act(client, sue, game=2, action="bind", word="column", seen=seen + 1), 422, "refused")
+    assert "already named" in refused
+    problem(act(client, paul, game=2, action="bind_done", seen=seen + 1), 403, "not-your-turn")
+    closed = act(client, cindi, game=2, action="bind_done", seen=seen + 1)
+    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity"
+    assert closed.get_json()["waiting"]["word"] == "COLUMN"
+
+
+def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.board import players
+
+    monkeypatch.setattr(players, "MAX_KEYS", 3)
+    monkeypatch.setattr(players, "WRONG_CODE_SECONDS", 0.0)
+    tables = players.Tables(code="AAAAAA", host="x")
+    for i in range(10):
+        assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
+    assert len(tables.hits) <= 4
