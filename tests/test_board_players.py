@@ -453,3 +453,85 @@ def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.Monkey
     for i in range(10):
         assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
     assert len(tables.hits) <= 4
+
+
+# -- a write waiting for the database's lock ------------------------------------------------------
+
+@pytest.mark.slow
+def test_pages_answer_while_a_phone_waits_for_the_cli_lock(db: Path) -> None:
+    """While another uw-referee holds the write lock, a phone's action waits for it (SQLite's busy timeout):
+    the board's other pages and streams keep answering meanwhile, and the action lands when the lock goes."""
+    import sqlite3
+    import threading
+    import time
+    import urllib.request
+
+    from board_support import Board
+
+    with Board(db, "--players") as board:
+        code = ""
+        while not code:
+            line = board.proc.stdout.readline() if board.proc.stdout else ""
+            if "with the code" in line:
+                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+
+        def call(path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+            headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+            data = None if body is None else __import__("json").dumps(body).encode()
+            with urllib.request.urlopen(urllib.request.Request(board.url + path, data=data, headers=headers),
+                                        timeout=30) as answer:
+                return __import__("json").loads(answer.read() or b"null")
+
+        token = call("/api/games/1/seats", {"code": code, "seat": "Cindi"})["token"]
+        seen = call("/api/games/1/play", token=token)["events"]
+        cli = sqlite3.connect(str(db), isolation_level=None)
+        cli.execute("BEGIN IMMEDIATE")  # as the CLI holds it while it writes
+        posted: dict[str, Any] = {}
+
+        def post() -> None:
+            posted["answer"] = call("/api/games/1/actions", {"action": "discard", "seen": seen}, token)
+
+        poster = threading.Thread(target=post)
+        poster.start()
+        try:
+            time.sleep(0.5)  # the action is waiting for the lock
+            began = time.monotonic()
+            with urllib.request.urlopen(board.url + "/", timeout=30) as page:
+                assert page.status == 200
+            page_s = time.monotonic() - began
+            still_waiting = poster.is_alive()
+            time.sleep(1.0)
+        finally:
+            cli.execute("ROLLBACK")
+            cli.close()
+        poster.join(30)
+        assert still_waiting
+        assert page_s < 1.0, f"the board's page took {page_s:.2f} s while a phone's action waited for the lock"
+        assert posted["answer"]["events"] == seen + 1
+
+
+def test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing(db: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    import referee
+    from referee.store import Store
+
+    class Impatient(Store):
+        def __init__(self, path: Any, **kwargs: Any) -> None:
+            super().__init__(path, timeout=0.2)
+
+    monkeypatch.setattr(referee, "Store", Impatient)
+    client = client_for(db)
+    token = join(client, "Cindi").get_json()["token"]
+    seen = events(client, token)
+    cli = sqlite3.connect(str(db), isolation_level=None)
+    cli.execute("BEGIN IMMEDIATE")
+    try:
+        answer = act(client, token, action="discard", seen=seen)
+    finally:
+        cli.execute("ROLLBACK")
+        cli.close()
+    assert "busy" in problem(answer, 503, "store")
+    assert answer.headers["Retry-After"]
+    assert events(client, token) == seen

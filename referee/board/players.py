@@ -18,8 +18,9 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
@@ -28,6 +29,7 @@ from referee.board.runtime import runtime
 from referee.board.source import BoardError, sentence
 
 players = Blueprint("players", __name__)
+T = TypeVar("T")
 
 #: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -133,6 +135,57 @@ def _join_url() -> str:
 
 # -- the referee ----------------------------------------------------------------------------------
 
+def off_the_loop(work: Callable[[], T]) -> T:
+    """Run ``work`` (SQLite's reads and writes) in gevent's thread pool when the board serves on gevent.
+
+    A write waits for the database's lock as long as another uw-referee holds it (SQLite's busy timeout,
+    up to 10 s): on the event loop's own thread that wait would stop every page and stream of the board.
+    In a thread of the pool only the request that writes waits. Without gevent (tests, a plain WSGI
+    server) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency of the board
+        return work()
+    if not monkey.is_module_patched("threading"):
+        return work()
+    import gevent
+
+    def caught() -> tuple[bool, Any]:
+        try:
+            return True, work()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the greenlet that asked
+            return False, exc
+
+    ok, value = gevent.get_hub().threadpool.apply(caught)
+    if not ok:
+        raise value
+    answer: T = value
+    return answer
+
+
+class OffTheLoop:
+    """The referee, each of its calls made by ``off_the_loop`` on a connection of its own (closed after it:
+    an SQLite connection belongs to the thread that opened it)."""
+
+    def __init__(self, referee: Any) -> None:
+        self.referee = referee
+
+    def call(self, work: Callable[[Any], T]) -> T:
+        def run() -> T:
+            try:
+                return work(self.referee)
+            finally:
+                self.referee.store.close()
+
+        return off_the_loop(run)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return self.call(lambda ref: getattr(ref, name)(*args, **kwargs))
+
+        return method
+
+
 def _referee() -> Any:
     from referee import Referee, Store
 
@@ -145,17 +198,18 @@ def _referee() -> Any:
             rt.dictionary = open_dictionary()
         return rt.dictionary
 
-    return Referee(Store(current_app.config["BOARD_DB"]), dictionary)
+    return OffTheLoop(Referee(Store(current_app.config["BOARD_DB"]), dictionary))
 
 
 def _problem(exc: Problem) -> Response:
     titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
-              409: _("The game moved on"), 429: _("Too many requests")}
+              409: _("The game moved on"), 429: _("Too many requests"),
+              503: _("Try again")}
     body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
                    status=exc.status, detail=exc.detail)
     body.status_code = exc.status
     body.mimetype = "application/problem+json"
-    if exc.status == 429:
+    if exc.status in (429, 503):
         body.headers["Retry-After"] = str(int(WINDOW_SECONDS))
     if exc.status == 401:
         body.headers["WWW-Authenticate"] = 'Bearer realm="uw-referee"'
@@ -163,6 +217,21 @@ def _problem(exc: Problem) -> Response:
 
 
 players.register_error_handler(Problem, _problem)
+
+
+def _store_problem(exc: Exception) -> Response:
+    """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
+    full disk): 503 naming why; nothing was changed."""
+    return _problem(Problem(503, "store", sentence(say(message_of(exc)))))
+
+
+def _store_errors() -> None:
+    from referee.store import StoreError
+
+    players.register_error_handler(StoreError, _store_problem)
+
+
+_store_errors()
 
 
 def _address() -> str:
@@ -374,7 +443,7 @@ def act(game_id: int) -> Any:
         raise Problem(409, "game-over", sentence(say(state.waiting_for())))
     seen = Seen(events=seen_n)
     try:
-        ref.store.check_seen(game_id, seen)
+        ref.call(lambda r: r.store.check_seen(game_id, seen))
     except GameChanged as exc:
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     current = state.current.name if state.current is not None else None
