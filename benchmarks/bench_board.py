@@ -23,11 +23,23 @@ a normal (non-editable) install, from outside the repository, so the board is th
 * Memory per viewer: the worker's resident memory before and after 1,000 viewers connect.
 * Pages under load: ``wrk -t2 -c64 -d10s --latency`` on ``/`` with no viewer, then with 1,000.
 
+``--phones`` (issue 24) measures the players' side instead, on ``uw-referee board --players``: an 8-player
+game; each of 8 phones holds its seat's token and the game's event stream open (as the phone page does)
+from its own loopback address; the TV holds one more stream.
+
+* Tap to TV: the phone whose turn it is posts a discard (``POST /api/games/1/actions``, its seat's bearer
+  token, the last event it saw); the time from the post until the TV's stream delivered the new board.
+  Baseline, in the same run: the same discard committed through the referee's store in this process (as
+  the CLI commits), until the TV's stream delivered it. p50 and p99 (target: p99 under 300 ms).
+* CPU per action: the board worker's CPU from the post until the TV's update, 50 ms more, minus its idle
+  CPU over that time; baseline: the same for the store's commit. Medians.
+
 Not a timed test: run it by hand and copy the figures into BENCHMARKS.md.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import selectors
@@ -234,6 +246,85 @@ def wrk(url: str, seconds: int) -> dict[str, float]:
     return {"p50": ms("50"), "p99": ms("99"), "rps": rate, "errors": float(errors.group(1)) if errors else 0.0}
 
 
+PHONE_PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def call(url: str, body: dict[str, object] | None = None, token: str | None = None) -> dict[str, object]:
+    """A JSON request to the players' API (a bearer token when given)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers), timeout=10) as answer:
+        found: dict[str, object] = json.loads(answer.read())
+        return found
+
+
+def code_of(board: Board) -> str:
+    """The join code the board printed on its terminal."""
+    while True:
+        line = board.proc.stdout.readline() if board.proc.stdout else ""
+        if "with the code" in line:
+            return line.rsplit(" ", 1)[1].strip().rstrip(".")
+        if not line:
+            raise SystemExit("the board did not print its join code")
+
+
+def phones(actions: int) -> None:
+    """Tap to TV and the board's CPU per action, with 8 phones and a TV (``--phones``; see the docstring)."""
+    from dictionaries.deck import DOUBLE
+
+    folder = Path(tempfile.mkdtemp(prefix="uw-bench-phones-"))
+    db = folder / "games.sqlite3"
+    store = Store(db)
+    game, _g, _n = store.create(Setup(players=PHONE_PLAYERS, target=100, deck=DOUBLE, options=Options()),
+                                lambda g: g.apply(RollOff(first="Ann")))
+    with Board(db, "--players") as board:
+        base = board.url
+        code = code_of(board)
+        tokens = {name: str(call(f"{base}/api/games/{game}/seats", {"code": code, "seat": name})["token"])
+                  for name in PHONE_PLAYERS}
+        held = Viewers(board.port, len(PHONE_PLAYERS), f"/games/{game}/events")
+        tv = Viewers(board.port, 1, f"/games/{game}/events")
+        pid = [worker(board)]
+        idle_before, idle_began = cpu_seconds(pid), time.monotonic()
+        time.sleep(2)
+        idle_ms = (cpu_seconds(pid) - idle_before) * 1000 / (time.monotonic() - idle_began)
+        taps: list[float] = []
+        commits: list[float] = []
+        tap_cpu: list[float] = []
+        commit_cpu: list[float] = []
+        for i in range(actions):
+            view = store.load(game)[1]
+            current = view.state.current.name  # type: ignore[union-attr]
+            time.sleep(0.05)
+            before, began = cpu_seconds(pid), time.monotonic()
+            since = time.time()
+            if i % 2 == 0:
+                call(f"{base}/api/games/{game}/actions", {"action": "discard", "seen": view.count},
+                     token=tokens[current])
+                taps += tv.wait(since, 10)
+            else:
+                discard(store, game)
+                commits += tv.wait(since, 10)
+            held.wait(since, 10)
+            time.sleep(0.05)
+            spent = (cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began)
+            (tap_cpu if i % 2 == 0 else commit_cpu).append(spent)
+        held.close()
+        tv.close()
+    print(f"{len(PHONE_PLAYERS)} phones and a TV on loopback, {len(taps)} taps and {len(commits)} store commits, "
+          "interleaved")
+    print(f"tap to TV (ms):            p50 {percentile(taps, .5):7.1f}  p99 {percentile(taps, .99):7.1f}"
+          "   (target: p99 under 300 ms)")
+    print(f"store commit to TV (ms):   p50 {percentile(commits, .5):7.1f}  p99 {percentile(commits, .99):7.1f}"
+          f"   ratio p50 {percentile(taps, .5) / percentile(commits, .5):.2f}")
+    print(f"board CPU per tap (ms):    median {statistics.median(tap_cpu):6.2f}")
+    print(f"board CPU per commit (ms): median {statistics.median(commit_cpu):6.2f}"
+          f"   ratio {statistics.median(tap_cpu) / statistics.median(commit_cpu):.2f}")
+    print(f"missed updates: TV {tv.missed}, phones {held.missed}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commits", type=int, default=30)
@@ -242,10 +333,16 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true", help="socket viewers only")
     parser.add_argument("--costs-only", action="store_true",
                         help="only the CPU per commit and per page (to measure an older board, installed apart)")
+    parser.add_argument("--phones", action="store_true",
+                        help="the players' side instead (issue 24): tap to TV with 8 phones and a TV, CPU per action")
+    parser.add_argument("--actions", type=int, default=200, help="with --phones: taps and commits, interleaved")
     args = parser.parse_args()
     import referee
 
     print(f"the board served from {Path(referee.__file__).parent} ({sys.executable})")
+    if args.phones:
+        phones(args.actions)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.sqlite3"
         store = Store(db)
