@@ -1,19 +1,34 @@
 """A whole game played from phones: headless Chromium (Debian's, through selenium) against ``uw-referee board
---players --host 0.0.0.0``. Four browser contexts: the TV (with the host's page) and three phones, each on its
-own loopback address (127.0.0.1 to .4), so each has its own cookies, storage and address for the rate limits.
-The game's export then equals the same game played with the CLI."""
+--players --host 0.0.0.0``. Four isolated browser sessions (four Chromium processes, each with its own
+profile): the TV (with the host's page in a second window) and three phones, each also on its own loopback
+address (127.0.0.1 to .4), so each has its own cookies, storage and address for the rate limits. Bob's phone
+is in Spanish. The game's export then equals the same game played with the CLI.
+
+The test also writes the README's screenshots of the players' side (docs/players-*.png): the TV with the
+join code, a phone's join screen and a phone's turn, in English (Ann's phone) and Spanish (Bob's), so they
+show the pages as this game played them."""
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_phone, uw
+from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen, uw
 
 pytestmark = pytest.mark.slow
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def shoot(driver: Any, name: str, full: bool = True) -> None:
+    """A screenshot for the README, from the page as the test sees it."""
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": full})
+    (DOCS / name).write_bytes(base64.b64decode(shot["data"]))
 
 NEW = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--spell-binding", "--psychotherapy", "--target", "10")
 #: The same game at the keyboard: every action the phones take below, in the same order.
@@ -53,22 +68,33 @@ def without_times(value: Any) -> Any:
 
 
 class Table:
-    """One browser, one window per context: the TV and host on 127.0.0.1, each phone on its own address."""
+    """One Chromium session (process and profile) per person at the table: the TV (and, in a second window
+    of the same browser, the host's page) on 127.0.0.1, each phone on its own address."""
 
-    def __init__(self, driver: Any, port: int) -> None:
-        self.driver, self.port = driver, port
-        self.windows: dict[str, str] = {"TV": driver.current_window_handle}
+    def __init__(self, stack: ExitStack, port: int) -> None:
+        self.stack, self.port = stack, port
+        self.sessions: dict[str, Any] = {}
+        self.windows: dict[str, tuple[Any, str]] = {}
 
-    def open(self, who: str, address: str, path: str) -> None:
+    def open(self, who: str, address: str, path: str, session: str | None = None) -> None:
+        """Open ``path`` for ``who``: in a new browser session, or in a new window of ``session``'s."""
         if who not in self.windows:
-            self.driver.switch_to.new_window("window")
-            self.windows[who] = self.driver.current_window_handle
-        self.on(who)
-        self.driver.get(f"http://{address}:{self.port}{path}")
+            owner = session or who
+            if owner not in self.sessions:
+                self.sessions[owner] = self.stack.enter_context(chromium())
+                driver = self.sessions[owner]
+                self.windows[who] = (driver, driver.current_window_handle)
+            else:
+                driver = self.sessions[owner]
+                driver.switch_to.new_window("window")
+                self.windows[who] = (driver, driver.current_window_handle)
+        self.on(who).get(f"http://{address}:{self.port}{path}")
 
     def on(self, who: str) -> Any:
-        self.driver.switch_to.window(self.windows[who])
-        return self.driver
+        driver, handle = self.windows[who]
+        if driver.current_window_handle != handle:
+            driver.switch_to.window(handle)
+        return driver
 
     def fill(self, who: str, element_id: str, value: str) -> None:
         d = self.on(who)
@@ -108,24 +134,38 @@ class Table:
 def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> None:
     db = tmp_path / "phones.sqlite3"
     uw(db, *NEW)
-    with Board(db, "--players", "--host", "0.0.0.0") as board, chromium() as driver:
+    with Board(db, "--players", "--host", "0.0.0.0") as board, ExitStack() as stack:
         host_line = ""
         while "host#" not in host_line:
             host_line = board.proc.stdout.readline() if board.proc.stdout else "host#"
         secret = host_line.strip().rsplit("host#", 1)[1]
-        table = Table(driver, board.port)
-        table.open("TV", "127.0.0.1", "/")
-        code = text_of(driver, "join-code").strip()
+        table = Table(stack, board.port)
+        table.open("TV", "127.0.0.1", "/?lang=es")
+        tv = table.on("TV")
+        emulate_screen(tv, 1920, 1080)
+        wait(lambda: bool(text_of(tv, "join-code").strip()))
+        shoot(tv, "players-tv-es.png", False)
+        table.open("TV", "127.0.0.1", "/?lang=en")
+        wait(lambda: "Ann's turn" in text_of(tv, "board"))
+        shoot(tv, "players-tv.png", False)
+        code = text_of(tv, "join-code").strip()
         assert re.fullmatch(r"[A-Z2-9]{6}", code)
-        for who, address in (("Ann", "127.0.0.2"), ("Bob", "127.0.0.3"), ("Cy", "127.0.0.4")):
-            table.open(who, address, "/join")
-            emulate_phone(table.on(who))
+        sessions = set()
+        for who, address, lang in (("Ann", "127.0.0.2", "en"), ("Bob", "127.0.0.3", "es"), ("Cy", "127.0.0.4", "en")):
+            table.open(who, address, f"/join?lang={lang}")
+            phone = table.on(who)
+            sessions.add(phone.session_id)
+            emulate_phone(phone)
             table.until(who, "join-form")
             table.fill(who, "join-code-input", code)
-            table.on(who).find_element("css selector", f"input[name=seat][value={who}]").click()
-            table.on(who).find_element("css selector", "#join-form button").click()
+            phone.find_element("css selector", f"input[name=seat][value={who}]").click()
+            if who in ("Ann", "Bob"):
+                shoot(phone, "players-phone-join.png" if lang == "en" else "players-phone-join-es.png")
+            phone.find_element("css selector", "#join-form button").click()
             table.until(who, "table")
-        table.open("host", "127.0.0.1", f"/host#{secret}")
+            assert phone.get_cookies() and all(c["name"] != "uw_seat_1" or c["httpOnly"] for c in phone.get_cookies())
+        assert len(sessions | {tv.session_id}) == 4  # four browsers: none sees another's cookie or storage
+        table.open("host", "127.0.0.1", f"/host#{secret}", session="TV")
 
         # A refused word: the verdict says so as Ann types, and the referee refuses it when she insists.
         table.until("Ann", "word-form")
@@ -133,7 +173,15 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         wait(lambda: "not legal" in text_of(table.on("Ann"), "verdict"))
         table.click("Ann", "play-button")
         wait(lambda: "QXZV" in text_of(table.on("Ann"), "message"))
+        table.fill("Ann", "word", "look")
+        wait(lambda: "LOOK" in text_of(table.on("Ann"), "verdict"))
+        shoot(table.on("Ann"), "players-phone-turn.png")
         table.play("Ann", "look", "2")                      # fails the sanity check: Ann loses a pawn
+        table.until("Bob", "word-form")                     # Bob's turn, in Spanish
+        table.fill("Bob", "word", "champ")
+        wait(lambda: "CHAMP" in text_of(table.on("Bob"), "verdict"))
+        assert "válida" in text_of(table.on("Bob"), "verdict")  # the verdict in the phone's language
+        shoot(table.on("Bob"), "players-phone-turn-es.png")
         table.discard("Bob", "ttrrddp")
         table.until("Bob", "undo-button")                   # Bob takes his own discard back
         table.click("Bob", "undo-button")
