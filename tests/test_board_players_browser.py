@@ -37,6 +37,59 @@ CLI_GAME = [("play", "look", "--roll", "2"), ("discard", "ttrrddp"), ("undo",), 
             ("discard", "ffhhgyy"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
             ("undo",), ("play", "taps", "--roll", "15")]
 
+#: What a phone's page must be, checked on the page as rendered: every visible text at least 7:1 against its
+#: background (WCAG's AAA level: readable in sunlight), every control with an accessible name (a screen reader
+#: says what it is), tap targets at least 44 px high, nothing wider than the phone (one-handed at 360 px).
+AUDIT = r"""
+function lum(c) {
+  const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  const p = m[1].split(',').map(Number);
+  if (p.length > 3 && p[3] === 0) return null;
+  const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(p[0]) + 0.7152 * f(p[1]) + 0.0722 * f(p[2]);
+}
+function background(e) {
+  for (; e; e = e.parentElement) { const l = lum(getComputedStyle(e).backgroundColor); if (l !== null) return l; }
+  return 1;
+}
+const problems = [], visible = e => e.offsetParent !== null && getComputedStyle(e).visibility !== 'hidden';
+let lowest = 21;
+for (const e of document.querySelectorAll('body *')) {
+  if (!visible(e)) continue;
+  const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (own || e.matches('input[type=text], input[type=number]')) {
+    const s = getComputedStyle(e); if (parseFloat(s.opacity) < 1) continue;
+    const a = lum(s.color), b = background(e);
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    lowest = Math.min(lowest, ratio);
+    if (ratio < 7) problems.push('contrast ' + ratio.toFixed(2) + ': ' + e.tagName + ' ' + (e.id || e.className) + ' ' + e.textContent.trim().slice(0, 30));
+  }
+  if (e.matches('button, input:not([type=hidden]), select, textarea, summary, a[href]')) {
+    const r = e.getBoundingClientRect();
+    const name = (e.labels && e.labels.length ? e.labels[0].textContent : '') || e.getAttribute('aria-label') ||
+      (e.getAttribute('aria-labelledby') ? (document.getElementById(e.getAttribute('aria-labelledby')) || {}).textContent : '') ||
+      (e.matches('button, summary, a') ? e.textContent : '') || e.title;
+    if (!name || !name.trim()) problems.push('no accessible name: ' + e.outerHTML.slice(0, 80));
+    if (e.matches('button, input[type=text], input[type=number], summary') && r.height < 44) problems.push('small target ' + r.height + ': ' + (e.id || e.textContent.trim().slice(0, 20)));
+  }
+}
+if (document.documentElement.scrollWidth > arguments[0]) problems.push('scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + window.innerWidth);
+return {problems: problems, lowest: lowest, width: window.innerWidth};
+"""
+
+
+def audit(driver: Any, width: int = 360) -> float:
+    """The page passes ``AUDIT`` at ``width``; its lowest contrast ratio."""
+    found = driver.execute_script(AUDIT, width)
+    assert not found["problems"], found["problems"]
+    for element_id in ("word", "bind-word", "letters", "join-code-input"):  # the keyboard for words: capitals,
+        box = driver.find_element("id", element_id)                      # no autocorrect, no spelling marks
+        if element_id != "join-code-input":
+            assert box.get_dom_attribute("autocorrect") == "off" and box.get_dom_attribute("spellcheck") == "false"
+        assert box.get_dom_attribute("autocapitalize") == "characters"
+    lowest: float = found["lowest"]
+    return lowest
+
 
 def wait(condition: Any, timeout: float = 10.0, why: Any = None) -> None:
     deadline = time.monotonic() + timeout
@@ -159,6 +212,7 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
             table.until(who, "join-form")
             table.fill(who, "join-code-input", code)
             phone.find_element("css selector", f"input[name=seat][value={who}]").click()
+            audit(phone)
             if who in ("Ann", "Bob"):
                 shoot(phone, "players-phone-join.png" if lang == "en" else "players-phone-join-es.png")
             phone.find_element("css selector", "#join-form button").click()
@@ -175,18 +229,21 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         wait(lambda: "QXZV" in text_of(table.on("Ann"), "message"))
         table.fill("Ann", "word", "look")
         wait(lambda: "LOOK" in text_of(table.on("Ann"), "verdict"))
+        audit(table.on("Ann"))
         shoot(table.on("Ann"), "players-phone-turn.png")
         table.play("Ann", "look", "2")                      # fails the sanity check: Ann loses a pawn
         table.until("Bob", "word-form")                     # Bob's turn, in Spanish
         table.fill("Bob", "word", "champ")
         wait(lambda: "CHAMP" in text_of(table.on("Bob"), "verdict"))
         assert "válida" in text_of(table.on("Bob"), "verdict")  # the verdict in the phone's language
+        audit(table.on("Bob"))
         shoot(table.on("Bob"), "players-phone-turn-es.png")
         table.discard("Bob", "ttrrddp")
         table.until("Bob", "undo-button")                   # Bob takes his own discard back
         table.click("Bob", "undo-button")
         table.discard("Bob", "oclnusm")                     # Spell Binding: Cy names COLUMN from her phone
         table.until("Cy", "bind-form")
+        audit(table.on("Cy"))
         table.fill("Cy", "bind-word", "column")
         table.on("Cy").find_element("css selector", "#bind-form button").click()
         wait(lambda: "COLUMN" in text_of(table.on("Cy"), "message"))
