@@ -209,8 +209,8 @@ def test_a_refused_word_changes_nothing(db: Path) -> None:
     client = client_for(db)
     cindi = join(client, "Cindi").get_json()["token"]
     seen = events(client, cindi)
-    detail = problem(act(client, cindi, action="play", word="qxzv", roll=3, seen=seen), 422, "refused")
-    assert "QXZV" in detail
+    answer = act(client, cindi, action="play", word="qxzv", roll=3, seen=seen)
+    assert "QXZV" in problem(answer, 422, "refused") and answer.get_json()["title"] == "Refused"
     assert events(client, cindi) == seen
 
 
@@ -533,5 +533,6 @@ def test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing(d
         cli.execute("ROLLBACK")
         cli.close()
     assert "busy" in problem(answer, 503, "store")
+    assert answer.get_json()["title"] == "Try again"
     assert answer.headers["Retry-After"]
     assert events(client, token) == seen

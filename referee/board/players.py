@@ -203,7 +203,7 @@ def _referee() -> Any:
 
 def _problem(exc: Problem) -> Response:
     titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
-              409: _("The game moved on"), 429: _("Too many requests"),
+              409: _("The game moved on"), 422: _("Refused"), 429: _("Too many requests"),
               503: _("Try again")}
     body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
                    status=exc.status, detail=exc.detail)
