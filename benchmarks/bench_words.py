@@ -118,7 +118,7 @@ def main() -> None:
     # 4. Replaying a 1,000-event game.
     from referee.engine import Discarded, Game, Options, RollOff, SanityRolled, Setup, WordPlayed
 
-    setup = Setup(("Ann", "Bob", "Cy"), target=10**9, options=Options(psychotherapy=False))
+    setup = Setup(("Ann", "Bob", "Cy"), target=10**9, options=Options(psychotherapy=False), card_accounting=False)
     game = Game(setup)
     game.apply(RollOff(first="Ann"))
     pool = iter([w.word for w in d.rack("aeilnrstoupcmdhgbykf") if w.score < 20] + [w.word for w in d.rack("eeaioulnrstwvxzjqgdp") if w.score < 20])
