@@ -140,7 +140,7 @@ def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what issue 8's referee wrote: no corrections, no redo stack
         con.executescript("DROP TABLE corrections; DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; "
-                          "PRAGMA user_version = 2;")
+                          "ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 2;")
     assert Store(db, read_only=True).corrections(gid) == (gid, [])
     store = Store(db)
     store.undo(gid, 1)
