@@ -3,7 +3,8 @@
 The store knows nothing of the rules: it loads a game, lets the engine check and apply the new
 events, and commits them all or nothing. Beside the events it keeps a snapshot of each game's
 state, tied to the game's last event by a digest, so a command resumes a game instead of replaying
-it, and a summary per game for listing. A file that is not a uw-referee database, or that is
+it, a summary per game for listing, and (schema 5) the words of the game's last few actions, so a
+reader such as the board says them without a replay. A file that is not a uw-referee database, or that is
 damaged, is never written to.
 """
 from __future__ import annotations
@@ -33,6 +34,10 @@ APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 5
 #: How many of a game's last actions the store keeps in words beside its snapshot (schema 5): a bounded window,
 #: so that a reader (the board) says the last actions without replaying the game. The board shows 5.
+#: Why words and not a second snapshot some events back for the reader to replay from: the words are what the
+#: reader needs, made once by the applies the writer does anyway (``Game.said``), a few hundred bytes that the
+#: snapshot's digest covers and ``verify`` compares with a replay; a second state would double what each write
+#: keeps and still leave each reader replaying a window whose length in events no bound fixes.
 KEPT_ACTIONS = 8
 BUSY_TIMEOUT_S = 10.0
 #: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
@@ -966,18 +971,22 @@ class Store:
             game = self._replay(conn, gid, events)
         return gid, game, list(zip(stamps, game.events))
 
-    def tail(self, game_id: int | None, start: int) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
+    def tail(self, game_id: int | None, start: int, same: int | None = None
+             ) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
         """The game (the most recently active one when ``game_id`` is None), when it last changed, and its events
         from seq ``start`` on, each with its seq, time and running digest (None before schema 4), without a replay.
 
         For a reader that keeps its own copy of a game (the board) and carries it forward by the new events only:
         asking from one before the first new event tells whether its copy is still the game's beginning (the
-        digest covers every event up to it, so an undo or an amend changes it)."""
+        digest covers every event up to it, so an undo or an amend changes it). ``same``: the game the reader
+        keeps; when the game found is another (a new current game), no event is read (the reader starts again)."""
         from referee.engine import event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             updated = conn.execute("SELECT updated_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            if same is not None and gid != same:
+                return gid, str(updated), []
             column = "chain" if self._version >= 4 else "NULL"
             rows = conn.execute(f"SELECT seq, at, data, {column} FROM events WHERE game_id = ? AND seq >= ? "
                                 "ORDER BY seq", (gid, max(0, start))).fetchall()

@@ -569,3 +569,29 @@ def test_a_first_look_and_an_undo_replay_nothing_at_any_length(tmp_path: Path, m
     calls = count_work(monkeypatch)
     assert "discards" in client.get("/").get_data(as_text=True)
     assert calls == [1, 0] and feed.shown().recent == told()  # then carried forward by the new event alone
+
+
+def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front page follows the current game: when another game becomes current (here a long one, by an
+    undo), the board starts from that game's snapshot without reading its events."""
+    import referee.engine
+    from referee.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    long = long_game(db, 1500)
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
+    client = client_for(db)
+    assert "Ann" in client.get("/").get_data(as_text=True)
+    Store(db).undo(long, 1)  # the long game is the current one again
+    calls = count_work(monkeypatch)
+    made = [0]
+    event_from_dict = referee.engine.event_from_dict
+
+    def counted(data: Any) -> Any:
+        made[0] += 1
+        return event_from_dict(data)
+
+    monkeypatch.setattr(referee.engine, "event_from_dict", counted)
+    body = client.get("/").get_data(as_text=True)
+    assert "Cindi" in body and calls == [0, 0] and made[0] == 0

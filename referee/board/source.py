@@ -144,7 +144,7 @@ class Feed:
         try:
             target = self.asked
             if self._last is not None:
-                gid, updated, rows = store.tail(self.asked, self._last[0])
+                gid, updated, rows = store.tail(self.asked, self._last[0], same=self.id)
                 if gid != self.id or not rows or not self._same(rows[0]):
                     self._last, target = None, gid  # another game, or this one undone or amended: start again
                 else:
