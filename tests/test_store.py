@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -265,7 +266,7 @@ def test_records_are_the_events_as_stored(tmp_path: Path, monkeypatch: pytest.Mo
 
 # -- schema 5: the words of the last actions kept beside the snapshot (issue 21) -------------------
 
-def said(recent: list[list[object]]) -> list[list[str]]:
+def said(recent: Sequence[Sequence[object]]) -> list[list[str]]:
     return [[str(note) for note in action] for action in recent]
 
 
