@@ -20,6 +20,8 @@ a normal (non-editable) install, from outside the repository, so the board is th
   each page request (GET /games/N). Medians.
   Each at games of 10 events and at one of 2,000, in 5 rounds that take each in turn (the machine's
   load changes over a run); the medians of the rounds.
+* First look and undo: the worker's CPU for its first page of a game it did not follow yet, and for an undo
+  committed while one viewer follows the game, at new games of 10 and of 2,000 events (medians of 5).
 * Memory per viewer: the worker's resident memory before and after 1,000 viewers connect.
 * Pages under load: ``wrk -t2 -c64 -d10s --latency`` on ``/`` with no viewer, then with 1,000.
 
@@ -229,6 +231,50 @@ def cpu_per_page(board: Board, pages: int, idle_ms: float, path: str = "/") -> l
     return spent
 
 
+def first_looks_and_undos(board: Board, store: Store, setup: Setup, current: int, idle_ms: float, games: int = 5
+                          ) -> None:
+    """The board's CPU (ms) for its first look at a game (the first page of a game it does not follow yet,
+    GET /games/N) and for an undo committed to a game it follows (one viewer, from the commit to the update),
+    at ``games`` new games of 10 events and as many of 2,000, medians; then ``current`` is made current again."""
+    made: dict[int, list[int]] = {10: [], 2000: []}
+    for _ in range(games):
+        for events in made:
+            gid, _g, _r = store.create(setup, lambda g: g.apply(RollOff(first="Cindi")) and None)
+            discard(store, gid, events - 2)
+            made[events].append(gid)
+    time.sleep(1)  # the watcher has seen those commits
+    pid = [worker(board)]
+    looks: dict[int, list[float]] = {10: [], 2000: []}
+    undos: dict[int, list[float]] = {10: [], 2000: []}
+    after: dict[int, list[float]] = {10: [], 2000: []}  # from the undo's return: without the writer's own time
+    for i in range(games):  # a short game then a long one in turn (the machine's load changes over a run)
+        for events, ids in made.items():
+            before, began = cpu_seconds(pid), time.monotonic()
+            urllib.request.urlopen(f"{board.url}/games/{ids[i]}").read()
+            looks[events].append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
+            streams = Viewers(board.port, 1, f"/games/{ids[i]}/events")
+            try:
+                time.sleep(0.05)
+                before, began = cpu_seconds(pid), time.monotonic()
+                store.undo(ids[i], 1)
+                middle, returned = cpu_seconds(pid), time.monotonic()
+                streams.wait(time.time(), 10)
+                time.sleep(0.05)
+                undos[events].append((cpu_seconds(pid) - before) * 1000 - idle_ms * (time.monotonic() - began))
+                after[events].append((cpu_seconds(pid) - middle) * 1000 - idle_ms * (time.monotonic() - returned))
+            finally:
+                streams.close()
+    for events in made:
+        print(f"at {events} events: {statistics.median(looks[events]):.2f} ms of server CPU for the first look at a "
+              f"game (its first page), {statistics.median(undos[events]):.2f} ms per undo (1 viewer), "
+              f"{statistics.median(after[events]):.2f} ms of it after the writer's undo returned; medians of {games}")
+    ratio = {name: statistics.median(found[2000]) / statistics.median(found[10])
+             for name, found in (("look", looks), ("undo", undos), ("after", after))}
+    print(f"  2,000 events / 10 events: first look {ratio['look']:.2f}x, undo {ratio['undo']:.2f}x "
+          f"({ratio['after']:.2f}x after the undo returned)")
+    discard(store, current)  # the long game current again, for what follows
+
+
 def wrk(url: str, seconds: int) -> dict[str, float]:
     done = subprocess.run(["wrk", "-t2", "-c64", f"-d{seconds}s", "--latency", url], capture_output=True, text=True,
                           check=True)
@@ -379,6 +425,7 @@ def main() -> None:
             print(f"  2,000 events / 10 events: commit {median[2000][0] / max(median[10][0], 1e-9):.2f}x, "
                   f"page {median[2000][1] / max(median[10][1], 1e-9):.2f}x (target: at most 1.2x); "
                   f"the worker idle: {idle_ms:.1f} ms of CPU a second (the watcher's poll)")
+            first_looks_and_undos(board, store, setup, game, idle_ms)
             if args.costs_only:
                 return
             # -- commit to page at 1, 100 and 1,000 viewers

@@ -571,6 +571,10 @@ class State:
 class Game:
     """A game: the events so far and the state they give. ``apply`` is the only way to change it."""
 
+    #: When a list, ``apply`` appends each event's notes to it: what a writer (the store) keeps of the last
+    #: actions' words beside its snapshot, so that a reader need not replay the game to say them.
+    said: list[list[str]] | None = None
+
     def __init__(self, setup: Setup) -> None:
         #: The events this object holds: all of them after a replay, only the new ones after ``resume``.
         self.events: list[Event] = []
@@ -709,6 +713,8 @@ class Game:
         self.events.append(event)
         state.events = self.count
         state.notes = notes
+        if self.said is not None:
+            self.said.append(notes)
         return notes
 
     def _expect(self, *phases: Phase, refusal: Callable[[], Message]) -> None:

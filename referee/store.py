@@ -3,7 +3,8 @@
 The store knows nothing of the rules: it loads a game, lets the engine check and apply the new
 events, and commits them all or nothing. Beside the events it keeps a snapshot of each game's
 state, tied to the game's last event by a digest, so a command resumes a game instead of replaying
-it, and a summary per game for listing. A file that is not a uw-referee database, or that is
+it, a summary per game for listing, and (schema 5) the words of the game's last few actions, so a
+reader such as the board says them without a replay. A file that is not a uw-referee database, or that is
 damaged, is never written to.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
-from dictionaries.i18n import Message, message_of, msg, nmsg
+from dictionaries.i18n import Message, message_from_json, message_of, msg, nmsg
 from referee.paths import default_db_path, temporary_db_path
 from referee.values import value
 
@@ -30,7 +31,14 @@ if TYPE_CHECKING:
     from referee.engine import Event, Game, Seen, Setup, State
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+#: How many of a game's last actions the store keeps in words beside its snapshot (schema 5): a bounded window,
+#: so that a reader (the board) says the last actions without replaying the game. The board shows 5.
+#: Why words and not a second snapshot some events back for the reader to replay from: the words are what the
+#: reader needs, made once by the applies the writer does anyway (``Game.said``), a few hundred bytes that the
+#: snapshot's digest covers and ``verify`` compares with a replay; a second state would double what each write
+#: keeps and still leave each reader replaying a window whose length in events no bound fixes.
+KEPT_ACTIONS = 8
 BUSY_TIMEOUT_S = 10.0
 #: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
 STAMP_SUFFIX = "-verified"
@@ -87,6 +95,11 @@ MIGRATIONS: list[str] = [
     # ``chain_record``), and snapshot digests cover the chain and the summary. Filled in by ``_fill_chains``.
     """
     ALTER TABLE events ADD COLUMN chain BLOB;
+    """,
+    # Version 5: beside each snapshot, the words of the game's last actions (``KEPT_ACTIONS``, as ``log`` says
+    # them), made by the same applies that make the snapshot and covered by its digest. Filled in by ``_fill_recent``.
+    """
+    ALTER TABLE snapshots ADD COLUMN recent TEXT;
     """,
 ]
 
@@ -152,10 +165,11 @@ CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), m
              "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
 
 
-def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None) -> str:
-    """Ties a snapshot and the game's summary to the chain of events they follow (schema 4): a changed
-    byte in any of them, or in any event, no longer matches."""
-    text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}"
+def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None, recent: str | None = None) -> str:
+    """Ties a snapshot and the game's summary to the chain of events they follow (schema 4), and the words of
+    its last actions kept with it (schema 5; None: none kept, the digest schema 4 gave): a changed byte in
+    any of them, or in any event, no longer matches."""
+    text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}" + ("" if recent is None else f"\n{recent}")
     return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
 
 
@@ -169,6 +183,84 @@ def summary_of(state: State) -> dict[str, Any]:
 
 
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _note_json(note: str) -> dict[str, Any]:
+    """One note as the window keeps it: a Message's JSON (translatable later), a plain string as a bare template."""
+    if isinstance(note, Message):
+        return note.to_json()
+    return {"message": str(note).replace("{", "{{").replace("}", "}}"), "params": {}}
+
+
+def add_actions(window: list[list[Any]], told: list[tuple[Event, list[str]]], over: bool,
+                keep: int = KEPT_ACTIONS) -> list[list[Any]]:
+    """The window of last actions (each a list of notes as JSON) after the events ``told`` with the notes their
+    ``apply`` returned: as ``log`` says them (without the closing sentence of what the game waits for, unless
+    the game ended on the last one); a roll joins the play it belongs to, as the table sees one action. The
+    same grouping as the board's ``recent_notes``, so a window carried forward equals one made by a replay."""
+    actions = [list(action) for action in window]
+    for i, (event, notes) in enumerate(told):
+        said = notes if over and i == len(told) - 1 else notes[:-1]
+        if not said:
+            continue
+        if actions and not event.starts_action:
+            actions[-1].extend(_note_json(note) for note in said)
+        else:
+            actions.append([_note_json(note) for note in said])
+    return actions[-keep:] if keep > 0 else []
+
+
+def told_tail(events: list[Event], keep: int = KEPT_ACTIONS) -> tuple[Game, list[list[Any]]]:
+    """The game those events give and the window of its last ``keep`` actions in words (``add_actions``): the
+    events before the last ``keep`` + 1 actions are replayed without words (``Game.replay(words=False)``), the
+    rest with them, so it costs a quiet replay. A refused event raises as ``Game.replay`` does. (Should actions
+    that say nothing leave fewer than ``keep`` whole ones in the worded part, it starts further back.)"""
+    from referee.engine import Game
+
+    starts = [i for i, e in enumerate(events) if i and e.starts_action]
+    back = keep + 1
+    while True:
+        start = starts[-back] if back <= len(starts) else 1
+        game = Game.replay(events[:start], words=False)
+        said: list[list[str]] = []
+        game.said = said
+        try:
+            for event in events[start:]:
+                game.apply(event)
+        finally:
+            game.said = None
+        window = add_actions([], list(zip(events[start:], said, strict=True)), game.state.is_over(), keep + 1)
+        if start <= 1:
+            return game, window[-keep:] if keep > 0 else []
+        if len(window) > keep:  # the first may lack events that an earlier, silent start would join to it
+            return game, window[-keep:]
+        back *= 2
+
+
+def _fill_recent(conn: sqlite3.Connection) -> None:
+    """Migration to schema 5: every snapshot that matches its events gets the words of the game's last actions
+    (one replay per game, once) and its digest again with them. A game that cannot be replayed keeps none
+    (readers then replay it, and ``verify`` names the damage)."""
+    from referee.engine import event_from_dict
+
+    rows = conn.execute("SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g "
+                        "ON g.id = s.game_id").fetchall()
+    for gid, seq, state, view, digest, summary in rows:
+        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                            (gid,)).fetchone()
+        if last is None or last[0] + 1 != seq or not isinstance(last[1], bytes):
+            continue
+        if game_digest(seq, last[1], state, view, summary) != digest:
+            continue
+        try:
+            events = [event_from_dict(json.loads(data)) for (data,) in conn.execute(
+                "SELECT data FROM events WHERE game_id = ? ORDER BY seq", (gid,))]
+            _game, window = told_tail(events)
+        except (ValueError, KeyError, TypeError):
+            continue
+        recent = _dumps(window)
+        conn.execute("UPDATE snapshots SET recent = ?, digest = ? WHERE game_id = ?",
+                     (recent, game_digest(seq, last[1], state, view, summary, recent), gid))
 
 
 def _fill_chains(conn: sqlite3.Connection) -> None:
@@ -359,6 +451,8 @@ class Store:
                         conn.execute(statement)
                 if step == 3:
                     _fill_chains(conn)
+                if step == 4:
+                    _fill_recent(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -444,8 +538,16 @@ class Store:
         chain = self._chain_problem(conn, game_id)
         if chain is not None:
             problems.append(chain)
+        window: list[list[Any]] | None = None
         try:
-            game = self._replay(conn, game_id, self._events(conn, game_id, check=False)[0])
+            events = self._events(conn, game_id, check=False)[0]
+            if self._version >= 5:  # the same replay, with words for the last actions, to check those kept
+                try:
+                    game, window = told_tail(events)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise self._unreplayable(game_id, exc) from None
+            else:
+                game = self._replay(conn, game_id, events)
         except StoreError as exc:
             if chain is None:  # a replay that fails behind a damaged chain says nothing more
                 problems.append(msg("its events cannot be replayed ({why})", why=message_of(exc)))
@@ -453,11 +555,14 @@ class Store:
         row = self._snapshot_row(conn, game_id)
         if row is None:
             return problems
-        seq, state, view, summary, _head, good = row
-        replayed = json.loads(_dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state)]))
+        seq, state, view, summary, _head, good, recent = row
+        replayed = json.loads(_dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state), window]))
+        parts = [(msg("saved state"), state, replayed[0]), (msg("saved view"), view, replayed[1]),
+                 (msg("summary"), summary, replayed[2])]
+        if recent is not None:
+            parts.append((msg("saved last actions"), recent, replayed[3]))
         differ = []
-        for name, text, again in ((msg("saved state"), state, replayed[0]), (msg("saved view"), view, replayed[1]),
-                                  (msg("summary"), summary, replayed[2])):
+        for name, text, again in parts:
             try:
                 if json.loads(text or "null") != again:
                     differ.append(name)
@@ -682,20 +787,24 @@ class Store:
             return None
         return (seq, data) if isinstance(data, dict) else None
 
-    def _snapshot_row(self, conn: sqlite3.Connection, game_id: int) -> tuple[int, str, str, str | None, bytes, bool] | None:
-        """Schema 4: the game's snapshot (seq, state, view, summary, chain head) and whether its digest matches
-        them and the digest the game's last event carries; None when the game has no snapshot."""
-        row = conn.execute("SELECT s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g ON "
-                           "g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+    def _snapshot_row(self, conn: sqlite3.Connection, game_id: int
+                      ) -> tuple[int, str, str, str | None, bytes, bool, str | None] | None:
+        """Schema 4: the game's snapshot (seq, state, view, summary, chain head), whether its digest matches
+        them and the digest the game's last event carries, and (schema 5) the words of its last actions kept
+        with it; None when the game has no snapshot."""
+        column = "s.recent" if self._version >= 5 else "NULL"
+        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s JOIN games g "
+                           "ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        seq, state, view, digest, summary = row
+        seq, state, view, digest, summary, recent = row
         last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
                             (game_id,)).fetchone()
         head = last[1] if last is not None and isinstance(last[1], bytes) else b""
         good = (last is not None and last[0] + 1 == seq and isinstance(state, str) and isinstance(view, str)
-                and game_digest(seq, head, state, view, summary) == digest)
-        return seq, state, view, summary, head, good
+                and (recent is None or isinstance(recent, str))
+                and game_digest(seq, head, state, view, summary, recent) == digest)
+        return seq, state, view, summary, head, good, recent
 
     # -- the chain of events ----------------------------------------------------------------------
 
@@ -862,18 +971,22 @@ class Store:
             game = self._replay(conn, gid, events)
         return gid, game, list(zip(stamps, game.events))
 
-    def tail(self, game_id: int | None, start: int) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
+    def tail(self, game_id: int | None, start: int, same: int | None = None
+             ) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
         """The game (the most recently active one when ``game_id`` is None), when it last changed, and its events
         from seq ``start`` on, each with its seq, time and running digest (None before schema 4), without a replay.
 
         For a reader that keeps its own copy of a game (the board) and carries it forward by the new events only:
         asking from one before the first new event tells whether its copy is still the game's beginning (the
-        digest covers every event up to it, so an undo or an amend changes it)."""
+        digest covers every event up to it, so an undo or an amend changes it). ``same``: the game the reader
+        keeps; when the game found is another (a new current game), no event is read (the reader starts again)."""
         from referee.engine import event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             updated = conn.execute("SELECT updated_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            if same is not None and gid != same:
+                return gid, str(updated), []
             column = "chain" if self._version >= 4 else "NULL"
             rows = conn.execute(f"SELECT seq, at, data, {column} FROM events WHERE game_id = ? AND seq >= ? "
                                 "ORDER BY seq", (gid, max(0, start))).fetchall()
@@ -882,6 +995,35 @@ class Store:
             except (ValueError, KeyError, TypeError) as exc:
                 raise self._unreplayable(gid, exc) from None
         return gid, str(updated), found
+
+    def resumed(self, game_id: int | None) -> tuple[int, str, Game, list[list[Message]], int, bytes] | None:
+        """The game (the most recently active one when ``game_id`` is None) resumed from its snapshot, when it last
+        changed, the words of its last actions kept with the snapshot (oldest first, each action's notes), and the
+        seq and running digest of its last event: a reader's starting point that costs the same at any length of
+        game (no replay). None when no snapshot with words matches the game's last event (a file before schema 5,
+        a game kept without them, or a snapshot changed after it was written): the caller then replays the events.
+
+        The snapshot's digest covers the state, the view, the summary and the words, and ties them to the digest of
+        the last event, which covers every event before it: damage to any of them is never served from here."""
+        from referee.engine import Game, State
+
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            updated = conn.execute("SELECT updated_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
+            row = self._snapshot_row(conn, gid) if self._version >= 5 else None
+            if row is None or not row[5] or row[6] is None:
+                return None
+            try:
+                window = json.loads(row[6])
+                recent = [[message_from_json(note) for note in action] for action in window]
+                state = State.from_snapshot(json.loads(row[1]))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                return None
+            if any(note is None for action in recent for note in action):
+                return None
+            game = Game.resume(state)
+            game.generation = self._undos(conn, gid)
+        return gid, str(updated), game, recent, row[0] - 1, row[4]  # type: ignore[return-value]  # no None left
 
     def stored(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
         """The game as kept (resumed from its snapshot; replayed only without one) and each stored event
@@ -940,8 +1082,12 @@ class Store:
 
     # -- writing games ----------------------------------------------------------------------------
 
-    def _save(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]) -> None:
-        """Insert the new events, then the snapshot and summary of the state they give."""
+    def _save(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event],
+              recent: list[list[Any]] | None = None) -> None:
+        """Insert the new events, then the snapshot and summary of the state they give, and the window of the last
+        actions in words (``recent``, else carried forward from the one kept: ``_window``)."""
+        if recent is None:
+            recent = self._window(conn, game_id, game, first_seq, new)
         stamp = now()
         chain = self._chain_before(conn, game_id, first_seq)
         rows = []
@@ -950,16 +1096,53 @@ class Store:
             chain.update(chain_record(first_seq + i, stamp, data))
             rows.append((game_id, first_seq + i, stamp, data, chain.digest()))
         conn.executemany("INSERT INTO events (game_id, seq, at, data, chain) VALUES (?, ?, ?, ?, ?)", rows)
-        self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp)
+        self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, _dumps(recent))
+
+    def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
+                ) -> list[list[Any]]:
+        """The last actions in words after ``new``: the window kept with the snapshot they follow, carried forward by
+        the notes their ``apply`` returned (``Game.said``, set by the writer before applying them); without
+        either (a game kept without words, or events applied unheard), the game's events told again."""
+        from referee.engine import Created
+
+        said, game.said = game.said, None
+        applied = [e for e in new if not isinstance(e, Created)]
+        if said is not None and len(said) == len(applied):
+            before = [] if first_seq == 0 else self._kept_recent(conn, game_id, first_seq)
+            if before is not None:
+                return add_actions(before, list(zip(applied, said, strict=True)), game.state.is_over())
+        events = (self._events(conn, game_id)[0][:first_seq] if first_seq else []) + list(new)
+        try:
+            return told_tail(events)[1]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._unreplayable(game_id, exc) from None
+
+    def _kept_recent(self, conn: sqlite3.Connection, game_id: int, seq: int) -> list[list[Any]] | None:
+        """The window kept with the game's snapshot, if it is whole and follows exactly ``seq`` events."""
+        row = self._snapshot_row(conn, game_id)
+        if row is None or not row[5] or row[0] != seq or row[6] is None:
+            return None
+        try:
+            window = json.loads(row[6])
+        except ValueError:
+            return None
+        if not isinstance(window, list) or not all(isinstance(action, list) for action in window):
+            return None
+        return window
 
     def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, head: bytes,
-                    stamp: str) -> None:
+                    stamp: str, recent: str | None = None) -> None:
         text = _dumps(state.to_snapshot())
         view = _dumps(state.view())
         summary = _dumps(summary_of(state))
         seq = last_seq + 1
-        conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
-                     (game_id, seq, text, view, game_digest(seq, head, text, view, summary)))
+        if self._version >= 5:
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "
+                         "(?, ?, ?, ?, ?, ?)", (game_id, seq, text, view,
+                                                game_digest(seq, head, text, view, summary, recent), recent))
+        else:
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, seq, text, view, game_digest(seq, head, text, view, summary)))
         conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?", (stamp, summary, game_id))
 
     def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
@@ -967,6 +1150,7 @@ class Store:
         from referee.engine import Game
 
         game = Game(setup)
+        game.said = []  # the words of the roll-off, for the window of last actions
         result = build(game) if build is not None else None
         with self._transaction(create=True) as conn:
             stamp = now()
@@ -1010,6 +1194,7 @@ class Store:
             game = self._game(conn, gid)
             self._check_seen(conn, gid, game, expect)
             before = game.count
+            game.said = []  # the words of the new events, for the window of last actions (``_window``)
             result = action(game)
             if game.count > before:
                 self._save(conn, gid, game, before, game.events[before - game.base:])
@@ -1028,7 +1213,6 @@ class Store:
         rolls back). ``correction(result)`` is recorded. Returns the game, the events it had
         before, and the result. ``expect``: what the table saw (as for ``act``).
         """
-        from referee.engine import Game
 
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
@@ -1046,17 +1230,25 @@ class Store:
             # away (undo) replay the ones kept, which also proves them replayable; a change in the
             # middle (amend) replays the stored events (a game that cannot be replayed is never
             # rewritten), then the new list.
+            # The window of last actions in words: carried forward by the events redone, else told again by the
+            # one replay (words for the last actions only, ``told_tail``).
+            recent: list[list[Any]] | None = None
             if keep == len(events):
                 game = self._game(conn, gid)
+                game.said = []
                 for event in new_events[keep:]:
                     game.apply(event)
+                recent = self._window(conn, gid, game, keep, new_events[keep:])
             elif keep == len(new_events):
-                game = self._replay(conn, gid, new_events)
+                try:
+                    game, recent = told_tail(new_events)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise self._unreplayable(gid, exc) from None
             else:
                 self._replay(conn, gid, events)
-                game = Game.replay(new_events, words=False)
+                game, recent = told_tail(new_events)
             conn.execute("DELETE FROM events WHERE game_id = ? AND seq >= ?", (gid, keep))
-            self._save(conn, gid, game, keep, new_events[keep:])
+            self._save(conn, gid, game, keep, new_events[keep:], recent)
             if self._version >= 3:
                 if new_redo is not None:
                     self._set_redo(conn, gid, new_redo)
@@ -1101,4 +1293,4 @@ class Store:
         return gid, game, back
 
 
-__all__ = ["Store", "StoreError", "NoGame", "GameSummary", "default_db_path"]
+__all__ = ["Store", "StoreError", "NoGame", "GameSummary", "KEPT_ACTIONS", "default_db_path"]

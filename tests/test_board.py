@@ -492,3 +492,106 @@ def test_a_query_cannot_change_the_page_every_visitor_gets(db: Path) -> None:
     client.get("/?words=INJECTED&game=7&x=1")
     page = client.get("/").get_data(as_text=True)
     assert "INJECTED" not in page and 'href="?lang=en"' in page and 'href="?lang=es"' in page
+
+
+def long_game(path: Path, discards: int) -> int:
+    """A game of ``discards`` + 2 events (discards through the store, as the benchmark makes them), then a play."""
+    from referee.engine import Discarded, Options, RollOff, Setup
+    from referee.store import Store
+
+    store = Store(path)
+    gid, _g, _r = store.create(Setup(players=("Cindi", "Paul", "Sue"), options=Options()),
+                               lambda g: g.apply(RollOff(first="Cindi")) and None)
+
+    def act(g: Any) -> None:
+        for _ in range(discards):
+            g.apply(Discarded(g.state.current.name))
+
+    store.act(gid, act)
+    store.close()
+    assert run(path, "play", "look", "--roll", "7").exit_code == 0
+    return gid
+
+
+def count_work(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From here on: [events applied, replays] (a replay of the game would apply every event)."""
+    from referee.engine import Game
+
+    calls = [0, 0]
+    apply, replay = Game.apply, Game.replay
+
+    def counted(self: Game, event: Any) -> list[str]:
+        calls[0] += 1
+        return apply(self, event)
+
+    def replayed(cls: type[Game], events: Any, words: bool = True) -> Game:
+        calls[1] += 1
+        return replay.__func__(cls, events, words)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Game, "apply", counted)
+    monkeypatch.setattr(Game, "replay", classmethod(replayed))
+    return calls
+
+
+@pytest.mark.parametrize("discards", [8, 1500])
+def test_a_first_look_and_an_undo_replay_nothing_at_any_length(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                discards: int) -> None:
+    """Issue 21: the board starts from the store's snapshot and the words of the last actions kept with it, on
+    its first look at a game and after an undo or an amend: no event applied, at 10 events as at 1,500."""
+    from referee.board.source import RECENT, action_words, recent_notes
+    from referee.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    long_game(db, discards)
+
+    def told() -> list[str]:
+        history = Store(db, read_only=True).history()[2]
+        return [action_words(notes) for notes in recent_notes([e for _, e in history], RECENT)]
+
+    client = client_for(db)
+    want = told()
+    calls = count_work(monkeypatch)
+    assert "LOOK" in client.get("/").get_data(as_text=True)
+    feed = client.application.extensions["board"].feed(None)
+    assert calls == [0, 0] and feed.replays == 0 and feed.shown().recent == want
+    assert Source(db).game(None).recent == want and calls == [0, 0]  # the command's first look too
+    for change in (["undo"], ["amend", "--roll", "3"]):
+        monkeypatch.undo()
+        run(db, "play", "champ", "--roll", "12")
+        assert "CHAMP" in client.get("/").get_data(as_text=True)  # seen, then undone or amended
+        assert run(db, *change).exit_code == 0
+        want = told()
+        calls = count_work(monkeypatch)
+        client.get("/")
+        assert calls == [0, 0] and feed.replays == 0 and feed.shown().recent == want, change
+    monkeypatch.undo()
+    run(db, "discard")
+    calls = count_work(monkeypatch)
+    assert "discards" in client.get("/").get_data(as_text=True)
+    assert calls == [1, 0] and feed.shown().recent == told()  # then carried forward by the new event alone
+
+
+def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front page follows the current game: when another game becomes current (here a long one, by an
+    undo), the board starts from that game's snapshot without reading its events."""
+    import referee.engine
+    from referee.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    long = long_game(db, 1500)
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
+    client = client_for(db)
+    assert "Ann" in client.get("/").get_data(as_text=True)
+    Store(db).undo(long, 1)  # the long game is the current one again
+    calls = count_work(monkeypatch)
+    made = [0]
+    event_from_dict = referee.engine.event_from_dict
+
+    def counted(data: Any) -> Any:
+        made[0] += 1
+        return event_from_dict(data)
+
+    monkeypatch.setattr(referee.engine, "event_from_dict", counted)
+    body = client.get("/").get_data(as_text=True)
+    assert "Cindi" in body and calls == [0, 0] and made[0] == 0

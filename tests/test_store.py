@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -140,7 +141,7 @@ def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what issue 8's referee wrote: no corrections, no redo stack
         con.executescript("DROP TABLE corrections; DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; "
-                          "PRAGMA user_version = 2;")
+                          "ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 2;")
     assert Store(db, read_only=True).corrections(gid) == (gid, [])
     store = Store(db)
     store.undo(gid, 1)
@@ -261,3 +262,97 @@ def test_records_are_the_events_as_stored(tmp_path: Path, monkeypatch: pytest.Mo
     assert calls[0] == 0
     assert records == [(at, json.loads(json.dumps(event.to_dict()))) for at, event in history]
     assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
+
+
+# -- schema 5: the words of the last actions kept beside the snapshot (issue 21) -------------------
+
+def said(recent: Sequence[Sequence[object]]) -> list[list[str]]:
+    return [[str(note) for note in action] for action in recent]
+
+
+def told(store: Store, gid: int) -> list[list[str]]:
+    """The last actions in words as a full replay says them (what the kept words must equal)."""
+    from referee.board.source import recent_notes
+    from referee.store import KEPT_ACTIONS
+
+    return said(recent_notes([event for _, event in store.history(gid)[2]], KEPT_ACTIONS))
+
+
+def test_the_words_of_the_last_actions_are_kept_and_read_without_a_replay(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path / "g.sqlite3")
+    gid = long_game(store, 8)
+    want = told(store, gid)
+    assert len(want) == 8 and "plays SUN" in want[-2][0]
+    calls = count_applies(monkeypatch)
+    found = Store(tmp_path / "g.sqlite3", read_only=True).resumed(gid)
+    assert found is not None and calls[0] == 0
+    fid, _updated, game, recent, seq, digest = found
+    assert fid == gid and said(recent) == want and game.count == seq + 1
+    assert digest == store.tail(gid, seq)[2][0][3]  # the digest of the last event, for the reader's next tail
+    monkeypatch.undo()
+    for change in (lambda: store.undo(gid, 3), lambda: store.redo(gid, 2), lambda: play_round(store, gid, "fig", 20)):
+        change()
+        found = store.resumed(gid)
+        assert found is not None and said(found[3]) == told(store, gid)
+    assert store.verify() == (1, store.load(gid)[1].count, [])
+
+
+def test_a_schema_4_file_gets_the_words_of_its_last_actions(tmp_path: Path) -> None:
+    from referee.store import game_digest
+
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    gid = long_game(store, 6)
+    want = told(store, gid)
+    store.close()
+    with sqlite3.connect(db) as con:  # what issue 22's referee wrote: schema 4, its digest, no words kept
+        seq, state, view, summary = con.execute("SELECT s.seq, s.state, s.view, g.summary FROM snapshots s JOIN games g "
+                                                "ON g.id = s.game_id").fetchone()
+        head = con.execute("SELECT chain FROM events WHERE seq = ?", (seq - 1,)).fetchone()[0]
+        con.execute("UPDATE snapshots SET digest = ?", (game_digest(seq, head, state, view, summary),))
+        con.executescript("ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 4;")
+    con.close()
+    Path(f"{db}{STAMP_SUFFIX}").unlink()
+    reader = Store(db, read_only=True)
+    assert reader.resumed(gid) is None and reader.verify()[2] == []  # read as it is: the board replays it
+    assert reader.load(gid)[1].count == store.history(gid)[1].count
+    reader.close()
+    Store(db).load(gid)  # a writer opens it: migrated
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    con.close()
+    found = Store(db, read_only=True).resumed(gid)
+    assert found is not None and said(found[3]) == want
+    assert Store(db).verify()[2] == []
+    discard(Store(db), gid)  # and carried forward by the next write
+    found = Store(db, read_only=True).resumed(gid)
+    assert found is not None and said(found[3]) == told(Store(db), gid)
+
+
+def test_verify_finds_the_kept_words_changed_and_no_reader_serves_them(tmp_path: Path) -> None:
+    from referee.board.source import Source
+    from referee.store import game_digest
+
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    gid = long_game(store, 4)
+    store.close()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE snapshots SET recent = replace(recent, 'RUM', 'RAM')")
+    con.close()
+    problems = Store(db).verify()[2]
+    assert problems and "saved last actions was changed after it was written" in problems[0]
+    assert Store(db, read_only=True).resumed(gid) is None  # not served: the board replays the events
+    shown = Source(db).game(gid, 8)
+    assert any("RUM" in line for line in shown.recent) and not any("RAM" in line for line in shown.recent)
+    with pytest.raises(StoreError, match="damaged"):
+        discard(Store(db), gid)
+    with sqlite3.connect(db) as con:  # and changed with a digest made again: its events still say otherwise
+        seq, state, view, summary, recent = con.execute(
+            "SELECT s.seq, s.state, s.view, g.summary, s.recent FROM snapshots s JOIN games g ON g.id = s.game_id"
+        ).fetchone()
+        head = con.execute("SELECT chain FROM events WHERE seq = ?", (seq - 1,)).fetchone()[0]
+        con.execute("UPDATE snapshots SET digest = ?", (game_digest(seq, head, state, view, summary, recent),))
+    con.close()
+    assert "does not match its events" in Store(db).verify()[2][0]

@@ -17,7 +17,7 @@ import pytest
 
 from dictionaries.deck import STANDARD
 from referee.engine import Discarded, RollOff, Setup
-from referee.store import STAMP_SUFFIX, Store, StoreError
+from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The installed console entry point (the quick path, handing over to Click for anything else).
@@ -143,12 +143,13 @@ def test_an_older_file_gets_its_chain_and_is_then_checked(tmp_path: Path) -> Non
     db = tmp_path / "g.sqlite3"
     a_game(db)
     with sqlite3.connect(db) as con:  # what issue 13's referee wrote: schema 3, no chain
-        con.executescript("ALTER TABLE events DROP COLUMN chain; PRAGMA user_version = 3;")
+        con.executescript("ALTER TABLE events DROP COLUMN chain; ALTER TABLE snapshots DROP COLUMN recent; "
+                          "PRAGMA user_version = 3;")
     con.close()
     Path(f"{db}{STAMP_SUFFIX}").unlink()
     ok(uw(db, "discard"))
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert con.execute("SELECT count(*) FROM events WHERE chain IS NULL").fetchone()[0] == 0
     con.close()
     assert "No damage found" in ok(uw(db, "verify")).stdout

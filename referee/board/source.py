@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from dictionaries.i18n import _, message_of, msg, ngettext, say
+from dictionaries.i18n import Message, _, message_of, msg, ngettext, say
 from dictionaries.rules import DIE
 from referee.actions import history_notes, waiting
 from referee.engine import Created, Event, Game, Phase, State
@@ -85,16 +85,12 @@ class Source:
     def _store(self) -> Store:
         return Store(self.path, read_only=True)
 
-    def game(self, game_id: int | None, recent: int = 5) -> Shown:
-        """The game (the most recently active one when ``game_id`` is None) with its last actions in words."""
-        store = self._store()
-        try:
-            gid, game, history = store.history(game_id)
-        except StoreError as exc:
-            raise _logged(_fail(exc, self.path, game_id), exc, self.path) from None
-        finally:
-            store.close()
-        return Shown(gid, game, recent_notes([e for _at, e in history], recent), history[-1][0] if history else "")
+    def game(self, game_id: int | None, recent: int = RECENT) -> Shown:
+        """The game (the most recently active one when ``game_id`` is None) with its last actions in words: a
+        ``Feed``'s first look (the snapshot and the words kept with it, no replay)."""
+        feed = Feed(self.path, game_id, recent)
+        feed.refresh()
+        return feed.shown()
 
     def games(self) -> list[GameSummary]:
         store = self._store()
@@ -110,11 +106,15 @@ class Feed:
     """One game as the board keeps it between commits: its state and its last actions, carried forward by
     the new events only.
 
-    The first look replays the game once (the notes of its last actions need the states before them,
-    which the store does not keep); after that each commit costs one read of the new events (the
-    store's ``tail``) and their application, whatever the game's length. An undo, an amend or
-    another game becoming current is noticed by the digest of the last event kept (it covers every
-    event before it) and starts again from the beginning. ``game_id`` None follows the current game.
+    The first look resumes the game from the store's snapshot and the words of its last actions kept
+    with it (``Store.resumed``, schema 5: made by the writer's own applies, covered by the snapshot's
+    digest), so it costs the same at any length of game; after that each commit costs one read of the
+    new events (the store's ``tail``) and their application. An undo, an amend or another game becoming
+    current is noticed by the digest of the last event kept (it covers every event before it) and starts
+    again from the snapshot the store then keeps, which an undo or an amend rewrote with its words.
+    Only a game without such a snapshot (a file before schema 5 opened read-only, or a snapshot
+    damaged after it was written) is replayed from its events, as before. ``game_id`` None follows the
+    current game. It shows at most the store's ``KEPT_ACTIONS`` last actions.
     """
 
     def __init__(self, path: str | os.PathLike[str], game_id: int | None, recent: int = RECENT) -> None:
@@ -126,7 +126,8 @@ class Feed:
         self.updated = ""
         self.actions: deque[list[str]] = deque(maxlen=max(1, recent))
         self.problem: BoardError | None = None
-        self._last: tuple[int, Event, bytes | None] | None = None  # seq, event and digest of the last event kept
+        self._last: tuple[int, Event | None, bytes | None] | None = None  # seq, event, digest of the last event kept
+        self.replays = 0  # how many times it started from the creation (the tests count them)
 
     def shown(self) -> Shown:
         """The game as it was at the last ``refresh`` (raises the BoardError it met instead)."""
@@ -139,14 +140,21 @@ class Feed:
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
         store = Store(self.path, read_only=True)
+        kept = None
         try:
-            start = self._last[0] if self._last is not None else 0
-            gid, updated, rows = store.tail(self.asked, start)
-            if self._last is not None and (gid != self.id or not rows or not self._same(rows[0])):
-                self._last = None  # another game, or this one undone or amended: from the beginning
-                gid, updated, rows = store.tail(gid, 0)
-            elif self._last is not None:
-                rows = rows[1:]
+            target = self.asked
+            if self._last is not None:
+                gid, updated, rows = store.tail(self.asked, self._last[0], same=self.id)
+                if gid != self.id or not rows or not self._same(rows[0]):
+                    self._last, target = None, gid  # another game, or this one undone or amended: start again
+                else:
+                    rows = rows[1:]
+            if self._last is None:
+                kept = store.resumed(target)
+                if kept is None:  # no snapshot with words to start from: the events, from the creation
+                    gid, updated, rows = store.tail(target, 0)
+                else:
+                    gid, updated, rows = kept[0], kept[1], []
         except StoreError as exc:
             problem = _fail(exc, self.path, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
@@ -159,7 +167,10 @@ class Feed:
         if self._last is not None and not rows and updated == self.updated and self.problem is None:
             return False
         try:
-            self._apply(gid, rows)
+            if kept is not None:
+                self._resume(kept[2], kept[3], kept[4], kept[5])
+            else:
+                self._apply(gid, rows)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
             self.problem = _fail(StoreError(str(exc)), self.path, self.asked)
@@ -173,11 +184,19 @@ class Feed:
         seq, event, digest = self._last
         return row[0] == seq and (row[3] == digest if digest is not None or row[3] is not None else row[2] == event)
 
+    def _resume(self, game: Game, recent: list[list[Message]], seq: int, digest: bytes) -> None:
+        """Start from the store's snapshot and the words of the last actions kept with it (no replay)."""
+        self.game = game
+        self.actions.clear()
+        self.actions.extend(list(action) for action in recent)
+        self._last = (seq, None, digest)
+
     def _apply(self, gid: int, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
         """Apply the new events (all of them, from the creation, when starting again), noting what each did."""
         if self._last is None:
             if not rows or not isinstance(rows[0][2], Created):
                 raise ValueError("a game's first event must be its creation")
+            self.replays += 1
             self.game = Game(rows[0][2].setup)
             self.actions.clear()
             self._last = (rows[0][0], rows[0][2], rows[0][3])
