@@ -150,9 +150,10 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("UW_")}
         env["NO_COLOR"] = "1"
 
-        def build(kind: str, db: Path, size: int) -> None:
-            subprocess.run([python, "-c", BUILD, kind, str(db), str(size)], check=True, env=env,
-                           stdout=subprocess.DEVNULL)
+        def build(kind: str, db: Path, size: int, program: str = python) -> None:
+            # Run outside the checkout, so that the installed package (not the source tree) builds the games.
+            subprocess.run([program, "-c", BUILD, kind, str(db), str(size)], check=True, env=env,
+                           stdout=subprocess.DEVNULL, cwd=work)
 
         dbs = {name: work / f"{name}.sqlite3" for name in ("short", "long", "one", "full")}
         build("long", dbs["short"], 10)
@@ -204,8 +205,10 @@ def main() -> None:
         versions = {"": referee}
         if old_referee is not None:
             versions[" old"] = old_referee
-            for size in ("short", "long"):
-                shutil.copy(dbs[size], work / f"{size}-old.sqlite3")
+            # The same games, built by the baseline's own code: its files may be of an older schema.
+            old_python = str(Path(old_referee).parent / "python")
+            build("long", work / "short-old.sqlite3", 10, old_python)
+            build("long", work / "long-old.sqlite3", 5000, old_python)
         reading: dict[str, list[str]] = {
             "status 10": [referee, "--db", str(dbs["short"]), "status"],
             "status 5000": [referee, "--db", str(dbs["long"]), "status"],
