@@ -4,14 +4,17 @@ profile): the TV (with the host's page in a second window) and three phones, eac
 address (127.0.0.1 to .4), so each has its own cookies, storage and address for the rate limits. Bob's phone
 is in Spanish. The game's export then equals the same game played with the CLI.
 
-The test also writes the README's screenshots of the players' side (docs/players-*.png): the TV with the
+The test also takes the README's screenshots of the players' side (docs/players-*.png; written there with
+``UW_WRITE_DOCS=1``, else to a throw-away folder): the TV with the
 join code, a phone's join screen and a phone's turn, in English (Ann's phone) and Spanish (Bob's), so they
 show the pages as this game played them."""
 from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -22,7 +25,10 @@ from board_support import Board, chromium, console_errors, emulate_phone, emulat
 
 pytestmark = pytest.mark.slow
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+#: Where the screenshots go: docs/ when asked (``UW_WRITE_DOCS=1``, to renew the README's pictures), else a
+#: throw-away folder, so that a test run leaves the working tree as it was (the join code and port are random).
+DOCS = (Path(__file__).resolve().parent.parent / "docs" if os.environ.get("UW_WRITE_DOCS") == "1"
+        else Path(tempfile.mkdtemp(prefix="uw-players-shots-")))
 
 
 def shoot(driver: Any, name: str, full: bool = True) -> None:
