@@ -282,6 +282,12 @@ def _is_host() -> bool:
 
 # -- seats ----------------------------------------------------------------------------------------
 
+def _limit_address(t: Tables, address: str) -> None:
+    """Refuse a write from a device that has made too many in the last window (429)."""
+    if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+
+
 @players.post("/api/games/<int:game_id>/seats")
 def take_seat(game_id: int) -> Any:
     """Take a seat: ``{"code": "K7P2QX", "seat": "Ann"}`` answers the seat's token (and sets its cookie)."""
@@ -289,8 +295,7 @@ def take_seat(game_id: int) -> Any:
     address = _address()
     if t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
         raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
-    if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
-        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    _limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
     if not hmac.compare_digest(code.encode(), t.code.encode()):
@@ -420,19 +425,12 @@ def act(game_id: int) -> Any:
     from referee.actions import RequestError
 
     t = tables()
-    if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
-        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    _limit_address(t, _address())
     seat = _seat(game_id, write=True)
     if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
         raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))
     data = _body()
-    action = data.get("action")
-    if action not in ACTIONS:
-        raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
-            action=repr(str(action)[:20]), actions=", ".join(sorted(ACTIONS))))
-    seen_n = data.get("seen")
-    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
-        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
+    action, seen_n = _correction(data, tuple(sorted(ACTIONS)))
     roll = data.get("roll")
     if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
@@ -490,14 +488,14 @@ ASKABLE = ("undo", "redo", "amend", "leave")
 
 
 def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, int]:
-    """The correction a body names and the last event its sender saw."""
-    seen_n = data.get("seen")
-    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
-        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
+    """The action a body names (one of ``allowed``) and the last event its sender saw."""
     action = data.get("action")
     if action not in allowed:
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
             action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
+    seen_n = data.get("seen")
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
     return str(action), seen_n
 
 
@@ -505,8 +503,7 @@ def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo"
 def ask(game_id: int) -> Any:
     """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": N}``."""
     t = tables()
-    if t.limited("address:" + _address(), ADDRESS_WRITES, WINDOW_SECONDS):
-        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+    _limit_address(t, _address())
     seat = _seat(game_id, write=True)
     data = _body()
     action, seen_n = _correction(data, ASKABLE)
