@@ -130,10 +130,11 @@ def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
     """``uw-referee status [--json]``."""
     from dictionaries.i18n import message_of
     from referee.render import status_lines
-    from referee.store import Store, StoreError
+    from referee.store import StoreError
+    from referee.store_pg import open_store
 
     try:
-        gid, view, damage = Store(db, read_only=True).checked_view(game_id)
+        gid, view, damage = open_store(db, read_only=True).checked_view(game_id)
     except StoreError as exc:
         return _error(message_of(exc))
     if as_json:
@@ -147,9 +148,10 @@ def games(db: str | None) -> int | None:
     """``uw-referee games``."""
     from dictionaries.i18n import message_of
     from referee.render import games_lines
-    from referee.store import Store, StoreError
+    from referee.store import StoreError
+    from referee.store_pg import open_store
 
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         write(games_lines(store.games(), store.path))
     except StoreError as exc:
@@ -165,10 +167,11 @@ def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | Non
     from referee.actions import Referee, RequestError
     from referee.engine import RulesError
     from referee.render import play_verdict_lines, refusal_lines, result_lines
-    from referee.store import Store, StoreError
+    from referee.store import StoreError
+    from referee.store_pg import open_store
 
     style = _style()
-    referee = Referee(Store(db), open_for_command)
+    referee = Referee(open_store(db), open_for_command)
 
     try:
         prepared = referee.prepare(game_id, word)

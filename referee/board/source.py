@@ -20,6 +20,7 @@ from dictionaries.rules import DIE
 from referee.actions import history_notes, waiting
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
+from referee.store_pg import is_database_url, open_store
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
 POLL_S = 0.1
@@ -56,7 +57,7 @@ class Shown:
         return [action_words(notes) for notes in self.actions]
 
 
-def _fail(exc: StoreError, path: Path, game_id: int | None = None) -> BoardError:
+def _fail(exc: StoreError, path: Path | str, game_id: int | None = None) -> BoardError:
     """The store's refusal in words for a visitor: the game's number, never the database's path (the
     store's own message, which names the file, goes to the operator's log)."""
     if isinstance(exc, NoGame):
@@ -69,21 +70,26 @@ def _fail(exc: StoreError, path: Path, game_id: int | None = None) -> BoardError
                           "log or with 'uw-referee verify'"), 503)
 
 
-def _logged(problem: BoardError, exc: StoreError, path: Path) -> BoardError:
+def _logged(problem: BoardError, exc: StoreError, path: Path | str) -> BoardError:
     """The problem, after telling the operator's log what the store said (with the path) unless it is a 404."""
     if problem.status != 404:
         log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
     return problem
 
 
+def where(db: str | os.PathLike[str]) -> Path | str:
+    """The database as the board keeps it: a PostgreSQL address as it is, a file as a Path."""
+    return str(db) if is_database_url(str(db)) else Path(db)
+
+
 class Source:
     """Reads games from the database at ``path`` for one request (open, read, close)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = where(path)
 
     def _store(self) -> Store:
-        return Store(self.path, read_only=True)
+        return open_store(self.path, read_only=True)
 
     def game(self, game_id: int | None, recent: int = RECENT) -> Shown:
         """The game (the most recently active one when ``game_id`` is None) with its last actions in words: a
@@ -95,7 +101,7 @@ class Source:
     def games(self) -> list[GameSummary]:
         store = self._store()
         try:
-            return store.games() if self.path.exists() else []
+            return store.games() if isinstance(self.path, str) or self.path.exists() else []
         except StoreError as exc:
             raise _logged(_fail(exc, self.path), exc, self.path) from None
         finally:
@@ -118,7 +124,7 @@ class Feed:
     """
 
     def __init__(self, path: str | os.PathLike[str], game_id: int | None, recent: int = RECENT) -> None:
-        self.path = Path(path)
+        self.path = where(path)
         self.asked = game_id
         self.recent = recent
         self.id: int | None = None
@@ -139,7 +145,7 @@ class Feed:
 
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
-        store = Store(self.path, read_only=True)
+        store = open_store(self.path, read_only=True)
         kept = None
         try:
             target = self.asked
