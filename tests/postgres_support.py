@@ -52,7 +52,7 @@ def _binaries() -> str | None:
     """The folder of initdb and pg_ctl (on PATH, or Debian's /usr/lib/postgresql/N/bin), if installed."""
     found = shutil.which("initdb")
     if found:
-        return os.path.dirname(found)
+        return os.path.dirname(os.path.realpath(found))
     folders = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return os.path.dirname(folders[-1]) if folders else None
 
@@ -61,7 +61,7 @@ def _binaries() -> str | None:
 def postgres_url() -> Iterator[str]:
     """The address of a PostgreSQL server for this run (see the module)."""
     try:
-        import psycopg  # noqa: F401 - the driver is a dependency; a broken install says so here
+        import psycopg  # the driver is a dependency; a broken install says so here
     except ImportError:
         _loud_skip("psycopg is not installed")
     url = os.environ.get("UW_TEST_POSTGRES", DEFAULT)
@@ -82,9 +82,9 @@ def postgres_url() -> Iterator[str]:
                        check=True, capture_output=True, timeout=120)
         subprocess.run([*run_as, f"{bindir}/pg_ctl", "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
                         f"-k {folder} -c listen_addresses=''", "start"], check=True, capture_output=True, timeout=120)
-        subprocess.run([f"{bindir}/createdb", "-h", folder, "-U", "postgres", "test"], check=True, capture_output=True,
-                       timeout=60)
-    except (OSError, subprocess.SubprocessError) as exc:
+        with psycopg.connect(f"postgresql://postgres@/postgres?host={quote(folder)}", autocommit=True) as conn:
+            conn.execute("CREATE DATABASE test")
+    except (OSError, subprocess.SubprocessError, psycopg.Error) as exc:
         shutil.rmtree(folder, ignore_errors=True)
         _loud_skip(f"no server at {url}, and a throw-away cluster did not start ({exc})")
     try:
