@@ -45,6 +45,12 @@ STATEMENT_TIMEOUT_MS = int(os.environ.get("UW_PG_STATEMENT_TIMEOUT", "10000") or
 #: it cannot reach the server: a replica whose database is down answers 503 within it.
 POOL_TIMEOUT_S = float(os.environ.get("UW_PG_POOL_TIMEOUT", "5") or 5)
 
+#: libpq's options for every connection: give up connecting after 5 s, and notice a server that went silent (a
+#: network cut sends nothing) within about 10 s instead of TCP's minutes, so that a replica answers 503 and
+#: reconnects instead of hanging. (TCP options: a Unix socket ignores them.)
+CONNECT_OPTIONS: dict[str, Any] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
+                                   "keepalives_interval": 2, "keepalives_count": 2, "tcp_user_timeout": 10000}
+
 #: The schema, as one step: PostgreSQL databases start at the SQLite store's schema 5 (there were never older
 #: ones). A later schema adds its step here as SQLite's ``MIGRATIONS`` does. ``uw_referee_meta`` marks the schema
 #: as ours and holds its version (SQLite's ``application_id`` and ``user_version``).
@@ -212,10 +218,10 @@ def pool(url: str) -> ConnectionPool:
             import psycopg
             from psycopg_pool import ConnectionPool
 
-            psycopg.connect(url, connect_timeout=max(1, int(POOL_TIMEOUT_S))).close()
+            psycopg.connect(url, **CONNECT_OPTIONS).close()
 
             found = ConnectionPool(url, min_size=1, max_size=max(1, POOL_MAX), timeout=POOL_TIMEOUT_S,
-                                   kwargs={"autocommit": True}, configure=_configure, open=False, name="uw-referee")
+                                   kwargs={"autocommit": True, **CONNECT_OPTIONS}, configure=_configure, open=False, name="uw-referee")
             found.open(wait=False)
             _pools[url] = found
         return found
