@@ -100,6 +100,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
     from referee.board.source import BoardError, Source
+    from referee.store_pg import is_database_url, shown_address
 
     path = db or (obj.db if obj else None)
     if path is None:
@@ -128,7 +129,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
     if players:
         _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/")
-    click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
+    click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(
+        path=shown_address(path) if is_database_url(path) else path, url=local))  # a server's password stays unsaid
     if everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
                      "join code can take a free seat and play its turns."), err=True)
@@ -165,7 +167,9 @@ def _players_env(base: str) -> None:
     """Turn the players' side on: a new join code and host secret for this run, said on the terminal."""
     from referee.board.players import new_code, new_secret
 
-    code, secret = new_code(), new_secret()
+    # Replicas of one hosted board share theirs (deploy/uw-board.env): a phone's code works on either.
+    code = (os.environ.get("UW_BOARD_JOIN_CODE") or new_code()).upper()
+    secret = os.environ.get("UW_BOARD_HOST_SECRET") or new_secret()
     os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_JOIN_CODE=code, UW_BOARD_HOST_SECRET=secret,
                       UW_BOARD_JOIN_URL=f"{base}join")
     click.echo(_("Players join at {url} with the code {code}.").format(url=f"{base}join", code=code))
