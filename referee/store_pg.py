@@ -278,8 +278,9 @@ class PgStore(Store):
         import psycopg
 
         if isinstance(exc, psycopg.errors.QueryCanceled):
+            seconds = f"{STATEMENT_TIMEOUT_MS / 1000:g}"
             return StoreError(msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was "
-                                  "changed; try again.", path=self.path, seconds=f"{STATEMENT_TIMEOUT_MS / 1000:g}"))
+                                  "changed; try again.", path=self.path, seconds=seconds))
         return StoreError(msg("cannot open {path}: {why}", path=self.path, why=" ".join(str(exc).split())))
 
     def _ensure_schema(self, conn: Connection[Any], create: bool) -> None:
@@ -290,14 +291,12 @@ class PgStore(Store):
         found = conn.execute("SELECT to_regclass('uw_referee_meta') IS NOT NULL, to_regclass('games') IS NOT NULL"
                              ).fetchone()
         if found is not None and not found[0] and found[1]:
-            raise StoreError(msg("{path} is an SQLite database of another program, not uw-referee's; it was left "
-                                 "untouched (use --db to choose another file)", path=self.path))
+            raise self._foreign()
         version = PG_FIRST_SCHEMA - len(PG_MIGRATIONS)
         if found is not None and found[0]:
             rows = dict(conn.execute("SELECT key, value FROM uw_referee_meta").fetchall())
             if rows.get("application_id") != str(APPLICATION_ID):
-                raise StoreError(msg("{path} is an SQLite database of another program, not uw-referee's; it was left "
-                                     "untouched (use --db to choose another file)", path=self.path))
+                raise self._foreign()
             version = int(rows.get("schema", "0"))
         if version > SCHEMA_VERSION:
             raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
@@ -307,6 +306,10 @@ class PgStore(Store):
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             self._migrate_pg(conn)
         _ready.add(self.url)
+
+    def _foreign(self) -> StoreError:
+        return StoreError(msg("{path} holds the tables of another program, not uw-referee's; they were left untouched "
+                              "(give --db another database, or another schema with search_path)", path=self.path))
 
     def _migrate_pg(self, conn: Connection[Any]) -> None:
         with conn.transaction():
