@@ -49,7 +49,11 @@ class Listener:
         self.version = 0
         self.connected = False  # the listening connection is up (the board's health check reads it)
         self.stopping = threading.Event()
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # streams of "the current game": every commit wakes them
+        # Each game's version and the condition its streams sleep on (sharing the one lock): a commit wakes the
+        # streams of its own game only, so a thousand tables' viewers do not all wake for each action.
+        self._games: dict[int, tuple[list[int], threading.Condition]] = {}
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
@@ -70,17 +74,38 @@ class Listener:
         """Wake every stream so it ends (the server is stopping), and the listening thread."""
         self.stopping.set()
         self._wake()
-        with self._changed:
+        with self._lock:
             self._changed.notify_all()
+            for _version, condition in self._games.values():
+                condition.notify_all()
         with self._rounds:
             self._rounds.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> int:
-        """Block until the version differs from ``seen``, the timeout passes or the server stops."""
-        self.start()
-        with self._changed:
-            self._changed.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)
+    def _entry(self, game: int) -> tuple[list[int], threading.Condition]:
+        """The game's version and condition (called with the lock held)."""
+        entry = self._games.get(game)
+        if entry is None:
+            entry = self._games[game] = ([0], threading.Condition(self._lock))
+        return entry
+
+    def version_of(self, game: int | None) -> int:
+        """The version a stream of ``game`` (None: the current game, whichever it is) waits to see change."""
+        if game is None:
             return self.version
+        with self._lock:
+            return self._entry(game)[0][0]
+
+    def wait(self, seen: int, timeout: float, game: int | None = None) -> int:
+        """Block until the version of ``game`` (every commit's when None) differs from ``seen``, the timeout
+        passes or the server stops."""
+        self.start()
+        with self._lock:
+            version, condition = ([self.version], self._changed) if game is None else self._entry(game)
+            if game is None:
+                condition.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)
+                return self.version
+            condition.wait_for(lambda: version[0] != seen or self.stopping.is_set(), timeout)
+            return version[0]
 
     def poll(self) -> int:
         """Catch up with every commit that finished before this call (one round trip; see the module)."""
@@ -112,9 +137,13 @@ class Listener:
                 self.on_change(games)
             except Exception:  # noqa: BLE001 - a failed render must not stop the listener; the next commit retries
                 log.exception("the board could not render a change")
-        with self._changed:
+        with self._lock:
             self.version += 1
             self._changed.notify_all()
+            for game in self._games if games is None else games:
+                version, condition = self._entry(game)
+                version[0] += 1
+                condition.notify_all()
 
     def _note(self, notify: Any) -> None:
         """psycopg's notify handler: remember the game (handled after the round trip that brought it)."""

@@ -45,6 +45,14 @@ def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(po
         discard(postgres_db, first)
         assert listener.wait(before + 1, 5) == before + 2 and heard[-1] == {first}  # and without a poll
         assert listener.wait(before + 2, 0.3) == before + 2  # nothing else: no change, no wake-up
+        # a stream sleeps on its own game: another table's commit does not wake it, its own does
+        mine = listener.version_of(first)
+        started = time.monotonic()
+        threading.Timer(0.2, discard, (postgres_db, second)).start()
+        assert listener.wait(mine, 0.8, first) == mine and time.monotonic() - started >= 0.75
+        assert listener.version_of(second) != 0
+        threading.Timer(0.1, discard, (postgres_db, first)).start()
+        assert listener.wait(mine, 5, first) == mine + 1
     finally:
         listener.stop()
 

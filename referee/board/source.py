@@ -329,8 +329,13 @@ class Watcher:
         with self._changed:
             self._changed.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> int:
-        """Block until the version differs from ``seen``, the timeout passes or the server stops."""
+    def version_of(self, game: int | None) -> int:
+        """The version a stream of ``game`` waits to see change: the file's (SQLite cannot say which game changed)."""
+        return self.version
+
+    def wait(self, seen: int, timeout: float, game: int | None = None) -> int:
+        """Block until the version differs from ``seen``, the timeout passes or the server stops (``game``: the
+        stream's game, which the file's watcher cannot tell apart)."""
         self.start()
         with self._changed:
             self._changed.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)
