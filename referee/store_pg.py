@@ -137,6 +137,15 @@ def open_store(db: str | os.PathLike[str] | None = None, *, read_only: bool = Fa
     return Store(where, read_only=read_only)
 
 
+def with_schema(url: str, schema: str) -> str:
+    """``url`` whose connections keep their tables in ``schema`` (libpq's ``options`` in the address): one
+    database can hold several sites, or a test run's own tables."""
+    from urllib.parse import quote
+
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+
+
 def shown_address(url: str) -> str:
     """The address as messages and logs name it: without its password."""
     from psycopg.conninfo import conninfo_to_dict
@@ -377,4 +386,4 @@ class PgStore(Store):
         return len(ids), events, problems
 
 
-__all__ = ["CHANNEL", "PgStore", "close_pools", "is_database_url", "open_store", "pool", "shown_address"]
+__all__ = ["CHANNEL", "PgStore", "close_pools", "is_database_url", "open_store", "pool", "shown_address", "with_schema"]

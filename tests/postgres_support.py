@@ -24,6 +24,7 @@ from urllib.parse import quote
 import pytest
 
 from referee.store import Store
+from referee.store_pg import with_schema
 
 DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 _told: list[str] = []
@@ -48,13 +49,53 @@ def _reachable(url: str) -> bool:
     return True
 
 
-def _binaries() -> str | None:
+def binaries() -> str | None:
     """The folder of initdb and pg_ctl (on PATH, or Debian's /usr/lib/postgresql/N/bin), if installed."""
     found = shutil.which("initdb")
     if found:
         return os.path.dirname(os.path.realpath(found))
     folders = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return os.path.dirname(folders[-1]) if folders else None
+
+
+class Cluster:
+    """A throw-away PostgreSQL cluster from the installed binaries, in a temporary folder: on a Unix socket
+    there (``port`` None) or on 127.0.0.1:``port``. ``stop`` and ``start`` again (a server restart)."""
+
+    def __init__(self, bindir: str, port: int | None = None) -> None:
+        self.bindir, self.port = bindir, port
+        self.folder = tempfile.mkdtemp(prefix="uw-pg-")
+        self.data = os.path.join(self.folder, "data")
+        self.run_as: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses root: the cluster belongs to nobody
+            os.chmod(self.folder, 0o777)
+            self.run_as = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        subprocess.run([*self.run_as, f"{bindir}/initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E",
+                        "UTF8"], check=True, capture_output=True, timeout=120)
+        self.start()
+        import psycopg
+
+        with psycopg.connect(self.address("postgres"), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE test")
+
+    def address(self, database: str = "test") -> str:
+        if self.port is None:
+            return f"postgresql://postgres@/{database}?host={quote(self.folder)}"
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        listen = "-c listen_addresses=''" if self.port is None else f"-c listen_addresses=127.0.0.1 -p {self.port}"
+        subprocess.run([*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-w", "-l",
+                        os.path.join(self.folder, "log"), "-o", f"-k {self.folder} {listen}", "start"], check=True,
+                       capture_output=True, timeout=120)
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run([*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-m", mode, "stop"],
+                       capture_output=True, timeout=60)
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -68,37 +109,17 @@ def postgres_url() -> Iterator[str]:
     if _reachable(url):
         yield url
         return
-    bindir = _binaries()
+    bindir = binaries()
     if bindir is None:
         _loud_skip(f"no server at {url} and no PostgreSQL binaries (initdb, pg_ctl) to start one")
-    folder = tempfile.mkdtemp(prefix="uw-pg-")
-    data = os.path.join(folder, "data")
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses root: the cluster belongs to nobody
-        os.chmod(folder, 0o777)
-        run_as = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     try:
-        subprocess.run([*run_as, f"{bindir}/initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([*run_as, f"{bindir}/pg_ctl", "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
-                        f"-k {folder} -c listen_addresses=''", "start"], check=True, capture_output=True, timeout=120)
-        with psycopg.connect(f"postgresql://postgres@/postgres?host={quote(folder)}", autocommit=True) as conn:
-            conn.execute("CREATE DATABASE test")
+        cluster = Cluster(bindir)
     except (OSError, subprocess.SubprocessError, psycopg.Error) as exc:
-        shutil.rmtree(folder, ignore_errors=True)
         _loud_skip(f"no server at {url}, and a throw-away cluster did not start ({exc})")
     try:
-        yield f"postgresql://postgres@/test?host={quote(folder)}"
+        yield cluster.address()
     finally:
-        subprocess.run([*run_as, f"{bindir}/pg_ctl", "-D", data, "-m", "immediate", "stop"], capture_output=True,
-                       timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def with_schema(url: str, schema: str) -> str:
-    """``url`` whose connections use ``schema`` (psycopg reads ``options`` from the address)."""
-    joiner = "&" if "?" in url else "?"
-    return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
+        cluster.remove()
 
 
 @pytest.fixture
@@ -161,4 +182,4 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return Backend("postgresql", request.getfixturevalue("postgres_db"))
 
 
-__all__ = ["Backend", "backend", "postgres_db", "postgres_url", "with_schema"]
+__all__ = ["Backend", "Cluster", "binaries", "backend", "postgres_db", "postgres_url", "with_schema"]
