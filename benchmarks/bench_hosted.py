@@ -320,7 +320,8 @@ def main() -> None:
     args = parser.parse_args()
     open_files()
     import psycopg
-    from postgres_support import with_schema
+
+    from referee.store_pg import with_schema
 
     print(f"{os.cpu_count()} CPUs; think {args.think:g} s; {args.seconds:g} s per run; "
           f"board from {Path(sys.modules['referee'].__file__ or '').parent}", flush=True)
