@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 
-.PHONY: run test quick smoke bench dictionary clean
+.PHONY: run test quick smoke bench dictionary docs clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_words.py
 	$(BIN)/python benchmarks/bench_service.py
+
+docs: $(BIN)/.installed  ## run every documented command again and rewrite its output in README.md and docs/*.md
+	$(BIN)/python tools/docs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
