@@ -179,14 +179,22 @@ async def play(table: Table, ports: list[int], seconds: float, think: float, fir
 
 
 def viewer_latencies(table: Table) -> tuple[list[float], int]:
-    """For each acknowledged action and each stream: post to the first board naming the next player."""
+    """For each acknowledged action and each stream: post to the first board that shows it, that is, names the
+    player after it, or after a later action already posted (under load a stream may skip to a later board:
+    it always sends the latest). Missed: no such board at all."""
     found: list[float] = []
     missed = 0
-    for k, (_name, sent, _answered, _events) in enumerate(table.acked):
-        nxt = PLAYERS[(k + 1) % 4]
-        until = table.acked[k + 1][1] if k + 1 < len(table.acked) else float("inf")
+    sent_at = [sent for _name, sent, _answered, _events in table.acked]
+    for k, sent in enumerate(sent_at):
         for arrivals in table.arrivals:
-            hit = next((t for t, announce in arrivals if sent <= t <= until + 5 and nxt in announce), None)
+            hit = None
+            for t, announce in arrivals:
+                if t < sent:
+                    continue
+                if any(PLAYERS[(j + 1) % 4] in announce for j in range(k, min(len(sent_at), k + 3))
+                       if sent_at[j] <= t):
+                    hit = t
+                    break
             if hit is None:
                 missed += 1
             else:

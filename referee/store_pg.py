@@ -15,6 +15,7 @@ The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statemen
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -146,8 +147,9 @@ def with_schema(url: str, schema: str) -> str:
     return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
 
 
+@functools.lru_cache(maxsize=64)
 def shown_address(url: str) -> str:
-    """The address as messages and logs name it: without its password."""
+    """The address as messages and logs name it: without its password (kept: a board opens a store per read)."""
     from psycopg.conninfo import conninfo_to_dict
 
     try:
@@ -170,7 +172,6 @@ class _Result:
     def __init__(self, cursor: Any, lastrowid: int | None = None) -> None:
         self._cursor = cursor
         self.lastrowid = lastrowid
-        self._first: Any = None
 
     def fetchone(self) -> Any:
         return self._cursor.fetchone()

@@ -62,8 +62,8 @@ class Cluster:
     """A throw-away PostgreSQL cluster from the installed binaries, in a temporary folder: on a Unix socket
     there (``port`` None) or on 127.0.0.1:``port``. ``stop`` and ``start`` again (a server restart)."""
 
-    def __init__(self, bindir: str, port: int | None = None) -> None:
-        self.bindir, self.port = bindir, port
+    def __init__(self, bindir: str, port: int | None = None, host: str = "127.0.0.1") -> None:
+        self.bindir, self.port, self.host = bindir, port, host
         self.folder = tempfile.mkdtemp(prefix="uw-pg-")
         self.data = os.path.join(self.folder, "data")
         self.run_as: list[str] = []
@@ -72,6 +72,9 @@ class Cluster:
             self.run_as = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         subprocess.run([*self.run_as, f"{bindir}/initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E",
                         "UTF8"], check=True, capture_output=True, timeout=120)
+        if host != "127.0.0.1":  # initdb trusts the loopback only: trust the test's own network too
+            with open(os.path.join(self.data, "pg_hba.conf"), "a", encoding="utf-8") as hba:
+                hba.write("host all all 0.0.0.0/0 trust\n")  # it listens on the test's address only
         self.start()
         import psycopg
 
@@ -81,10 +84,10 @@ class Cluster:
     def address(self, database: str = "test") -> str:
         if self.port is None:
             return f"postgresql://postgres@/{database}?host={quote(self.folder)}"
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+        return f"postgresql://postgres@{self.host}:{self.port}/{database}"
 
     def start(self) -> None:
-        listen = "-c listen_addresses=''" if self.port is None else f"-c listen_addresses=127.0.0.1 -p {self.port}"
+        listen = "-c listen_addresses=''" if self.port is None else f"-c listen_addresses={self.host} -p {self.port}"
         subprocess.run([*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-w", "-l",
                         os.path.join(self.folder, "log"), "-o", f"-k {self.folder} {listen}", "start"], check=True,
                        capture_output=True, timeout=120)
