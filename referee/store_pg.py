@@ -237,6 +237,19 @@ def pool(url: str) -> ConnectionPool:
         return found
 
 
+def forget_pool(url: str, broken: ConnectionPool) -> None:
+    """Drop a pool whose connections the server no longer answers (it restarted, the network was cut): the next
+    request makes a new one, which says at once whether the server is back (``pool``'s first connection),
+    instead of waiting on the old pool's reconnection, whose pauses double up to minutes."""
+    with _pools_lock:
+        if _pools.get(url) is broken:
+            del _pools[url]
+            _ready.discard(url)
+        else:
+            return
+    broken.close(timeout=0)
+
+
 def close_pools() -> None:
     """Close every pool this process opened (tests; a server that stops)."""
     with _pools_lock:
@@ -277,10 +290,14 @@ class PgStore(Store):
         import psycopg
         from psycopg_pool import PoolTimeout
 
+        found: ConnectionPool | None = None
         try:
-            with pool(self.url).connection() as conn:
+            found = pool(self.url)
+            with found.connection() as conn:
                 self._ensure_schema(conn, create and not self.read_only)
         except (psycopg.Error, PoolTimeout) as exc:
+            if found is not None and (isinstance(exc, PoolTimeout) or isinstance(exc, psycopg.OperationalError)):
+                forget_pool(self.url, found)
             raise self._problem(exc) from None
 
     def _problem(self, exc: Exception) -> StoreError:
@@ -347,8 +364,12 @@ class PgStore(Store):
             raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         self._resumed = None
         self._written = None
+        used: Connection[Any] | None = None
+        found: ConnectionPool | None = None
         try:
-            with pool(self.url).connection() as conn:
+            found = pool(self.url)
+            with found.connection() as conn:
+                used = conn
                 self._ensure_schema(conn, create or write)
                 with conn.transaction():
                     if not write:
@@ -358,6 +379,8 @@ class PgStore(Store):
                     if write:
                         self._notify(conn)
         except (psycopg.Error, PoolTimeout) as exc:
+            if found is not None and (isinstance(exc, PoolTimeout) or (used is not None and used.broken)):
+                forget_pool(self.url, found)
             raise self._problem(exc) from None
 
     def _notify(self, conn: Connection[Any]) -> None:
