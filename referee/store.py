@@ -56,7 +56,8 @@ from referee.store_schema import SCHEMA_VERSION, rollback
 
 TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterator
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
     from referee.engine import Correction, Event, Game, Seen, Setup, State
 
@@ -128,7 +129,7 @@ class Store:
     def _check_whole(self, conn: sqlite3.Connection) -> None:
         """SQLite's quick_check, then every game replayed and compared with its kept state."""
         self.file.check_pages(conn)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        version = self._version
         for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
             if version >= 4:
                 problems = self._game_problems(conn, gid)
@@ -303,7 +304,8 @@ class Store:
             return int(row[0])
         row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id, path=self.path))
+            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
+                             path=self.path))
         return game_id
 
     def _events(self, conn: sqlite3.Connection, game_id: int, check: bool = True) -> tuple[list[Event], list[str]]:
@@ -366,7 +368,8 @@ class Store:
                 return None
             seq, state, view = row[0], row[1], row[2]
         else:
-            row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?",
+                               (game_id,)).fetchone()
             if row is None:
                 return None
             seq, state, view, digest = row
@@ -386,8 +389,8 @@ class Store:
         them and the digest the game's last event carries, and (schema 5) the words of its last actions kept
         with it; None when the game has no snapshot."""
         column = "s.recent" if self._version >= 5 else "NULL"
-        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s JOIN games g "
-                           "ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s "
+                           "JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         seq, state, view, digest, summary, recent = row
@@ -418,7 +421,8 @@ class Store:
     def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
         """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
         chain = chain_start(game_id)
-        rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "  # dialect
+        # dialect: the rows' bytes as stored
+        rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "
                             "ORDER BY seq", (game_id,)).fetchall()
         for i, (seq, at, data, digest) in enumerate(rows):
             if seq != i:
@@ -575,7 +579,7 @@ class Store:
             gid = self._resolve(conn, game_id)
             events, stamps = self._events(conn, gid)
             game = self._replay(conn, gid, events)
-        return gid, game, list(zip(stamps, game.events))
+        return gid, game, list(zip(stamps, game.events, strict=True))
 
     def tail(self, game_id: int | None, start: int, same: int | None = None
              ) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
@@ -641,7 +645,7 @@ class Store:
             game = self._game(conn, gid)
             if game.count != len(events):  # a snapshot out of step with the events it was read with: replay them
                 game = self._replay(conn, gid, events)
-        return gid, game, list(zip(stamps, events))
+        return gid, game, list(zip(stamps, events, strict=True))
 
     def records(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, dict[str, Any]]]]:
         """``stored`` without making the events: each as the JSON object stored (``Event.to_dict()`` when it
@@ -652,7 +656,7 @@ class Store:
             game = self._game(conn, gid)
             if game.count != len(records):  # a snapshot out of step with the events: replay them
                 game = self._replay(conn, gid)
-        return gid, game, list(zip(stamps, records))
+        return gid, game, list(zip(stamps, records, strict=True))
 
     def corrections(self, game_id: int | None = None) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         """The corrections recorded for the game (undo, redo, amend), each with its time, in order."""
@@ -743,7 +747,8 @@ class Store:
         summary = dumps(summary_of(state))
         seq = last_seq + 1
         if self._version >= 5:
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "  # dialect: upsert
+            # dialect: an upsert (PostgreSQL: INSERT ... ON CONFLICT (game_id) DO UPDATE)
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "
                          "(?, ?, ?, ?, ?, ?)", (game_id, seq, text, view,
                                                 game_digest(seq, head, text, view, summary, recent), recent))
         else:

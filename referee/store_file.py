@@ -14,7 +14,8 @@ from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 
 BUSY_TIMEOUT_S = 10.0
 #: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
@@ -36,7 +37,8 @@ class SQLiteFile:
     def exists(self) -> bool:
         return os.path.isfile(self.path) and os.path.getsize(self.path) > 0
 
-    def connect(self, create: bool, verify: Callable[[sqlite3.Connection, int], None]) -> tuple[sqlite3.Connection, int]:
+    def connect(self, create: bool, verify: Callable[[sqlite3.Connection, int], None]
+                ) -> tuple[sqlite3.Connection, int]:
         """A connection to the file (created when ``create``), checked as ours, migrated (after ``verify``) unless
         read-only, and its schema version."""
         self.refuse_temporary()
@@ -103,35 +105,37 @@ class SQLiteFile:
             return conn
         except sqlite3.OperationalError as exc:
             conn.close()
-            if "unable to open" not in str(exc) and "readonly" not in str(exc):
+            if not (getattr(exc, "sqlite_errorname", None) or "").startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
                 raise
         # A WAL database on read-only media: nothing can change it, so read it as it is.
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
 
     def explain(self, exc: sqlite3.Error) -> Message:
+        """SQLite's error in plain words, chosen by its result code (``sqlite_errorname``), never by its text."""
         text = str(exc)
-        code = getattr(exc, "sqlite_errorname", "")
-        if "locked" in text or "busy" in text:
+        code = getattr(exc, "sqlite_errorname", None) or ""
+        if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             seconds = f"{self.timeout:g}"
             return msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was changed; try "
                        "again.", path=self.path, seconds=seconds)
-        if "not a database" in text:
+        if code == "SQLITE_NOTADB":
             return msg("{path} is not a readable uw-referee database ({why}); it was left untouched", path=self.path,
                        why=text)
-        if "malformed" in text or "disk image" in text:
+        if code.startswith("SQLITE_CORRUPT"):
             return msg("{path} is damaged and cannot be read ({why}); it was left untouched. Restore a backup, or move "
                        "it aside and start a new file", path=self.path, why=text)
-        if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self.disk_full()):
+        if code == "SQLITE_FULL" or (code.startswith("SQLITE_IOERR") and self.disk_full()):
             return msg("the disk holding {path} is full: nothing was changed; free some space and try again",
                        path=self.path)
         folder = os.path.dirname(os.path.abspath(self.path))
-        blocking = self.blocking_files() if code.startswith("SQLITE_READONLY") or "readonly" in text else []
+        blocking = self.blocking_files() if code.startswith("SQLITE_READONLY") else []
         if blocking:
             return msg("{path} cannot be written: {files} beside it cannot be written (left so by a program that could "
                        "only read the database). Nothing was changed. Make them writable as the database is (chmod "
                        "u+w {files}), or delete them while no uw-referee is using {path} (an empty -wal file holds "
                        "nothing)", path=self.path, files=" ".join(blocking))
-        if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
+        if code.startswith("SQLITE_READONLY") or (code.startswith("SQLITE_CANTOPEN")
+                                                  and not os.access(folder, os.W_OK)):
             return msg("{path} cannot be written (a read-only file, folder or medium): nothing was changed; it can "
                        "still be read (status, log, export)", path=self.path)
         return msg("{path}: {why}", path=self.path, why=text)

@@ -5,7 +5,7 @@ so a game moved between backends verifies the same."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from dictionaries.i18n import Message
 from referee.values import value
@@ -59,7 +59,7 @@ class GameSummary:
 
 def now() -> str:
     """The time a row is written, as the store keeps it (UTC, ISO 8601 to the millisecond)."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 

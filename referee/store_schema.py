@@ -10,7 +10,7 @@ from referee.store_format import chain_record, chain_start, dumps, game_digest, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from collections.abc import Callable
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
 SCHEMA_VERSION = 5
