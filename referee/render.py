@@ -40,7 +40,7 @@ def check_lines(verdicts: list[Verdict], style: Style) -> list[str]:
     return lines
 
 
-def play_verdict_lines(verdict: Verdict, allow: bool) -> list[str]:
+def play_verdict_lines(verdict: Verdict) -> list[str]:
     """What the dictionary says about a word being played."""
     lines: list[str] = []  # with --allow, the play's own note says what the table overrules, if anything
     lines.extend(_("The dictionary says: {reason}.").format(reason=say(reason.message)) for reason in verdict.reasons)
