@@ -69,11 +69,10 @@ def raise_for(exc: BaseException, param: str | None = None) -> NoReturn:
     raise click_exception(failure) from None
 
 
-def show_usage(name: str, args: list[str], failure: Failure) -> int:
-    """Show a usage error the quick path found in the command ``name`` given ``args`` as that Click command would
-    (its usage line, then the error), without running it; returns the exit status."""
+def show_usage(cli: click.Group, name: str, args: list[str], failure: Failure) -> int:
+    """Show a usage error the quick path found in the command ``name`` of ``cli`` given ``args`` as that Click
+    command would (its usage line, then the error), without running it; returns the exit status."""
     from dictionaries.i18n import language
-    from referee.cli import cli
 
     exc = click_exception(failure)
     # The root's --lang callback chooses the language again when none is given: the one in use is given.

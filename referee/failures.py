@@ -26,9 +26,9 @@ PARAMETER = "parameter"  #: a value that cannot be one (a word with digits): a u
 #: (module, class, kind), the first match wins: GameChanged and SetupError (a set-up the command line gave)
 #: before the RulesError they are.
 MAPPING: tuple[tuple[str, str, str], ...] = (
-    ("referee.engine", "GameChanged", REFUSED),
-    ("referee.engine", "SetupError", USAGE),
-    ("referee.engine", "RulesError", REFUSED),
+    ("referee.events", "GameChanged", REFUSED),
+    ("referee.events", "SetupError", USAGE),
+    ("referee.events", "RulesError", REFUSED),
     ("referee.store_format", "StoreError", ERROR),
     ("dictionaries.errors", "DictionaryError", ERROR),
     ("referee.actions", "RequestError", USAGE),

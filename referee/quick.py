@@ -123,9 +123,10 @@ def _failed(exc: BaseException, args: list[str], action: str = "") -> int:
         from referee.cli_common import speak
 
         speak(language())  # before the commands are built, as for a hand-over (``main``)
+        from referee.cli import cli
         from referee.cli_failures import show_usage
 
-        return show_usage(args[0], args[1:], failure)
+        return show_usage(cli, args[0], args[1:], failure)
     return failure.exit_code
 
 
