@@ -38,6 +38,7 @@ from referee.engine import (
     undo_events,
 )
 from referee.engine import Created as Created_
+from referee.state import Waiting, waiting  # the one answer to what a game waits for, offered here too
 from referee.store import Store
 from referee.values import value
 from referee.words import action_words
@@ -49,36 +50,6 @@ if TYPE_CHECKING:
 
 class RequestError(ValueError):
     """A request that does not fit this game's set-up or this moment (a usage error, not a rules refusal)."""
-
-
-@value(frozen=True)
-class Waiting:
-    """What the game waits for, as a value; ``text`` says it in words."""
-
-    phase: Phase
-    player: str | None
-    text: str
-    word: str | None = None      # the word awaiting its sanity roll
-    needs: int | None = None     # the lowest roll that passes the sanity check, or beats Psychotherapy
-    letters: str | None = None   # the discarded letters (Spell Binding, Psychotherapy)
-
-    @property
-    def is_roll(self) -> bool:
-        return self.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY)
-
-
-def waiting(state: State) -> Waiting:
-    """What ``state`` waits for."""
-    current = None if state.current is None or state.is_over() else state.current.name
-    phase = state.phase
-    if phase is Phase.SANITY and state.pending is not None:
-        score = state.pending.score
-        return Waiting(phase, current, state.waiting_for(), state.pending.word, min(max(score, 1), DIE))
-    if phase in (Phase.SPELL_BINDING, Phase.PSYCHOTHERAPY) and state.window is not None:
-        letters = state.window.letters
-        needs = state.setup.deck.score(letters) + 1 if phase is Phase.PSYCHOTHERAPY and letters else None
-        return Waiting(phase, current, state.waiting_for(), letters=letters, needs=needs)
-    return Waiting(phase, current, state.waiting_for())
 
 
 class _GameNow:

@@ -66,6 +66,8 @@ from referee.state import (
     Player,
     State,
     Termination,
+    Waiting,
+    waiting,
 )
 
 __all__ = [
@@ -74,7 +76,7 @@ __all__ = [
     "DiscardWindow", "Discarded", "EVENT_TYPES", "Event", "Game", "GameChanged", "GameOver", "MAX_NAME",
     "MAX_PLAYERS", "MAX_PLAYERS_STANDARD", "MIN_PLAYERS", "NothingToUndo", "Options", "Outcome", "Pending", "Phase",
     "Player", "PlayerLeft", "PsychotherapyRolled", "RollOff", "RulesError", "SanityRolled", "Seen", "Setup",
-    "SetupError", "State", "Termination", "UnknownPlayer", "WordPlayed", "WordRefused", "WrongPhase",
+    "SetupError", "State", "Termination", "Waiting", "UnknownPlayer", "WordPlayed", "WordRefused", "WrongPhase",
     "action_starts", "check_names", "check_roll", "check_roll_off", "event_from_dict", "generation_of",
-    "is_letters", "msg", "name_skeleton", "nmsg", "redo_events", "undo_events", "undo_point",
+    "is_letters", "msg", "name_skeleton", "nmsg", "redo_events", "undo_events", "undo_point", "waiting",
 ]

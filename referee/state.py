@@ -7,9 +7,9 @@ import enum
 
 from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
-from referee.events import _QUIET, _UNSAID, _UNSAID_WAITING, Setup, UnknownPlayer, msg, nmsg
+from referee.events import _QUIET, _UNSAID, _UNSAID_WAITING, Setup, UnknownPlayer, msg
 from referee.values import as_dict, field, value
-from referee.words import cut
+from referee.words import cut, waiting_words
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
@@ -148,48 +148,10 @@ class State:
         return self.setup.options.oath and player.pawns == 1
 
     def waiting_for(self) -> Message:
-        """What the game waits for, in plain words."""
+        """What the game waits for, in plain words (``waiting``, said by ``referee.words.waiting_words``)."""
         if _UNSAID.get() or _QUIET.get():
             return _UNSAID_WAITING  # Game.told drops it unread; a quiet replay says nothing
-        cur = self.current
-        if self.phase is Phase.OVER:
-            assert self.winner is not None
-            return nmsg("The game is over: {player} won with {n} point.", "The game is over: {player} won with {n} points.",
-                        self.player(self.winner).score, player=self.winner)
-        if self.phase is Phase.ROLL_OFF:
-            return msg("Waiting for the roll-off.")
-        assert cur is not None
-        if self.phase is Phase.SANITY:
-            assert self.pending is not None
-            score, word = self.pending.score, self.pending.word
-            if score <= 1:
-                return msg("Waiting for {player}'s sanity roll for {word} (any roll passes).", player=cur.name, word=word)
-            if score >= DIE:
-                return msg("Waiting for {player}'s sanity roll for {word} (needs a 20).", player=cur.name, word=word)
-            if score in (8, 11, 18):  # "an 8": English's article; other languages translate both alike
-                return msg("Waiting for {player}'s sanity roll for {word} (needs an {score} or more, or a 20).",
-                           player=cur.name, word=word, score=score)
-            return msg("Waiting for {player}'s sanity roll for {word} (needs a {score} or more, or a 20).",
-                       player=cur.name, word=word, score=score)
-        if self.phase is Phase.SPELL_BINDING:
-            assert self.window is not None
-            return msg("Spell Binding: the others may name words from {player}'s discard {letters}.",
-                       player=cur.name, letters=self.window.letters)
-        if self.phase is Phase.PSYCHOTHERAPY:
-            assert self.window is not None and self.window.letters is not None
-            value = self.setup.deck.score(self.window.letters)
-            return msg("Psychotherapy: {player} may roll against the hand's value {value} (higher than {value} "
-                       "regains a pawn), or pass.", player=cur.name, value=value)
-        final, oath = self.phase is Phase.LAST_WORDS, self.can_oath(cur)
-        if final and oath:
-            return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand. The Unspellable "
-                       "Oath: any letters may be played.", player=cur.name)
-        if final:
-            return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand.", player=cur.name)
-        if oath:
-            return msg("{player}'s turn: play a word or discard the hand. The Unspellable Oath: any letters may be "
-                       "played.", player=cur.name)
-        return msg("{player}'s turn: play a word or discard the hand.", player=cur.name)
+        return waiting_words(waiting(self))
 
     def to_dict(self) -> dict[str, Any]:
         options = as_dict(self.setup.options)
@@ -245,3 +207,56 @@ class State:
         )
 
 
+@value(frozen=True)
+class Waiting:
+    """What a game waits for, as a value: the one answer (``waiting``) that the CLI, the board and the players'
+    service each say in their words; ``text`` is the referee's sentence for it (``referee.words.waiting_words``).
+
+    ``player``: whose turn (None before the roll-off and at the end); ``word`` and ``score``: the word awaiting its
+    sanity roll and what it scores; ``needs``: the lowest roll that passes the sanity check, or beats Psychotherapy;
+    ``letters`` and ``value``: the discarded letters (Spell Binding, Psychotherapy) and the hand's value;
+    ``final``: a final turn of Last Words; ``oath``: the Unspellable Oath allows any letters; ``winner`` and
+    ``points``: who won, with how many points."""
+
+    phase: Phase
+    player: str | None
+    word: str | None = None
+    needs: int | None = None
+    letters: str | None = None
+    score: int | None = None
+    value: int | None = None
+    final: bool = False
+    oath: bool = False
+    winner: str | None = None
+    points: int | None = None
+
+    @property
+    def is_roll(self) -> bool:
+        return self.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY)
+
+    @property
+    def text(self) -> Message:
+        return waiting_words(self)
+
+
+def waiting(state: State) -> Waiting:
+    """What ``state`` waits for: the one function every front door asks."""
+    phase = state.phase
+    if phase is Phase.OVER:
+        assert state.winner is not None
+        return Waiting(phase, None, winner=state.winner, points=state.player(state.winner).score)
+    current = state.current
+    if phase is Phase.ROLL_OFF or current is None:
+        return Waiting(phase, None)
+    name = current.name
+    if phase is Phase.SANITY:
+        assert state.pending is not None
+        score = state.pending.score
+        return Waiting(phase, name, state.pending.word, min(max(score, 1), DIE), score=score)
+    if phase in (Phase.SPELL_BINDING, Phase.PSYCHOTHERAPY):
+        assert state.window is not None
+        letters = state.window.letters
+        value = state.setup.deck.score(letters) if phase is Phase.PSYCHOTHERAPY and letters is not None else None
+        needs = value + 1 if value is not None and letters else None
+        return Waiting(phase, name, letters=letters, needs=needs, value=value)
+    return Waiting(phase, name, final=phase is Phase.LAST_WORDS, oath=state.can_oath(current))

@@ -150,12 +150,12 @@ def library_marked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sentence the board takes from the library (the engine's notes and waiting text, verdict
     reasons, word and store errors) comes out as ⟦sentence⟧: what is not marked is the board's own."""
     from referee.board import app as app_module
-    from referee.board import source, views
+    from referee.board import source, views, wording
 
     def mark(text: str) -> str:
         return f"⟦{text}⟧"
 
-    for module in (source, views, app_module):
+    for module in (source, views, app_module, wording):
         monkeypatch.setattr(module, "say", mark)
 
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from dictionaries.i18n import Message, _, message_of, msg, ngettext, say
-from dictionaries.rules import DIE
-from referee.actions import history_notes, waiting
+from dictionaries.i18n import Message, message_of, msg, say
+from referee.actions import history_notes
+from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
 
@@ -228,57 +228,6 @@ def recent_notes(events: list[Event], count: int) -> list[list[str]]:
     return actions[-count:] if count > 0 else []
 
 
-def action_words(notes: list[str]) -> str:
-    """One action's notes (whole sentences each) in the language in use, one after the other."""
-    return " ".join(say(note) for note in notes)
-
-
-def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
-    """What the last ``count`` actions did, in words, in the language in use."""
-    return [action_words(notes) for notes in recent_notes(events, count)]
-
-
-def waiting_text(state: State) -> str:
-    """What the game waits for, in words for a room ("Sue rolls for COLUMNS: 6 or more passes")."""
-    now = waiting(state)
-    if now.phase is Phase.SANITY and now.word and now.needs:
-        if now.needs <= 1:
-            text = _("{player} rolls for {word}: any roll passes.")
-        elif now.needs >= DIE:
-            text = _("{player} rolls for {word}: only a 20 passes.")
-        else:
-            # TRANSLATORS: {needs} is the lowest roll of the 20-sided die that passes the sanity check.
-            text = _("{player} rolls for {word}: {needs} or more passes.")
-        return text.format(player=now.player, word=now.word, needs=now.needs)
-    return say(now.text)
-
-
-def sentence(text: str) -> str:
-    """A store message (written to follow "Error: ") as a sentence on its own."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
-
-
-def ending_text(state: State) -> str:
-    """Who won and why, from the engine's Outcome, in the language in use."""
-    outcome = getattr(state, "outcome", None)
-    if outcome is None:
-        return _("{winner} wins!").format(winner=state.winner)
-    why = outcome.termination.value
-    if why == "target":
-        text = ngettext("{winner} wins with {n} point, reaching the target of {target}.",
-                        "{winner} wins with {n} points, reaching the target of {target}.", outcome.score)
-    elif why == "last_words":
-        text = ngettext("{winner} wins with {n} point after Last Words.",
-                        "{winner} wins with {n} points after Last Words.", outcome.score)
-    elif why == "last_standing":
-        text = ngettext("{winner} wins with {n} point, as the last player with pawns.",
-                        "{winner} wins with {n} points, as the last player with pawns.", outcome.score)
-    else:
-        text = ngettext("{winner} wins with {n} point.", "{winner} wins with {n} points.", outcome.score)
-    return text.format(winner=outcome.winner, n=outcome.score, target=state.setup.target)
-
-
 def is_over(state: State) -> bool:
     return state.phase is Phase.OVER
 
@@ -391,5 +340,5 @@ class Watcher:
             self._close()
 
 
-__all__ = ["BoardError", "Feed", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_actions", "recent_notes",
+__all__ = ["BoardError", "Feed", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_notes",
            "sentence", "waiting_text"]
