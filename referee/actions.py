@@ -118,7 +118,7 @@ def fold_letters(letters: str | None) -> str | None:
 
 def _apply_allowing(game: Game, make: Callable[[bool], Event], allow: bool) -> list[str]:
     """Apply ``make(False)``; only when the dictionary or the card count refuses it and the table overrules
-    (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.md 6)."""
+    (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.txt 6)."""
     if allow:
         try:
             return game.apply(make(False))
@@ -139,11 +139,6 @@ class Referee:
         self.store = store
         self._dictionary = dictionary
         self._token = object()  # marks the words this referee judged (``Prepared.judged_by``)
-
-    # -- reading ----------------------------------------------------------------------------------
-
-    def load(self, game_id: int | None) -> tuple[int, Game]:
-        return self.store.load(game_id)
 
     # -- starting ---------------------------------------------------------------------------------
 
@@ -327,7 +322,7 @@ class Referee:
         return Result(gid, game, (), restored=tuple(back))
 
     def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
-        """A player leaves the game (RULES.md 6)."""
+        """A player leaves the game (RULES.txt 6)."""
         gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)), seen)
         return Result(gid, game, _notes(notes, game))
 
@@ -335,7 +330,7 @@ class Referee:
         """Correct a past roll: the latest, or the one of the action numbered ``at`` (as ``log`` numbers the
         table's actions).
 
-        Every later action is checked again in order, as if the right roll had been typed (RULES.md 6):
+        Every later action is checked again in order, as if the right roll had been typed (RULES.txt 6):
         a Psychotherapy roll the corrected history no longer allows is dropped, one it would now offer
         but that was never rolled counts as skipped, and each is said in ``notes``. If a later action
         becomes impossible the amendment is refused (an ``AmendRefused``) and nothing changes. Undone
@@ -388,7 +383,7 @@ class Referee:
 
     def amend_roll_off(self, game_id: int | None, name: str, round_: int, roll: int, *,
                        seen: Seen | None = None) -> Amended:
-        """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.md 6,
+        """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.txt 6,
         the roll-off); the roll-off is checked again (a new tie needs another round: refused, say so)."""
         from referee.engine import check_roll, check_roll_off
 
@@ -449,7 +444,7 @@ class _Fix:
 
 def _rederive(game: Game, later: list[Event], notes: list[Message],
               refuse: Callable[[int, RulesError], RulesError] | None) -> list[Event]:
-    """Apply ``later`` to ``game`` as the corrected history allows (RULES.md 6, what an amendment carries with
+    """Apply ``later`` to ``game`` as the corrected history allows (RULES.txt 6, what an amendment carries with
     it): a Psychotherapy roll that can no longer happen is dropped; one the game now offers before another
     action counts as skipped. Returns the events kept; a refusal is ``refuse(index, error)`` when given."""
     kept: list[Event] = []
@@ -496,7 +491,7 @@ class Amended(_GameNow):
 
 
 def action_numbers(events: list[Event]) -> list[int]:
-    """For each event, the number of the table's action it belongs to (RULES.md 6): 0 for the set-up and the
+    """For each event, the number of the table's action it belongs to (RULES.txt 6): 0 for the set-up and the
     roll-off, then 1, 2... for each action; a roll, or a step the referee takes itself (closing Spell Binding
     when nothing can be bound), belongs to the action before it."""
     starts = set(action_starts(events))

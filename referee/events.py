@@ -100,7 +100,7 @@ class CardsRefused(RulesError):
 
 class GameChanged(RulesError):
     """The game moved on between what the table saw and its action (another device acted first):
-    the action was refused and the message says what happened meanwhile (RULES.md 6, whose action)."""
+    the action was refused and the message says what happened meanwhile (RULES.txt 6, whose action)."""
 
 
 @value(frozen=True)
@@ -124,10 +124,10 @@ class Setup:
     deck: Deck = STANDARD
     dice: str = "physical"
     seed: int = 0
-    #: Card accounting (RULES.md 6): on by default, as in ``uw-referee new``; games recorded before it replay
+    #: Card accounting (RULES.txt 6): on by default, as in ``uw-referee new``; games recorded before it replay
     #: without it (``from_dict``).
     card_accounting: bool = True
-    #: The end (RULES.md 6): nobody draws when the game ends. Games recorded before that ruling replay as they
+    #: The end (RULES.txt 6): nobody draws when the game ends. Games recorded before that ruling replay as they
     #: were, the last player of a Last Words game drawing back to 7 (``from_dict``), so their kept state holds.
     ending_draw: bool = False
 
@@ -172,7 +172,7 @@ class Setup:
         if dict(self.deck.points) != STANDARD_POINTS:
             changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])
             raise SetupError(msg("the {deck} deck changes the points of {letters}: in a game points never change "
-                                 "(RULES.md); a custom deck gives letter counts only",
+                                 "(RULES.txt); a custom deck gives letter counts only",
                                  deck=deck_name(self.deck.name), letters=", ".join(changed)))
         if self.dice not in ("physical", "virtual"):
             raise SetupError(msg("dice {dice!r} must be 'physical' or 'virtual'", dice=self.dice))
@@ -301,7 +301,7 @@ class PsychotherapyRolled(Event):
 
 @value(frozen=True)
 class PlayerLeft(Event):
-    """A player leaves the game (RULES.md 6): out as if the last pawn were lost."""
+    """A player leaves the game (RULES.txt 6): out as if the last pawn were lost."""
 
     kind: ClassVar[str] = "player_left"
     player: str

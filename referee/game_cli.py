@@ -81,7 +81,7 @@ def game_options(f: Any) -> Any:
 
 
 def as_option(f: Any) -> Any:
-    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.md 6, whose action)."""
+    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.txt 6, whose action)."""
     return click.option("--as", "as_name", metavar=_("NAME"),
                         help=_("The player this action is for: refused when it is not NAME's turn."))(f)
 
@@ -347,7 +347,7 @@ def log(obj: Obj, as_json: bool) -> None:
     events = [event for _, event in history]
     notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
-    numbers = action_numbers(events)  # the table's actions (RULES.md 6), as amend ACTION counts them
+    numbers = action_numbers(events)  # the table's actions (RULES.txt 6), as amend ACTION counts them
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]

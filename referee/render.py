@@ -95,7 +95,7 @@ def result_lines(result: Result, style: Style, mode: str = "command") -> list[st
     return lines
 
 
-#: Reason codes the table may overrule for one action (RULES.md 6), and what the overrule overrules.
+#: Reason codes the table may overrule for one action (RULES.txt 6), and what the overrule overrules.
 OVERRULABLE = {"proper_noun": "dictionary", "abbreviation": "dictionary", "acronym": "dictionary",
                "contraction": "dictionary", "phrase_piece": "dictionary", "uncommon": "dictionary", "unknown": "dictionary",
                "discard_pile": "cards"}

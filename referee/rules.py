@@ -61,7 +61,7 @@ class Game:
         self.events: list[Event] = []
         #: How many events came before ``events[0]`` (0 unless resumed from a snapshot).
         self.base = 0
-        #: How many undos the game has had: a virtual roll after an undo is a new roll (RULES.md 6).
+        #: How many undos the game has had: a virtual roll after an undo is a new roll (RULES.txt 6).
         self.generation = 0
         self.state = State(setup=setup, phase=Phase.ROLL_OFF, players=[Player(n) for n in setup.players])
         self._apply_created(Created(setup))
@@ -82,11 +82,6 @@ class Game:
     def count(self) -> int:
         """How many events the game has had, the creation included."""
         return self.base + len(self.events)
-
-    @property
-    def new_events(self) -> list[Event]:
-        """The events applied since the game was resumed (all of them for a replayed game)."""
-        return self.events
 
     @classmethod
     def replay(cls, events: Iterable[Event], words: bool = True) -> Game:
@@ -442,7 +437,7 @@ class Game:
                                   player.hand, player=player.name))
             if self._hand_out_and_last_standing(player, notes):
                 return
-        elif self._last_turn_of_game():  # the game ends now: nobody draws, however it ended (RULES.md 6, the end)
+        elif self._last_turn_of_game():  # the game ends now: nobody draws, however it ended (RULES.txt 6, the end)
             if self.setup.ending_draw:  # a game recorded before that ruling replays as it was
                 self._draw(player, HAND_SIZE - player.hand, [])
         else:
@@ -451,7 +446,7 @@ class Game:
 
     def _hand_out_and_last_standing(self, player: Player, notes: list[str]) -> bool:
         """A player who is out: the hand goes to the discard pile; True when that leaves one player with
-        pawns, who has then won (RULES.md 4; also when a player leaves, RULES.md 6)."""
+        pawns, who has then won (RULES.txt 4; also when a player leaves, RULES.txt 6)."""
         state = self.state
         state.discard_pile += player.hand
         player.hand = 0
@@ -657,7 +652,7 @@ class Game:
 
 
     def _apply_left(self, event: PlayerLeft, notes: list[str]) -> None:
-        """A player leaves (RULES.md 6): out as if the last pawn were lost; the game goes on without them."""
+        """A player leaves (RULES.txt 6): out as if the last pawn were lost; the game goes on without them."""
         state = self.state
         if state.phase is Phase.ROLL_OFF:
             raise WrongPhase(msg("the game has not started: set it up again without that player"))
@@ -704,7 +699,7 @@ _HANDLERS: dict[type[Event], str] = {
 
 @value(frozen=True)
 class Seen:
-    """What the table saw when it decided an action (RULES.md 6, whose action): how many events the game
+    """What the table saw when it decided an action (RULES.txt 6, whose action): how many events the game
     had, whose turn it was, how many undos it had had. A field left None is not checked:
     ``Seen(player="Ann")`` only says the action is Ann's (``--as Ann``)."""
 
@@ -790,7 +785,7 @@ def name_skeleton(name: str) -> str:
 
 
 def check_names(players: tuple[str, ...]) -> None:
-    """Refuse names a table could not tell apart (RULES.md 6: whose action): a name mixing scripts whose
+    """Refuse names a table could not tell apart (RULES.txt 6: whose action): a name mixing scripts whose
     letters look alike (a Cyrillic А in a Latin name), or two names that look the same."""
     for name in players:
         scripts = _scripts(name)

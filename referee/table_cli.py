@@ -42,7 +42,7 @@ def table_command(typed: str) -> str:
     return word
 
 
-#: The commands that may be typed at the word prompt; each is an English word too (RULES.md 6, every
+#: The commands that may be typed at the word prompt; each is an English word too (RULES.txt 6, every
 #: word is playable): typed alone, one that is a legal word asks which is meant.
 WORD_PROMPT_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit")
 

@@ -56,14 +56,13 @@ class Shown:
         return [action_words(notes) for notes in self.actions]
 
 
-def _fail(exc: StoreError, path: Path, game_id: int | None = None) -> BoardError:
+def _fail(exc: StoreError, game_id: int | None = None) -> BoardError:
     """The store's refusal in words for a visitor: the game's number, never the database's path (the
-    store's own message, which names the file, goes to the operator's log)."""
+    store's own message, which names the file, goes to the operator's log: ``_logged``)."""
     if isinstance(exc, NoGame):
         if game_id is None:
             return BoardError(msg("no game has started yet"), 404)
         return BoardError(msg("there is no game {game}", game=game_id), 404)
-    log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
     # The file is there but unusable: not the visitor's fault, not a crash.
     return BoardError(msg("the games cannot be read at the moment; the board's operator can see why in its "
                           "log or with 'uw-referee verify'"), 503)
@@ -97,7 +96,7 @@ class Source:
         try:
             return store.games() if self.path.exists() else []
         except StoreError as exc:
-            raise _logged(_fail(exc, self.path), exc, self.path) from None
+            raise _logged(_fail(exc), exc, self.path) from None
         finally:
             store.close()
 
@@ -156,7 +155,7 @@ class Feed:
                 else:
                     gid, updated, rows = kept[0], kept[1], []
         except StoreError as exc:
-            problem = _fail(exc, self.path, self.asked)
+            problem = _fail(exc, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
             if changed:
                 _logged(problem, exc, self.path)
@@ -173,7 +172,7 @@ class Feed:
                 self._apply(gid, rows)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
-            self.problem = _fail(StoreError(str(exc)), self.path, self.asked)
+            self.problem = _fail(StoreError(str(exc)), self.asked)
             self.game, self.id, self._last = None, None, None
             return True
         self.problem, self.id, self.updated = None, gid, updated
