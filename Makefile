@@ -33,7 +33,7 @@ quick: $(BIN)/.installed  ## the fast loop while working: lint, types, and the t
 
 dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base; wordfreq from the [build] extra)
 	$(BIN)/pip install -q -e '.[build]'
-	$(BIN)/python -m dictionaries.build
+	$(BIN)/python -m tools.build_dictionary
 
 bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
 	$(BIN)/python benchmarks/bench_referee.py

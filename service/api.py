@@ -24,11 +24,12 @@ from typing import Any, Callable, Mapping
 from flask import Blueprint, Response, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge, RequestTimeout
 
-from dictionaries import LEVELS, __version__
-from dictionaries.deck import Deck, json_depth_within
+from dictionaries import LEVELS
+from dictionaries.deck import Deck
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import InvalidDeck, InvalidLevel, InvalidRack, InvalidWord, WordError
 from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, message_of, ngettext, say_in
+from dictionaries.json_depth import json_depth_within
 from dictionaries.verdict import MAX_INPUT_CHARS, Verdict, judge
 from service.core import (
     BATCH_FIELDS,
@@ -49,6 +50,7 @@ from service.core import (
     request_language,
     word_service,
 )
+from unspeakable_words import __version__
 
 #: Verdicts (as JSON text) kept per worker and language: the dictionary never changes under a running
 #: server, so a word asked again is answered from memory (about 300 bytes each).

@@ -18,7 +18,7 @@ from flask import Flask, Response, request
 from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
-from dictionaries import DEFAULT_LEVEL, __version__
+from dictionaries import DEFAULT_LEVEL
 from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
@@ -33,6 +33,7 @@ from service.core import (
     request_language,
 )
 from service.openapi import build_document
+from unspeakable_words import __version__
 
 #: Configuration keys with their defaults; each can be set by an environment variable of the same name.
 DEFAULTS: dict[str, Any] = {

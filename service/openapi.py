@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dictionaries import LEVELS, MAX_WORD_LETTERS, __version__
+from dictionaries import LEVELS, MAX_WORD_LETTERS
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
@@ -23,6 +23,7 @@ from service.core import (
     WORD_PATTERN,
     WordService,
 )
+from unspeakable_words import __version__
 
 
 def _ref(name: str) -> dict[str, str]:

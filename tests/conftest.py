@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries.build import Frequencies, build, read_wordnet
 from dictionaries.dictionary import Dictionary, open_dictionary
+from tools.build_dictionary import Frequencies, build, read_wordnet
 
 DATA = Path(__file__).parent / "data"
 

@@ -12,10 +12,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
-from dictionaries import __version__
 from dictionaries.deck import DOUBLE, STANDARD
 from service.app import create_app
 from service.core import BATCH_FIELDS, QUERY_PARAMETERS
+from unspeakable_words import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"

@@ -144,18 +144,3 @@ def test_a_file_over_the_limit_is_not_read_whole(tmp_path: Path, monkeypatch: py
 def test_limits_at_their_boundary_are_accepted(tmp_path: Path) -> None:
     deck = load_deck(_deck_file(tmp_path, '{"counts": {"A": 1000, "b": 0, "Z": 1}, "points": {"z": 255}}'))
     assert deck.count("A") == 1000 and deck.letter_points("Z") == 255
-
-
-@pytest.mark.parametrize(("data", "limit", "within"), [
-    (b'{"words": ["a", "b"]}', 2, True),
-    (b'{"words": [["a"]]}', 2, False),
-    (b'{"words": ["[[[[[[[[[[", "{{{{{{{{"]}', 2, True),            # brackets inside strings do not count
-    (b'{"words": ["\\"[[[[[[[[[[", "]"]}', 2, True),              # nor after an escaped quote
-    (b'{"words": ["\\\\", [[[[1]]]]]}', 4, False),                # an escaped backslash ends the escape
-    (b"[" * 30000, 8, False),
-    (b"[]" * 30000, 1, True),
-])
-def test_json_depth_is_bounded_before_parsing(data: bytes, limit: int, within: bool) -> None:
-    from dictionaries.deck import json_depth_within
-
-    assert json_depth_within(data, limit) is within

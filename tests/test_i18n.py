@@ -2,7 +2,6 @@
 without an English sentence, messages that stay translatable through the library."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import pickle
@@ -26,21 +25,11 @@ from dictionaries.i18n import (
     set_language,
     translations,
 )
+from tools import catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = ROOT / "tests" / "data" / "transcripts"
 UW_REFEREE = str(Path(sys.executable).with_name("uw-referee"))
-
-
-def load_catalogs_tool():  # tools/ is not a package: load it by path
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-catalogs = load_catalogs_tool()
 
 
 # -- the catalogs ------------------------------------------------------------------------------------
@@ -72,7 +61,7 @@ def test_the_compiled_catalogs_ship_in_the_package() -> None:
     import tomllib
 
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    for package in ("dictionaries", "referee", "referee.board", "service"):
+    for package in ("dictionaries", "referee", "referee.board", "service", "unspeakable_words"):
         assert "locale/*/LC_MESSAGES/*.mo" in package_data[package]
     assert "RULES.*.txt" in package_data["referee"]
 

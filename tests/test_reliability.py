@@ -9,14 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from referee.cli import cli  # noqa: E402
-from referee.store import Store  # noqa: E402
-from reliability.common import Outcome, Snapshot, integrity, run_referee, snapshot  # noqa: E402
-from reliability.concurrency import Report as TablesReport  # noqa: E402
+from referee.cli import cli
+from referee.store import Store
+from reliability.common import Outcome, Snapshot, integrity, run_referee, snapshot
+from reliability.concurrency import Report as TablesReport
 from reliability.concurrency import Sent, check_game, hold_lock_while, run_concurrency
-from reliability.kill_test import Command, KillTestFailure, classify, run_kill_test  # noqa: E402
+from reliability.kill_test import Command, KillTestFailure, classify, run_kill_test
 
 # -- kill test ------------------------------------------------------------------------------------
 

@@ -18,11 +18,9 @@ from typing import Callable
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from dictionaries import DATA_DIR, METADATA  # noqa: E402
-from dictionaries.errors import DictionaryError  # noqa: E402
-from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee  # noqa: E402
+from dictionaries import DATA_DIR, METADATA
+from dictionaries.errors import DictionaryError
+from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee
 
 # -- a broken dictionary --------------------------------------------------------------------------
 

@@ -13,13 +13,11 @@ from typing import Iterator
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from dictionaries.dictionary import MAX_RACK_LETTERS  # noqa: E402
-from dictionaries.verdict import MAX_INPUT_CHARS  # noqa: E402
-from reliability.common import ROOT, Server, clean_env, legal_words  # noqa: E402
-from reliability.soak import make_request, run_soak  # noqa: E402
-from service.core import MAX_BATCH_WORDS, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_RACK_LIMIT  # noqa: E402
+from dictionaries.dictionary import MAX_RACK_LETTERS
+from dictionaries.verdict import MAX_INPUT_CHARS
+from reliability.common import ROOT, Server, clean_env, legal_words
+from reliability.soak import make_request, run_soak
+from service.core import MAX_BATCH_WORDS, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_RACK_LIMIT
 
 JSON = {"Content-Type": "application/json"}
 

@@ -294,11 +294,8 @@ def test_the_document_says_what_follows_accept_language(client: FlaskClient) -> 
 
 def _catalogs() -> Any:
     pytest.importorskip("babel")
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import catalogs
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from tools import catalogs
+
     return catalogs
 
 
@@ -387,7 +384,6 @@ def test_languages_do_not_leak_between_concurrent_requests_under_gunicorn() -> N
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server
 
     titles = {"es": "Palabra no válida", "en": "Invalid word"}
@@ -445,7 +441,6 @@ def test_nginx_cache_of_deploy_conf_never_serves_the_other_language(tmp_path: Pa
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server, free_port
 
     with Server(workers=1) as replica:
