@@ -23,7 +23,8 @@ from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
 from dictionaries.i18n import _, choose_language, language, message_of, msg, say_in, set_language
-from service.api import api, fast_answer, root, verdict_writers
+from service.answers import fast_answer, verdict_writers
+from service.api import api, root
 from service.core import (
     MAX_BODY_BYTES,
     DictionaryDamaged,
@@ -116,7 +117,7 @@ class CommonHeaders:
 
     ``fast`` answers the hot requests, ``GET /healthz`` and a plain ``GET /v1/words/<letters>``
     with no query string (304s included), without Flask's request and response objects: it calls
-    the views' own answer functions, ``service.api.word_answer`` and ``health_answer``
+    the views' own answer functions, ``service.answers.word_answer`` and ``health_answer``
     (tests/test_app.py compares the answers).
     Anything else, and anything the fast path fails on, goes through Flask.
     """

@@ -105,7 +105,7 @@ class WordService:
     level: int
     etag_seed: bytes
     #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached, the reasons'
-    #: messages in that language): service.api.verdict_writers
+    #: messages in that language): service.answers.verdict_writers
     verdicts: Mapping[str, Callable[[str, int, str], str]]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)

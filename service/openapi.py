@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dictionaries import LEVELS, MAX_WORD_LETTERS
+from dictionaries import LEVELS, MAX_WORD_LETTERS, PARTS_OF_SPEECH
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
@@ -184,7 +184,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         },
         "Definition": {
             "type": "object", "additionalProperties": False, "required": ["part_of_speech", "text"],
-            "properties": {"part_of_speech": {"type": "string", "enum": ["noun", "verb", "adjective", "adverb"]},
+            "properties": {"part_of_speech": {"type": "string", "enum": list(PARTS_OF_SPEECH)},
                            "text": {"type": "string"}},
         },
         "BatchRequest": {

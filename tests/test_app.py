@@ -19,7 +19,7 @@ from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import api as api_module
+from service import answers as api_module
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 

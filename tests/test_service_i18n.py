@@ -18,7 +18,7 @@ from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import Message, msg, say_in
 from dictionaries.verdict import REASON_CODES, Reason, judge
-from service import api as api_module
+from service import answers as api_module
 from service.app import create_app
 from service.core import request_language
 
