@@ -37,10 +37,10 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -77,7 +77,7 @@ def sample_words(n: int = 200, seed: int = 3) -> list[str]:
     """A fixed mix of inputs: dictionary spellings of any sense and level, and some gibberish."""
     dictionary = open_dictionary()
     rng = random.Random(seed)
-    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9]  # noqa: SLF001
+    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9]
     words = rng.sample(keys, n - n // 10)
     words += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(n // 10)]
     rng.shuffle(words)
@@ -581,7 +581,7 @@ def in_process(repeats: int = 7, n: int = 20000) -> int:
                 "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
                 "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO(), **extra}
 
-    def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+    def start(_status: str, _headers: list[tuple[str, str]], _exc_info: object = None) -> None:
         return None
 
     def best(call: object, count: int = n) -> float:

@@ -15,7 +15,7 @@ from dictionaries.rules import MAX_POINTS
 
 TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
 if TYPE_CHECKING:
-    from typing import Mapping
+    from collections.abc import Mapping
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -11,7 +11,7 @@ import os
 import struct
 import sys
 from collections import namedtuple
-from functools import lru_cache
+from functools import cache
 
 import marisa_trie
 
@@ -377,6 +377,6 @@ def open_dictionary(path: str | os.PathLike[str] | None = None) -> Dictionary:
     return _open_dictionary(os.fspath(path) if path is not None else default_path())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _open_dictionary(path: str) -> Dictionary:
     return Dictionary(path)

@@ -22,7 +22,8 @@ from contextvars import ContextVar
 
 TYPE_CHECKING = False  # the types only: the quick path never loads typing
 if TYPE_CHECKING:
-    from typing import Any, Mapping, Protocol
+    from collections.abc import Mapping
+    from typing import Any, Protocol
 
     class Translations(Protocol):
         def gettext(self, message: str) -> str: ...

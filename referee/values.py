@@ -11,7 +11,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself costs more to import than this module saves: only for the checkers
 if TYPE_CHECKING:
-    from typing import Any, Callable, TypeVar, dataclass_transform
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
 
     T = TypeVar("T")
 
@@ -98,7 +99,7 @@ def _repr(self: Any) -> str:
     return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._value_fields)})"
 
 
-def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+def _frozen_setattr(self: Any, name: str, _value: Any) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
 
 

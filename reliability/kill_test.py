@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import (  # noqa: E402
+from reliability.common import (
     Outcome,
     Snapshot,
     integrity,

@@ -32,13 +32,13 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import GUNICORN, ROOT, Server, legal_words  # noqa: E402
+from reliability.common import GUNICORN, ROOT, Server, legal_words
 
 HEALTH_LIMIT_MS = 100.0
 #: Worker RSS may grow after the warm-up by at most this much. A worker's RSS rises to the high-water

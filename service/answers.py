@@ -5,9 +5,10 @@ verdicts kept per worker and language, and the whole answers to the two hot requ
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from json.encoder import encode_basestring  # the C string encoder
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from dictionaries.deck import Deck
 from dictionaries.dictionary import Dictionary

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import os
-from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
 
 from flask import Flask, Response, request
 from flask.sessions import NullSession, SessionInterface
@@ -80,10 +81,10 @@ class _NoSessions(SessionInterface):
 
     _null = NullSession()
 
-    def open_session(self, app: Flask, request: Any) -> NullSession:
+    def open_session(self, app: Flask, request: Any) -> NullSession:  # noqa: ARG002 - Flask's SessionInterface
         return self._null
 
-    def save_session(self, app: Flask, session: Any, response: Response) -> None:  # pragma: no cover - never called
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:  # noqa: ARG002 - Flask's SessionInterface; never called
         return None
 
 
@@ -131,7 +132,7 @@ class CommonHeaders:
         if self.fast is not None and environ.get("REQUEST_METHOD") == "GET":
             try:
                 answer = self.fast(environ)
-            except Exception:  # noqa: BLE001 - Flask's path answers it, as a logged problem document
+            except Exception:  # Flask's path answers it, as a logged problem document
                 answer = None
             if answer is not None:
                 status, headers, body = answer
@@ -184,8 +185,8 @@ PROBLEM_TYPES: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
-def _titles(language_code: str) -> dict[str, str]:
+@cache
+def _titles(language_code: str) -> dict[str, str]:  # noqa: ARG001 - the cache's key
     """The titles of the bad-input problems, in the language in use (``language_code`` keys the cache)."""
     return {
         "InvalidWord": _("Invalid word"),
@@ -196,8 +197,8 @@ def _titles(language_code: str) -> dict[str, str]:
     }
 
 
-@lru_cache(maxsize=None)
-def _http_titles(language_code: str) -> dict[int, str]:
+@cache
+def _http_titles(language_code: str) -> dict[int, str]:  # noqa: ARG001 - the cache's key
     """The titles of HTTP errors, in the language in use: the English ones are HTTP's own reason
     phrases as werkzeug and gunicorn write them."""
     return {

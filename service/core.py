@@ -11,9 +11,10 @@ import re
 import threading
 import time
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from flask import Response, current_app
 

@@ -9,7 +9,8 @@ import json
 import socket
 import sys
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge, RequestTimeout
@@ -173,7 +174,7 @@ def request_body() -> bytes:
         _stop_reading(sock)
         raise RequestTimeout(_("The body did not arrive within {seconds} seconds; send it at once.").format(
             seconds=f"{BODY_SECONDS:g}")) from None
-    except Exception as exc:  # noqa: BLE001 - the server's body reader raises its own parse errors
+    except Exception as exc:  # the server's body reader raises its own parse errors
         _stop_reading(sock)
         raise InvalidRequest(_("the request body could not be read ({error}); send it with a Content-Length, "
                                "or as valid chunked encoding").format(error=type(exc).__name__)) from None

@@ -62,7 +62,7 @@ SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brut
               "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name in SLOW_MODULES or item.originalname in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)

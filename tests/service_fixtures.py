@@ -19,7 +19,7 @@ TEST_CONFIG = {"UW_LEVEL": 60, "UW_DICTIONARY": None, "UW_DECK": "standard"}
 
 
 @pytest.fixture(scope="session")
-def app(dictionary) -> Flask:  # noqa: ANN001 - the session fixture from conftest.py
+def app(dictionary: object) -> Flask:  # noqa: ARG001 - opens the session's dictionary first (conftest.py)
     """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
     return create_app(TEST_CONFIG)
 
@@ -43,7 +43,7 @@ def fast_and_flask(app: Flask, environ: dict[str, Any]) -> list[tuple[str, bytes
     for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]
         seen: dict[str, Any] = {}
 
-        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+        def start(status: str, headers: list[tuple[str, str]], _exc_info: object = None) -> None:
             seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
 
         body = b"".join(wsgi(dict(environ), start))

@@ -54,7 +54,7 @@ def test_an_amendment_that_makes_a_later_action_impossible_is_refused_and_change
         referee.amend(gid, 7, at=0)
 
 
-def test_amending_is_for_physical_dice(tmp_path: Path, referee: Referee) -> None:
+def test_amending_is_for_physical_dice(referee: Referee) -> None:
     result = referee.start(Setup(players=("Ann", "Bob"), dice="virtual", seed=3))
     referee.play(referee.prepare(result.game_id, "champ"))
     with pytest.raises(RequestError, match="virtual dice"):

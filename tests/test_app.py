@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # fixtures
 
 from dictionaries import LEVELS
 from dictionaries.deck import DOUBLE, STANDARD
@@ -269,7 +269,8 @@ def test_deck(client: FlaskClient) -> None:
     assert body["cards"][0] == {"letter": "A", "count": 10, "points": 5}
 
 
-def test_double_deck_config(dictionary: Dictionary) -> None:
+@pytest.mark.usefixtures("dictionary")
+def test_double_deck_config() -> None:
     client = create_app({**TEST_CONFIG, "UW_DECK": "double"}).test_client()
     assert client.get("/v1/deck").get_json()["cards"] == DOUBLE.table()
     assert client.get("/v1/words/jazz").get_json()["legal"] is True

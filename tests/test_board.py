@@ -318,7 +318,7 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert result.output.strip() == f"Error: port {port} on 127.0.0.1 is already in use: choose another with --port"
 
 
-def test_a_host_that_is_not_an_address_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_host_that_is_not_an_address_is_a_usage_error() -> None:
     result = CliRunner().invoke(cli, ["board", "--host", "no.such.host.invalid"])
     assert result.exit_code == 2 and "--host" in result.output and "Traceback" not in result.output
 

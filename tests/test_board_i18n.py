@@ -251,7 +251,8 @@ def test_the_switch_keeps_the_page_and_its_parameters(db: Path) -> None:
 
 # -- the pages in Spanish -------------------------------------------------------------------------
 
-def test_no_english_on_the_spanish_board(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_board(db: Path) -> None:
     client = client_for(db)
     assert_no_english(client.get("/", headers=SPANISH).get_data(as_text=True), "the board")
     run(db, "leave", "Paul")
@@ -262,7 +263,8 @@ def test_no_english_on_the_spanish_board(db: Path, library_marked: None) -> None
     assert_no_english(client.get("/games?lang=es").get_data(as_text=True), "the list of games")
 
 
-def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_a_finished_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
     run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy")
     run(db, "play", "champ", "--roll", "19")
@@ -275,7 +277,8 @@ def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> 
     assert re.search(r"<td>\d\d/\d\d/20\d\d \d\d:\d\d UTC</td>", games)  # day/month/year
 
 
-def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_judge(db: Path) -> None:
     client = client_for(db)
     page = client.get("/judge?words=taps+apts+look+xqzt+h%C3%B6%24e&lang=es")
     assert page.status_code == 400  # a word that cannot be judged
@@ -296,7 +299,8 @@ def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None
 
 
 @pytest.mark.parametrize("path", ["/games/7", "/nope", "/games/99999999999999999999999", "/judge?words=taps&game=x"])
-def test_no_english_on_spanish_error_pages(db: Path, library_marked: None, path: str) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_spanish_error_pages(db: Path, path: str) -> None:
     page = client_for(db).get(path, headers=SPANISH)
     assert page.status_code == 404 and page.headers["Content-Language"] == "es"
     body = page.get_data(as_text=True)
@@ -317,7 +321,8 @@ def test_the_boards_own_errors_in_spanish(db: Path) -> None:
     assert posted.status_code == 405 and "no acepta peticiones POST" in posted.get_data(as_text=True)
 
 
-def test_library_sentences_reach_the_page_through_say(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_library_sentences_reach_the_page_through_say(db: Path) -> None:
     """The engine's notes and waiting text, the verdicts' reasons and the store's and words' errors
     are said in the page's language (today English: the library's catalogs come with the engine)."""
     client = client_for(db)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, app, client  # fixtures
 
 from dictionaries.deck import DOUBLE, STANDARD
 from service.app import create_app

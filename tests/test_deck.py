@@ -128,7 +128,7 @@ def test_a_file_over_the_limit_is_not_read_whole(tmp_path: Path, monkeypatch: py
     asked: list[int] = []
     real_open = open
 
-    def counting_open(file, mode="r", *args, **kwargs):  # noqa: ANN001, ANN202
+    def counting_open(file, mode="r", *args, **kwargs):
         handle = real_open(file, mode, *args, **kwargs)
         if str(file) == str(path):
             read = handle.read

@@ -283,8 +283,8 @@ ENGLISH_PLACEHOLDERS = ("WORDS", "WORD", "LETTERS", "NAMES", "NAME", "VALUE", "A
 ENGLISH_COMMANDS = ("discard", "undo", "redo", "status", "amend", "leave", "help", "quit", "pass", "done", "roll",
                     "play", "bind", "check", "rack", "define", "log", "games", "export", "rules", "table", "board",
                     "verify")
-_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:%s)(?:, (?:%s))*)?" % (
-    "|".join(ENGLISH_COMMANDS), "|".join(ENGLISH_COMMANDS)))
+_COMMANDS = "|".join(ENGLISH_COMMANDS)
+_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:" + _COMMANDS + r")(?:, (?:" + _COMMANDS + r"))*)?")
 
 
 def english_words(text: str) -> list[str]:
@@ -292,8 +292,8 @@ def english_words(text: str) -> list[str]:
     {fields} left out)."""
     text = _SHELL.sub("", text)
     text = re.sub(r"\{[^{}]*\}|%\([a-z_]+\)s|--[\w-]+", "", text)
-    found = re.findall(r"\b(%s)\b" % "|".join(ENGLISH_PLACEHOLDERS), text)
-    found += re.findall(r"\b(%s)\b" % "|".join(ENGLISH_COMMANDS), text)
+    found = re.findall(r"\b(" + "|".join(ENGLISH_PLACEHOLDERS) + r")\b", text)
+    found += re.findall(r"\b(" + _COMMANDS + r")\b", text)
     return found
 
 

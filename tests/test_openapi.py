@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
-from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, app, client  # fixtures
 from test_app import REASON_EXAMPLES
 
 from dictionaries.verdict import REASON_CODES

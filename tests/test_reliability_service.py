@@ -8,8 +8,8 @@ import random
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -91,7 +91,7 @@ def send_all(server: Server, requests: list) -> None:
     conn.close()
 
 
-def small(req) -> bool:  # noqa: ANN001 - a reliability.soak.Request
+def small(req) -> bool:  # a reliability.soak.Request
     """Requests with small answers: big racks and batches raise the heap's high-water mark for minutes
     (reliability/soak.py watches that), which would hide a leak in a run of a few seconds."""
     if req.kind == "oversized" or (req.kind == "batch" and len(req.body or b"") > 2000):
@@ -158,7 +158,7 @@ def padded_batch(size: int) -> bytes:
     ("rack limit", lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT}", None),
      lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT + 1}", None)),
 ])
-def test_limit_boundary(server: Server, what: str, at_limit, past_limit) -> None:  # noqa: ANN001
+def test_limit_boundary(server: Server, what: str, at_limit, past_limit) -> None:
     method, path, body = at_limit()
     response, data = ask(server, method, path, body, JSON if body else None)
     assert response.status == 200, (what, data[:200])
@@ -202,7 +202,7 @@ def header_count(count: int) -> bytes:
     ("header line bytes with CRLF (limit_request_field_size)", header_line, 4096, b"431"),
     ("header fields (limit_request_fields)", header_count, 50, b"431"),
 ])
-def test_gunicorn_limit_boundary(server: Server, what: str, make, limit: int, refused: bytes) -> None:  # noqa: ANN001
+def test_gunicorn_limit_boundary(server: Server, what: str, make, limit: int, refused: bytes) -> None:
     assert raw(server, make(limit)) == b"HTTP/1.1 200 OK", what
     assert raw(server, make(limit + 1)).split(b" ")[1] == refused, what
 
@@ -235,7 +235,7 @@ def test_every_answer_has_nosniff(server: Server, method: str, path: str, body: 
 
 @pytest.mark.parametrize("make", [lambda: request_line(2049), lambda: header_line(5000), lambda: b"BAD\r\n\r\n"],
                          ids=["414", "431", "400"])
-def test_gunicorn_own_error_answers_have_nosniff(server: Server, make) -> None:  # noqa: ANN001
+def test_gunicorn_own_error_answers_have_nosniff(server: Server, make) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
         conn.sendall(make())
         answer = b""

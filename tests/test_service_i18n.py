@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # fixtures
 
 from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
@@ -114,7 +114,8 @@ def test_spanish_and_english_never_share_an_etag(client: FlaskClient) -> None:
         assert client.get(path, headers={"If-None-Match": es.headers["ETag"]}).status_code == 200
 
 
-def test_the_verdict_cache_works_per_language(app: Flask) -> None:
+@pytest.mark.usefixtures("app")
+def test_the_verdict_cache_works_per_language() -> None:
     client = create_app(TEST_CONFIG).test_client()
     verdicts = client.application.extensions["word_service"].verdicts
     for _ in range(3):

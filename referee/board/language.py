@@ -93,7 +93,7 @@ def _finish(response: Response) -> Response:
     return response
 
 
-def _end(exc: BaseException | None) -> None:
+def _end(_exc: BaseException | None) -> None:
     previous = g.get("previous_language")
     if previous is not None:
         set_language(previous)
