@@ -1,4 +1,9 @@
-"""Shared fixtures: the real built dictionary, and a toy one built from fixture inputs.
+"""Shared fixtures: the real built dictionary, a toy one built from fixture inputs, the word service
+(``app``, ``client``, its OpenAPI ``document``), a games file (``db``) and a headless browser (``browser``).
+
+Helpers that are not fixtures live beside it: ``cli_support`` (the referee's CLI in this process),
+``service_fixtures`` (the service's test configuration and WSGI helpers), ``board_support`` (a board
+in its own process, Chromium).
 
 The toy inputs live in tests/data: a tiny SCOWL-shaped tree (scowl/), a toy WordNet database
 (wordnet/), a frequency file shaped like what the build reads from wordfreq (frequencies.tsv)
@@ -8,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from dictionaries.dictionary import Dictionary, open_dictionary
 from tools.build_dictionary import Frequencies, build, read_wordnet
@@ -52,6 +60,45 @@ def toy_dictionary_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def toy_dictionary(toy_dictionary_dir: Path) -> Dictionary:
     return Dictionary(toy_dictionary_dir)
+
+
+@pytest.fixture(scope="session")
+def app(dictionary: Dictionary) -> Flask:  # noqa: ARG001 - the shipped dictionary, opened once a session first
+    """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
+    from service_fixtures import TEST_CONFIG
+
+    from service.app import create_app
+
+    return create_app(TEST_CONFIG)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def document(app: Flask) -> dict[str, Any]:
+    """The service's OpenAPI document, as served."""
+    response = app.test_client().get("/openapi.json")
+    assert response.status_code == 200
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    """Where a test's games file goes (not created: a module's own ``db`` fixture may start a game in it)."""
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, one per test module (board_support.chromium: Debian's chromium and chromedriver)."""
+    from board_support import chromium
+
+    with chromium() as driver:
+        yield driver
 
 
 #: Tests that take seconds each (real processes, real servers, a browser, random games by the hundred).

@@ -1,32 +1,16 @@
-"""Fixtures of the word service tests: the application and its test client.
-
-Test modules import them (``from service_fixtures import app, client``); tests/conftest.py
-stays as it is.
-"""
+"""Helpers of the word service tests: the fixed test configuration and WSGI helpers (the fixtures
+``app`` and ``client`` are in conftest.py)."""
 from __future__ import annotations
 
 import io
 from typing import Any
 
-import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
-from service.app import COMMON_HEADERS, create_app
+from service.app import COMMON_HEADERS
 
 #: A fixed configuration, whatever UW_* variables the developer's shell holds.
 TEST_CONFIG = {"UW_LEVEL": 60, "UW_DICTIONARY": None, "UW_DECK": "standard"}
-
-
-@pytest.fixture(scope="session")
-def app(dictionary: object) -> Flask:  # noqa: ARG001 - opens the session's dictionary first (conftest.py)
-    """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
-    return create_app(TEST_CONFIG)
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def get_environ(path: str, **headers: str) -> dict[str, Any]:

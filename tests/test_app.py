@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries import LEVELS
 from dictionaries.deck import DOUBLE, STANDARD

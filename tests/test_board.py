@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
+from click.testing import CliRunner
 
 from referee.board.app import create_app
 from referee.board.cli import check_port, lan_address, print_qr
@@ -21,18 +22,13 @@ from referee.board.source import Source, Watcher
 from referee.cli import cli
 
 
-def run(db: Path, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-    return result
-
-
 def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
+def db(db: Path) -> Path:
+    path = db
     assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
     assert run(path, "play", "look", "--roll", "7").exit_code == 0
     assert run(path, "play", "champ", "--roll", "3").exit_code == 0

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from cli_support import run
 from click.testing import CliRunner
 
 from dictionaries.i18n import language
@@ -30,21 +31,16 @@ BOARD_PO = ROOT / "referee" / "board" / "locale" / "es" / "LC_MESSAGES" / "board
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
 
 
-def run(db: Path, *args: str, input: str | None = None) -> None:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-
-
 def client_for(path: Path, **config: Any) -> Any:
     return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config}).test_client()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
-    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words")
-    run(path, "play", "look", "--roll", "7")
-    run(path, "play", "champ", "--roll", "3")
+def db(db: Path) -> Path:
+    path = db
+    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words", check=True)
+    run(path, "play", "look", "--roll", "7", check=True)
+    run(path, "play", "champ", "--roll", "3", check=True)
     return path
 
 
@@ -255,8 +251,8 @@ def test_the_switch_keeps_the_page_and_its_parameters(db: Path) -> None:
 def test_no_english_on_the_spanish_board(db: Path) -> None:
     client = client_for(db)
     assert_no_english(client.get("/", headers=SPANISH).get_data(as_text=True), "the board")
-    run(db, "leave", "Paul")
-    run(db, "play", "taps", input="\n")  # Sue's sanity roll is awaited: the board says it in its own words
+    run(db, "leave", "Paul", check=True)
+    run(db, "play", "taps", input="\n", check=True)  # Sue's sanity roll is awaited: the board says it in its own words
     body = client.get("/?lang=es").get_data(as_text=True)
     assert "Sue tira por TAPS: un 10 o más supera la prueba." in body and "Ha dejado la partida" in body
     assert_no_english(body, "the board waiting for a roll")
@@ -266,8 +262,8 @@ def test_no_english_on_the_spanish_board(db: Path) -> None:
 @pytest.mark.usefixtures("library_marked")
 def test_no_english_on_a_finished_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy")
-    run(db, "play", "champ", "--roll", "19")
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy", check=True)
+    run(db, "play", "champ", "--roll", "19", check=True)
     body = client_for(db).get("/?lang=es").get_data(as_text=True)
     assert "Ana gana con 15 puntos al alcanzar la meta de 5." in body and "Gana la partida" in body
     assert "El juramento indescriptible, Psicoterapia" in body and "5 puntos" in body
@@ -356,7 +352,7 @@ def test_the_stream_speaks_its_pages_language(db: Path) -> None:
     first_es, first_en = _next_event(es_chunks), _next_event(en_chunks)
     assert "Pila de robo" in first_es["html"] and first_es["title"] == "Partida 1: Cindi, Paul, Sue"
     assert "Draw pile" in first_en["html"] and first_en["title"] == "Game 1: Cindi, Paul, Sue"
-    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n")).start()
+    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n", check=True)).start()
     started = time.monotonic()
     update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)
     assert time.monotonic() - started < 2

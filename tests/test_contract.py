@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client  # fixtures
+from service_fixtures import TEST_CONFIG
 
 from dictionaries.deck import DOUBLE, STANDARD
 from service.app import create_app
@@ -25,11 +24,6 @@ def problem(response: Any, status: int = 400) -> dict[str, Any]:
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == PROBLEM
     return response.get_json(force=True)
-
-
-@pytest.fixture(scope="module")
-def document(app: Flask) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").get_json()
 
 
 # -- the deck per request -------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 locked database, and proofs that their checkers catch what they look for."""
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 

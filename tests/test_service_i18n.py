@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
