@@ -106,7 +106,7 @@ class Deck:
     def __copy__(self) -> Deck:
         return self  # immutable: a copy is the same value
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+    def __deepcopy__(self, _memo: dict[int, object]) -> Deck:
         return self
 
     @property

@@ -222,7 +222,8 @@ class Dictionary:
         wanted = _SENSE_INDEX[sense]
         for value in self._forms.get(key, ()):
             if value[0] == wanted:
-                return value[1:].decode("utf-8")
+                spelling: str = value[1:].decode("utf-8")
+                return spelling
         return None
 
     def __contains__(self, key: object) -> bool:

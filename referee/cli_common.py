@@ -12,7 +12,7 @@ from dictionaries.errors import DictionaryError
 from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, msg, say
 from referee.terminal import json_text, shown
 from referee.values import value
-from unspeakable_words.click_i18n import speak  # referee.quick imports it from here too
+from unspeakable_words.click_i18n import speak as speak  # referee.quick imports it from here too
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: Words Click translates only when it shows them ("[required]" in a help text) and never marks for the

@@ -87,8 +87,9 @@ def _astuple(self: Any) -> tuple[Any, ...]:
 
 def _eq(self: Any, other: object) -> bool:
     if type(other) is not type(self):
-        return NotImplemented
-    return _astuple(self) == _astuple(other)
+        return NotImplemented  # type: ignore[no-any-return]  # Python then asks the other operand, as dataclasses do
+    same: bool = _astuple(self) == _astuple(other)
+    return same
 
 
 def _hash(self: Any) -> int:

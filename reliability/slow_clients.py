@@ -62,7 +62,7 @@ class Report:
 
 
 async def trickle(port: int, head: bytes, body: bool, interval: float, until: float, lifetimes: list[float],
-                  failures: list[int]) -> None:
+                  failures: list[float]) -> None:
     """One slow client, reopened whenever the server closes it, until ``until``."""
     while time.monotonic() < until:
         try:

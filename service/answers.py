@@ -23,7 +23,7 @@ VERDICT_CACHE_WORDS = 50_000
 
 # -- verdict JSON ---------------------------------------------------------------------------------
 
-class _LetterJson(dict):
+class _LetterJson(dict[tuple[str, int], str]):
     """(letter, points) -> its JSON object, made on first use."""
 
     def __missing__(self, pair: tuple[str, int]) -> str:

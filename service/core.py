@@ -161,7 +161,8 @@ class WordService:
 
 def word_service() -> WordService:
     """The WordService of the current application."""
-    return current_app.extensions["word_service"]
+    service: WordService = current_app.extensions["word_service"]
+    return service
 
 
 #: The header naming the request header a body's language depends on.

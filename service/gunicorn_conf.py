@@ -178,7 +178,8 @@ def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
     length that comes in one piece (every answer of this service), send both in one."""
     if (self.headers_sent or not isinstance(arg, bytes) or not arg or self.chunked or self._omits_body
             or self.response_length is None or len(arg) > self.response_length):
-        return _gunicorn_write(self, arg)
+        _gunicorn_write(self, arg)
+        return
     head = "".join([*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"])
     gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
     self.headers_sent = True

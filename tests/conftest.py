@@ -25,7 +25,7 @@ from tools.build_dictionary import Frequencies, build, read_wordnet
 DATA = Path(__file__).parent / "data"
 
 
-def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict:
+def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict[str, Any]:
     """Build the toy dictionary (with its definitions) into ``out``; return its metadata."""
     return build(DATA / "scowl", overlay, out, "toy", frequencies=Frequencies.from_file(DATA / "frequencies.tsv"),
                  wordnet=read_wordnet(DATA / "wordnet"))
@@ -101,15 +101,15 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-#: Tests that take seconds each (real processes, real servers, a browser, random games by the hundred).
-#: They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
+#: Tests that take seconds each (real processes, real servers, a browser, a pip install, random games by the
+#: hundred). They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
 SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
-                "test_board_browser.py", "test_examples.py", "test_service_cli.py")
+                "test_board_browser.py", "test_examples.py", "test_service_cli.py", "test_packaging.py")
 SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
               "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in SLOW_MODULES or item.originalname in SLOW_TESTS:
+        if item.path.name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -27,8 +28,9 @@ def fast_and_flask(app: Flask, environ: dict[str, Any]) -> list[tuple[str, bytes
     for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]
         seen: dict[str, Any] = {}
 
-        def start(status: str, headers: list[tuple[str, str]], _exc_info: object = None) -> None:
+        def start(status: str, headers: list[tuple[str, str]], _exc_info: object = None) -> Callable[[bytes], object]:
             seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
+            return lambda _data: None  # WSGI's write(): never called by these answers
 
         body = b"".join(wsgi(dict(environ), start))
         answers.append((seen["status"], body, list(seen["headers"])))

@@ -53,7 +53,8 @@ def assert_problem(response: Any, status: int, type_: str | None = None) -> dict
         assert body["type"] == type_
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "<html" not in text.lower()
-    return body
+    problem: dict[str, Any] = body
+    return problem
 
 
 def problem_type(name: str) -> str:

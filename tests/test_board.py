@@ -361,7 +361,11 @@ def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: 
 
     renders = []
     real = views.render_board
-    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(shown.id) or real(shown))
+    def render_board(shown: Any) -> Any:
+        renders.append(shown.id)
+        return real(shown)
+
+    monkeypatch.setattr(views, "render_board", render_board)
     client = client_for(db)
     streams = [client.get("/events", buffered=False) for _ in range(5)]
     for response in streams:
@@ -522,7 +526,8 @@ def count_work(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def replayed(cls: type[Game], events: Any, words: bool = True) -> Game:
         calls[1] += 1
-        return replay.__func__(cls, events, words)  # type: ignore[attr-defined]
+        game: Game = replay.__func__(cls, events, words)  # type: ignore[attr-defined]  # the classmethod's function
+        return game
 
     monkeypatch.setattr(Game, "apply", counted)
     monkeypatch.setattr(Game, "replay", classmethod(replayed))

@@ -88,7 +88,7 @@ def readable(page: str) -> list[str]:
 ALL_PO = sorted(ROOT.glob("*/locale/es/LC_MESSAGES/*.po")) + sorted(ROOT.glob("*/*/locale/es/LC_MESSAGES/*.po"))
 
 
-def _messages(path: Path) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def _messages(path: Path) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """(English forms, Spanish forms) of every message of a Spanish catalog, singular and plural."""
     with path.open("rb") as f:
         catalog = read_po(f, locale="es")
@@ -369,7 +369,11 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
 
     renders: list[str] = []
     real = views.render_board
-    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(language()) or real(shown))
+    def render_board(shown: Any) -> Any:
+        renders.append(language())
+        return real(shown)
+
+    monkeypatch.setattr(views, "render_board", render_board)
     client = client_for(db)
     streams = [client.get(f"/events?lang={lang}", buffered=False) for lang in ("es", "en", "es", "en", "es")]
     for response in streams:

@@ -58,7 +58,8 @@ def test_nginx_accepts_the_configuration(tmp_path: Path) -> None:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], what: str, log: Path | None = None) -> None:

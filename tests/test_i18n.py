@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -110,12 +111,12 @@ def patterns() -> list[tuple[str, re.Pattern[str]]]:
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in TRANSCRIPTS.glob("es_*.golden")))
-def test_the_spanish_transcripts_hold_no_english_message(name: str, patterns: list) -> None:
+def test_the_spanish_transcripts_hold_no_english_message(name: str, patterns: list[Any]) -> None:
     text = (TRANSCRIPTS / f"{name}.golden").read_text()
     assert english_lines(text, patterns) == []
 
 
-def test_the_english_check_finds_english_lines(patterns: list) -> None:
+def test_the_english_check_finds_english_lines(patterns: list[Any]) -> None:
     text = (TRANSCRIPTS / "table.golden").read_text()
     found = english_lines(text, patterns)
     assert len(found) > 20
@@ -182,7 +183,7 @@ def test_an_old_view_without_a_message_is_not_a_message() -> None:
     (None, {"LANG": "C.UTF-8"}, "en"),
     (None, {}, "en"),
 ])
-def test_the_language_is_the_option_then_uw_lang_then_the_locale(option: str | None, environ: dict, expected: str) -> None:
+def test_the_language_is_the_option_then_uw_lang_then_the_locale(option: str | None, environ: dict[str, Any], expected: str) -> None:
     assert choose_language(option, environ) == expected
 
 
@@ -210,7 +211,7 @@ def run_referee(args: list[str], tmp_path: Path, **env: str) -> subprocess.Compl
     (["check", "london"], {"LANG": "es_ES.UTF-8"}),
     (["check", "--define", "london"], {"LC_ALL": "es_ES.UTF-8", "LANG": "en_US.UTF-8"}),
 ])
-def test_the_cli_speaks_spanish_however_it_is_asked(args: list[str], env: dict, tmp_path: Path) -> None:
+def test_the_cli_speaks_spanish_however_it_is_asked(args: list[str], env: dict[str, Any], tmp_path: Path) -> None:
     result = run_referee(args, tmp_path, **env)
     assert result.returncode == 1
     assert "LONDON: no" in result.stdout and "nombre propio" in result.stdout
@@ -317,7 +318,7 @@ def spanish_entries() -> list[tuple[str, str, str]]:
             if not message.id:
                 continue
             ids = [message.id] if isinstance(message.id, str) else list(message.id)
-            strings = [message.string] if isinstance(message.string, str) else list(message.string)
+            strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
             entries += [(domain, ids[0], text) for text in strings if text]
     return entries
 

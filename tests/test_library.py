@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_importing_the_package_loads_nothing_it_does_not_use() -> None:
 
 @pytest.mark.parametrize("bad", [dict(level=61), dict(target=True), dict(target=0), dict(players=["A", "B"]),
                                  dict(seed="7"), dict(card_accounting="yes"), dict(dice="loaded")])
-def test_a_setup_no_game_can_be_played_with_is_refused_when_built(bad: dict) -> None:
+def test_a_setup_no_game_can_be_played_with_is_refused_when_built(bad: dict[str, Any]) -> None:
     args = {"players": ("A", "B"), **bad}
     with pytest.raises(referee.SetupError):
         referee.Setup(**args)

@@ -41,7 +41,7 @@ def test_document_and_url_map_in_step(app: Flask, document: dict[str, Any]) -> N
     routes = {
         (_route(rule.rule), method.lower())
         for rule in app.url_map.iter_rules() if rule.endpoint != "static"
-        for method in rule.methods - IGNORED_METHODS
+        for method in (rule.methods or set()) - IGNORED_METHODS
     }
     documented = {(path, method) for path, item in document["paths"].items() for method in item}
     assert routes == documented

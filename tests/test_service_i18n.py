@@ -120,8 +120,8 @@ def test_the_verdict_cache_works_per_language() -> None:
     for _ in range(3):
         client.get("/v1/words/jazz?level=70", headers=ES)
         client.get("/v1/words/jazz?level=70")
-    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1  # type: ignore[attr-defined]
-    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1  # type: ignore[attr-defined]
+    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1
+    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1
 
 
 @pytest.mark.parametrize("header", [None, "es", "es;q=0.9, en;q=0.1", "fr"])

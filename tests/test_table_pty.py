@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.actions import Referee
+from referee.engine import WordPlayed
 from referee.store import Store
 
 pytestmark = pytest.mark.slow  # a real process in a pseudo-terminal, 100 rounds
@@ -109,7 +110,7 @@ def test_table_never_credits_another_player(tmp_path: Path, dictionary) -> None:
     finally:
         table.close()
     _, game, history = Store(db, read_only=True).history(None)
-    credited = {e.word: e.player for _, e in history if e.kind == "word_played"}
+    credited = {e.word: e.player for _, e in history if isinstance(e, WordPlayed)}
     wrong = {word: (who, credited[word]) for word, who in named.items() if credited.get(word) != who}
     assert not wrong, f"credited to another player than the table named (named, credited): {wrong}"
     assert len(named) == ROUNDS and all(word in credited for word in named)

@@ -57,11 +57,6 @@ def test_transcript_matches_golden(name: str, tmp_path: Path) -> None:
     assert text == golden.read_text()
 
 
-def final_status(results: list[tuple[str, int, str]]) -> dict:
-    last = [out for line, _, out in results if line.startswith("status --json")][-1]
-    return json.loads(last)
-
-
 def test_example1_with_the_card_table(tmp_path: Path) -> None:
     # Rulebook Example 1. Erratum: the rulebook scores CHAMP 14 and TOP 4; the card table gives 15 and 5.
     _, results = run_transcript("example1", tmp_path / "g.sqlite3")
