@@ -67,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(root)
     app.before_request(speak_the_request_language)
     app.register_error_handler(Exception, problem_from_exception)
-    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
+    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]  # the middleware wraps Flask's WSGI callable, as Flask's docs show
     return app
 
 

@@ -105,7 +105,7 @@ def pre_request(_worker: object, req: object) -> None:
     for name, value in getattr(req, "headers", []):
         if (name == "CONTENT-LENGTH" and (not value.isdigit() or int(value) > MAX_BODY_BYTES)) or (
                 name == "TRANSFER-ENCODING"):
-            req.must_close = True  # type: ignore[attr-defined]
+            req.must_close = True  # type: ignore[attr-defined]  # gunicorn ships no types
 
 
 def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None:
@@ -146,11 +146,11 @@ class _Logger(gunicorn.glogging.Logger):
         if not self.access_log_enabled:
             return
         try:
-            status = resp.status  # type: ignore[attr-defined]
+            status = resp.status  # type: ignore[attr-defined]  # gunicorn ships no types
             if isinstance(status, str):
                 status = _quoted(status.split(None, 1)[0])
             sent = getattr(resp, "sent", None)
-            took = request_time.seconds * 1000 + int(request_time.microseconds / 1000)  # type: ignore[attr-defined]
+            took = request_time.seconds * 1000 + int(request_time.microseconds / 1000)  # type: ignore[attr-defined]  # gunicorn ships no types
             line = f'{environ["REQUEST_METHOD"]} {environ["RAW_URI"]} {environ["SERVER_PROTOCOL"]}'
             self.access_log.info(f'{_quoted(environ.get("REMOTE_ADDR", "-"))} "{_quoted(line)}" {status} '
                                  f'{sent is not None and str(sent) or "-"} {took}ms')

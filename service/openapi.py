@@ -99,7 +99,7 @@ _UNAVAILABLE = _problem("The dictionary files changed under the running server a
 
 
 def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, params: dict[str, dict[str, Any]], *,
-         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter",  # type: ignore[assignment]
+         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter",  # type: ignore[assignment]  # an empty tuple as a default that is never changed
          in_language: bool = False, headers: dict[str, Any] | None = None) -> dict[str, Any]:
     """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id].
     ``in_language``: the 200's body has sentences that follow Accept-Language."""

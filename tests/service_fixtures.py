@@ -25,7 +25,7 @@ def fast_and_flask(app: Flask, environ: dict[str, Any]) -> list[tuple[str, bytes
     """(status, body, sorted headers) of ``environ`` answered by the middleware's fast path, then by
     Flask alone; the Flask answer's headers include the ones the middleware adds to every answer."""
     answers = []
-    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]  # CommonHeaders keeps Flask's callable as wsgi_app
         seen: dict[str, Any] = {}
 
         def start(status: str, headers: list[tuple[str, str]], _exc_info: object = None) -> Callable[[bytes], object]:

@@ -486,7 +486,7 @@ def test_a_whole_game_on_the_spanish_board_meets_no_english_message(tmp_path: Pa
         CliRunner().invoke(cli, ["--db", str(db), *shlex.split(command)])  # a refusal is part of the game
         page = client.get("/?lang=es").get_data(as_text=True)
         assert_no_english(page, f"the board after {command!r}", tuple(ALL_PO))
-        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]
+        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]  # every page has the waiting line (the test fails otherwise)
     assert len(seen) > 5  # the board went through many states, each said in Spanish
     assert "Gana la partida" in page and "terminada: ha ganado" in client.get("/games?lang=es").get_data(as_text=True)
     for path in ("/judge?words=champ+london+don%27t+quartz+xqzt&game=1", "/games", "/games/9", "/games/1/events/x"):

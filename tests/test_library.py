@@ -56,7 +56,7 @@ def test_the_roll_is_given_once_and_a_verdict_made_elsewhere_is_refused(tmp_path
     ref = referee.Referee(referee.Store(tmp_path / "g.db"), lambda: dictionary)
     gid = ref.start(referee.Setup(players=("A", "B")), referee.RollOff(first="A")).game_id
     with pytest.raises(TypeError):
-        ref.prepare(gid, "cat", roll=3)  # type: ignore[call-arg]
+        ref.prepare(gid, "cat", roll=3)  # type: ignore[call-arg]  # the call the test expects to be refused
     prepared = ref.prepare(gid, "zzxq")
     assert isinstance(prepared.verdict, Verdict) and not prepared.verdict.legal
     forged = referee.Prepared(gid, prepared.setup, prepared.verdict)  # the same facts, not from this referee
