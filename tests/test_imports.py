@@ -1,14 +1,16 @@
 """The layout holds: the referee never imports the HTTP service, the word engine never imports Flask or
-Click, and no two project modules import each other in a circle (imports inside functions count)."""
+Click nor names a face's folder or catalog, and no two project modules import each other in a circle
+(imports inside functions count)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("dictionaries", "referee", "service")
+PACKAGES = ("dictionaries", "referee", "service", "unspeakable_words")
 
 
 def project_modules() -> dict[str, Path]:
@@ -57,6 +59,40 @@ def test_the_referee_and_the_word_engine_never_import_the_service(name: str) -> 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.split(".")[0] == "dictionaries"))
 def test_the_word_engine_imports_neither_flask_nor_click(name: str) -> None:
     assert not {i for i in imports_of(name) if i.split(".")[0] in ("flask", "werkzeug", "click", "referee")}
+
+
+#: The faces' packages, folders and gettext domains (Click's catalog is the faces' too): names the word
+#: engine never spells out. Each face registers its own catalog (``dictionaries.i18n.register_catalog``).
+FACE_NAMES = frozenset({"referee", "board", "service", "click", "unspeakable_words"})
+
+
+def names_of_faces(source: str) -> list[str]:
+    """The strings of ``source`` (docstrings left out) that name a face: the name itself (a domain, a
+    folder), or a path or dotted name with it as a part (``referee/board``, ``service.app``)."""
+    tree = ast.parse(source)
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)
+                  and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if not any(c.isspace() for c in node.value) and FACE_NAMES & set(re.split(r"[/\\.]", node.value)):
+                found.append(node.value)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.split(".")[0] == "dictionaries"))
+def test_the_word_engine_names_no_face_s_folder_or_catalog(name: str) -> None:
+    assert names_of_faces(MODULES[name].read_text()) == []
+
+
+def test_the_face_name_check_can_fail() -> None:
+    """What ``DOMAINS`` held before each package registered its own catalog is found (docstrings are not)."""
+    before = '''"""The referee's catalog is in referee/locale."""
+DOMAINS = (("referee", "referee"), ("click", "referee"), ("board", os.path.join("referee", "board")),
+           ("service", "service"), ("x", "referee/board"))
+'''
+    assert sorted(names_of_faces(before)) == sorted(["referee", "referee", "click", "referee", "board", "referee",
+                                                     "board", "service", "service", "referee/board"])
 
 
 def test_no_import_circles() -> None:
