@@ -45,7 +45,8 @@ from referee.words import action_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 
 
 class RequestError(ValueError):
@@ -389,7 +390,7 @@ class Referee:
 
         check_roll(roll)
 
-        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
+        def change(events: list[Event], _redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
             roll_off = events[1] if len(events) > 1 else None
             if not isinstance(roll_off, RollOff) or not roll_off.rounds:
                 raise RulesError(msg("the table chose who goes first: the roll-off has no rolls to amend"))

@@ -15,7 +15,8 @@ from referee.words import cut
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Iterable
+    from collections.abc import Iterable
+    from typing import Any, ClassVar
 
 #: True while ``Game.replay(..., words=False)`` applies events whose words nobody reads: the engine's
 #: sentences are then not made (making them is most of a replay's cost). Context variables, so a
@@ -330,7 +331,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 
 # -- corrections ----------------------------------------------------------------------------------
 
-class CorrectionKind(str, enum.Enum):
+class CorrectionKind(enum.StrEnum):
     """What a table's correction did to the game's events (recorded beside them, for ``log`` and ``export``)."""
 
     UNDO = "undo"    # took back the last actions (they go on the redo stack)
@@ -372,7 +373,7 @@ class Correction:
     def kind_of(data: dict[str, Any]) -> CorrectionKind:
         """The kind of a recorded correction, without making its events; a ValueError names an unknown one."""
         try:
-            return CorrectionKind(data.get("type"))
+            return CorrectionKind(str(data.get("type")))
         except ValueError:
             raise ValueError(msg("unknown correction type {kind!r}", kind=data.get("type"))) from None
 

@@ -485,8 +485,7 @@ def export(obj: Obj) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee rules | less"))
-@click.pass_obj
-def rules(obj: Obj) -> None:
+def rules() -> None:
     with open(rules_file(language()), encoding="utf-8") as file:
         click.echo(file.read(), nl=False)
 

@@ -11,7 +11,8 @@ from referee.words import action_groups, actions_words
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
 if TYPE_CHECKING:
-    from typing import Any, Iterable
+    from collections.abc import Iterable
+    from typing import Any
 
     from dictionaries.verdict import Verdict
     from referee.actions import Result

@@ -45,7 +45,7 @@ from referee.words import cannot_words, cut, join_clauses, join_list, meanwhile_
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
-    from typing import Callable, Iterable
+    from collections.abc import Callable, Iterable
 
 # -- the game -------------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ class Game:
         try:
             for event in rest[:-1]:
                 game.apply(event)
-        except Exception:  # noqa: BLE001 - whatever it was, the replay with words raises it as it is
+        except Exception:  # whatever it was, the replay with words raises it as it is
             failed = True
         else:
             failed = False
@@ -133,7 +133,7 @@ class Game:
         token = _UNSAID.set(True)
         try:
             return rows()
-        except Exception:  # noqa: BLE001 - whatever it was, the replay with every sentence raises it as it is
+        except Exception:  # whatever it was, the replay with every sentence raises it as it is
             pass
         finally:
             _UNSAID.reset(token)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class Phase(str, enum.Enum):
+class Phase(str, enum.Enum):  # noqa: UP042 - str(): 'Phase.X' kept as it was (StrEnum's is the value)
     """What the game waits for now."""
 
     ROLL_OFF = "roll_off"            # waiting for the roll-off
@@ -31,7 +31,7 @@ class Phase(str, enum.Enum):
 
 # -- outcome --------------------------------------------------------------------------------------
 
-class Termination(str, enum.Enum):
+class Termination(str, enum.Enum):  # noqa: UP042 - as Phase
     """Why a game ended."""
 
     TARGET = "target"              # a player passed the sanity check that reached the target

@@ -10,7 +10,8 @@ from dictionaries.rules import DIE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Iterable
+    from collections.abc import Iterable
+    from typing import Any
 
 def cut(text: str, most: int = 40) -> str:
     """Typed text as a message shows it: at most ``most`` characters, an ellipsis when cut (a 10 KB name is not

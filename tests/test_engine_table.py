@@ -33,8 +33,8 @@ def word(player: str, text: str, *, legal: bool = True, allowed: bool = False, r
     return WordPlayed(player, text, STANDARD.score(text), legal, reasons, allowed)
 
 
-def play(game: Game, player: str, text: str, roll: int, **kw: bool) -> list[str]:
-    notes = game.apply(word(player, text, **kw))
+def play(game: Game, player: str, text: str, roll: int, *, legal: bool = True, allowed: bool = False) -> list[str]:
+    notes = game.apply(word(player, text, legal=legal, allowed=allowed))
     return notes + game.apply(SanityRolled(player, roll))
 
 

@@ -169,7 +169,7 @@ class Feed:
             if kept is not None:
                 self._resume(kept[2], kept[3], kept[4], kept[5])
             else:
-                self._apply(gid, rows)
+                self._apply(rows)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
             self.problem = _fail(StoreError(str(exc)), self.asked)
@@ -190,7 +190,7 @@ class Feed:
         self.actions.extend(list(action) for action in recent)
         self._last = (seq, None, digest)
 
-    def _apply(self, gid: int, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
+    def _apply(self, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
         """Apply the new events (all of them, from the creation, when starting again), noting what each did."""
         if self._last is None:
             if not rows or not isinstance(rows[0][2], Created):
@@ -282,7 +282,7 @@ class Watcher:
         if self.on_change is not None:
             try:
                 self.on_change()
-            except Exception:  # noqa: BLE001 - a failed render must not stop the watcher; the next commit retries
+            except Exception:  # a failed render must not stop the watcher; the next commit retries
                 log.exception("the board could not render a change")
         with self._changed:
             self.version += 1
