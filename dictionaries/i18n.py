@@ -195,7 +195,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def say(text: str) -> str:
     """``text`` in the language in use: a ``Message`` is translated, any other string is as it is."""
-    if type(text) is not Message or _current.get() == DEFAULT_LANGUAGE:
+    if not isinstance(text, Message) or _current.get() == DEFAULT_LANGUAGE:
         return str(text) if isinstance(text, Message) else text
     return text.translated(current())
 

@@ -141,6 +141,13 @@ class Referee:
         self._dictionary = dictionary
         self._token = object()  # marks the words this referee judged (``Prepared.judged_by``)
 
+    # -- reading ----------------------------------------------------------------------------------
+
+    def load(self, game_id: int | None) -> tuple[int, Game]:
+        """The game (the most recently active one when ``game_id`` is None), resumed: what the players' service
+        shows before a seat acts."""
+        return self.store.load(game_id)
+
     # -- starting ---------------------------------------------------------------------------------
 
     def start(self, setup: Setup, roll_off: RollOff | None = None) -> Result:

@@ -39,6 +39,7 @@ from referee.events import (
     msg,
     nmsg,
 )
+from referee.notes import Happened
 from referee.state import DiscardWindow, Outcome, Pending, Phase, Player, State, Termination
 from referee.values import value
 from referee.words import cannot_words, cut, join_clauses, join_list, meanwhile_words, over_words, reasons_words
@@ -46,6 +47,15 @@ from referee.words import cannot_words, cut, join_clauses, join_list, meanwhile_
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from typing import Any
+
+def said(kind: str, /, **facts: Any) -> Message:
+    """What an event did, as a value (``referee.notes.Happened``: a kind and its facts, said by the notes'
+    renderer), or the bare kind during a quiet replay, whose notes no one reads (``Game.replay``)."""
+    if _QUIET.get():
+        return kind  # type: ignore[return-value]  # read by no one: the replay discards it
+    return Happened(kind, **facts)
+
 
 # -- the game -------------------------------------------------------------------------------------
 
@@ -210,14 +220,14 @@ class Game:
             if event.rounds:
                 raise RulesError(msg("give either the roll-off rolls or the first player, not both"))
             first = state.seat(event.first)
-            notes.append(msg("{player} goes first, as the table rolled.", player=state.players[first].name))
+            notes.append(said("first_chosen", player=state.players[first].name))
         else:
             first = self.state.seat(check_roll_off(event.rounds, self.setup.players))
             for number, rnd in enumerate(event.rounds, start=1):
                 rolls = ", ".join(f"{n} {r}" for n, r in rnd)
-                notes.append(msg("Roll-off: {rolls}.", rolls=rolls) if number == 1 else
-                             msg("Re-roll {number}: {rolls}.", number=number - 1, rolls=rolls))
-            notes.append(msg("{player} rolled highest and goes first.", player=state.players[first].name))
+                notes.append(said("roll_off_round", rolls=rolls) if number == 1 else
+                             said("re_roll", number=number - 1, rolls=rolls))
+            notes.append(said("first_by_roll", player=state.players[first].name))
         state.turn = first
         state.phase = Phase.ACTION
         notes.append(state.waiting_for())
@@ -273,23 +283,14 @@ class Game:
         cards = event.allowed and face_up
         reasons = reasons_words(event.reasons, self.state.setup.level) if dictionary else None  # said only then
         if dictionary and cards:
-            return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}; "
-                        "and the card count: {cards}).",
-                        "{player} plays {word} for {n} points (the table overrules the dictionary: {word} is {reasons}; "
-                        "and the card count: {cards}).", n, player=name, word=word, reasons=reasons, cards=face_up)
+            return said("plays_overruling_both", n=n, player=name, word=word, reasons=reasons, cards=face_up)
         if dictionary:
-            return nmsg("{player} plays {word} for {n} point (the table overrules the dictionary: {word} is {reasons}).",
-                        "{player} plays {word} for {n} points (the table overrules the dictionary: {word} is {reasons}).",
-                        n, player=name, word=word, reasons=reasons)
+            return said("plays_overruling_dictionary", n=n, player=name, word=word, reasons=reasons)
         if cards:
-            return nmsg("{player} plays {word} for {n} point (the table overrules the card count: {cards}).",
-                        "{player} plays {word} for {n} points (the table overrules the card count: {cards}).",
-                        n, player=name, word=word, cards=face_up)
+            return said("plays_overruling_cards", n=n, player=name, word=word, cards=face_up)
         if oath and not event.legal:
-            return nmsg("{player} plays {word} for {n} point (the Unspellable Oath).",
-                        "{player} plays {word} for {n} points (the Unspellable Oath).", n, player=name, word=word)
-        return nmsg("{player} plays {word} for {n} point.", "{player} plays {word} for {n} points.", n,
-                    player=name, word=word)
+            return said("plays_by_oath", n=n, player=name, word=word)
+        return said("plays", n=n, player=name, word=word)
 
     def _face_up_refusal(self, letters: str) -> Message | None:
         """Card accounting: why ``letters`` cannot be in a hand, in words, or None when they can."""
@@ -341,27 +342,22 @@ class Game:
         target = state.setup.target
         reaches = player.score + pending.score >= target
         if passed:
-            notes.append(msg("{player} rolls {roll} and passes the sanity check for {word}.", player=player.name,
-                             roll=event.roll, word=pending.word))
+            notes.append(said("sanity_passed", player=player.name, roll=event.roll, word=pending.word))
         else:
-            notes.append(msg("{player} rolls {roll} and fails the sanity check for {word}.", player=player.name,
-                             roll=event.roll, word=pending.word))
+            notes.append(said("sanity_failed", player=player.name, roll=event.roll, word=pending.word))
         if reaches and not passed:
-            notes.append(msg("{word} would have reached {score} (the target is {target}): it scores 0.",
-                             word=pending.word, score=player.score + pending.score, target=target))
+            notes.append(said("overshoot_scores_nothing", word=pending.word, score=player.score + pending.score, target=target))
         else:
             player.score += pending.score
             if pending.score:
                 player.score_changed_at = self.count
-            notes.append(nmsg("{player} scores {scored}: {n} point.", "{player} scores {scored}: {n} points.",
-                              player.score, player=player.name, scored=pending.score))
+            notes.append(said("scores", n=player.score, player=player.name, scored=pending.score))
         state.pending = None
         if not passed:
             player.pawns -= 1
-            notes.append(nmsg("{player} loses a pawn: {n} left.", "{player} loses a pawn: {n} left.", player.pawns,
-                              player=player.name)
+            notes.append(said("loses_pawn", n=player.pawns, player=player.name)
                          if player.pawns else
-                         msg("{player} loses the last pawn and is out of the game.", player=player.name))
+                         said("loses_last_pawn", player=player.name))
         if passed and reaches:
             self._reach_target(player, notes)
         self._end_turn(player, notes)
@@ -369,7 +365,7 @@ class Game:
     def _reach_target(self, player: Player, notes: list[str]) -> None:
         state = self.state
         if not state.setup.options.last_words:
-            self._win(player, notes, msg("{player} reaches {score} and wins!", player=player.name, score=player.score),
+            self._win(player, notes, said("wins_by_target", player=player.name, score=player.score),
                       Termination.TARGET)
             return
         if state.last_words is None:
@@ -377,12 +373,9 @@ class Game:
             seats = [(state.turn + k) % len(state.players) for k in range(1, len(state.players))]  # type: ignore[operator]
             state.last_words = [s for s in seats if not state.players[s].out]
             if state.last_words:
-                notes.append(msg("{player} reaches {score}! Last Words: every other player still in gets one more "
-                                 "turn ({players}).", player=player.name, score=player.score,
-                                 players=", ".join(state.players[s].name for s in state.last_words)))
+                notes.append(said("last_words_begin", player=player.name, score=player.score, players=", ".join(state.players[s].name for s in state.last_words)))
             else:
-                notes.append(msg("{player} reaches {score}! Last Words: every other player still in gets one more "
-                                 "turn (none).", player=player.name, score=player.score))
+                notes.append(said("last_words_begin_none", player=player.name, score=player.score))
 
     def _win(self, player: Player, notes: list[str], why: Message, termination: Termination) -> None:
         state = self.state
@@ -407,21 +400,14 @@ class Game:
             state.draw_pile -= second
             drawn = first + second
             if first:
-                notes.append(nmsg("{player} draws {n} card; then the draw pile is empty: shuffle the {shuffled} "
-                                  "discards into a new draw pile, then {player} draws {second} more.",
-                                  "{player} draws {n} cards; then the draw pile is empty: shuffle the {shuffled} "
-                                  "discards into a new draw pile, then {player} draws {second} more.",
-                                  first, player=player.name, shuffled=shuffled, second=second))
+                notes.append(said("draws_then_reshuffle", n=first, player=player.name, shuffled=shuffled, second=second))
             else:
-                notes.append(msg("The draw pile is empty: shuffle the {shuffled} discards into a new draw pile, then "
-                                 "{player} draws {second} more.", player=player.name, shuffled=shuffled, second=second))
+                notes.append(said("reshuffle_then_draws", player=player.name, shuffled=shuffled, second=second))
         else:
             drawn = first
-            notes.append(nmsg("{player} draws {n} card.", "{player} draws {n} cards.", drawn, player=player.name))
+            notes.append(said("draws", n=drawn, player=player.name))
         if drawn < wanted:
-            notes.append(nmsg("Both piles are empty: {player} holds {n} card.",
-                              "Both piles are empty: {player} holds {n} cards.", player.hand + drawn,
-                              player=player.name))
+            notes.append(said("piles_empty", n=player.hand + drawn, player=player.name))
         player.hand += drawn
 
     def _end_turn(self, player: Player, notes: list[str]) -> None:
@@ -432,9 +418,7 @@ class Game:
         if player.pawns == 0:
             player.out = True
             if player.hand:
-                notes.append(nmsg("{player}'s remaining {n} card goes to the discard pile; {player} draws nothing.",
-                                  "{player}'s remaining {n} cards go to the discard pile; {player} draws nothing.",
-                                  player.hand, player=player.name))
+                notes.append(said("out_hand_discarded", n=player.hand, player=player.name))
             if self._hand_out_and_last_standing(player, notes):
                 return
         elif self._last_turn_of_game():  # the game ends now: nobody draws, however it ended (RULES.txt 6, the end)
@@ -453,7 +437,7 @@ class Game:
         standing = [p for p in state.players if not p.out]
         if len(standing) != 1:
             return False
-        self._win(standing[0], notes, msg("{player} is the last player with pawns and wins!", player=standing[0].name),
+        self._win(standing[0], notes, said("wins_last_standing", player=standing[0].name),
                   Termination.LAST_STANDING)
         return True
 
@@ -500,12 +484,9 @@ class Game:
         tied = [p for p in standing if p.score == best]
         winner = min(tied, key=lambda p: p.score_changed_at)
         if len(tied) > 1:
-            why = nmsg("Last Words are over: {player} wins with {n} point (tied at {n}; {player} reached it first)!",
-                       "Last Words are over: {player} wins with {n} points (tied at {n}; {player} reached it first)!",
-                       best, player=winner.name)
+            why = said("wins_after_last_words_tied", n=best, player=winner.name)
         else:
-            why = nmsg("Last Words are over: {player} wins with {n} point!",
-                       "Last Words are over: {player} wins with {n} points!", best, player=winner.name)
+            why = said("wins_after_last_words", n=best, player=winner.name)
         self._win(winner, notes, why, Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
@@ -536,12 +517,11 @@ class Game:
         if letters:
             self._lay_face_up(letters)
         if letters and face_up:
-            notes.append(msg("{player} discards the hand ({letters}; the table overrules the card count: {cards}).",
-                             player=player.name, letters=letters, cards=face_up))
+            notes.append(said("discards_overruling_cards", player=player.name, letters=letters, cards=face_up))
         elif letters:
-            notes.append(msg("{player} discards the hand ({letters}).", player=player.name, letters=letters))
+            notes.append(said("discards_letters", player=player.name, letters=letters))
         else:
-            notes.append(msg("{player} discards the hand.", player=player.name))
+            notes.append(said("discards", player=player.name))
         player.hand = 0
         state.window = DiscardWindow(state.turn, letters)  # type: ignore[arg-type]
         if options.spell_binding:
@@ -557,8 +537,7 @@ class Game:
             notes.append(state.waiting_for())
             return
         if state.setup.options.psychotherapy:
-            notes.append(nmsg("{player} has all {n} pawn: no Psychotherapy roll.",
-                              "{player} has all {n} pawns: no Psychotherapy roll.", PAWNS, player=player.name))
+            notes.append(said("no_psychotherapy_all_pawns", n=PAWNS, player=player.name))
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
@@ -592,15 +571,9 @@ class Game:
                                  score=event.score))
         window.named.append((namer.name, word, event.score))
         if event.allowed and not event.legal:
-            notes.append(nmsg("{namer} names {word} ({n} point) from {player}'s discard (the table overrules the "
-                              "dictionary: {word} is {reasons}).",
-                              "{namer} names {word} ({n} points) from {player}'s discard (the table overrules the "
-                              "dictionary: {word} is {reasons}).", event.score, namer=namer.name, word=word,
-                              player=state.current.name, reasons=reasons))
+            notes.append(said("names_overruling_dictionary", n=event.score, namer=namer.name, word=word, player=state.current.name, reasons=reasons))
         else:
-            notes.append(nmsg("{namer} names {word} ({n} point) from {player}'s discard.",
-                              "{namer} names {word} ({n} points) from {player}'s discard.", event.score,
-                              namer=namer.name, word=word, player=state.current.name))
+            notes.append(said("names", n=event.score, namer=namer.name, word=word, player=state.current.name))
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
@@ -612,12 +585,11 @@ class Game:
         if event.nothing_to_bind and window.named:
             raise RulesError(msg("words were named: Spell Binding has something to bind"))
         if event.nothing_to_bind:
-            notes.append(msg("No legal unused word can be made from {letters}: Spell Binding has nothing to bind.",
-                             letters=window.letters))
+            notes.append(said("nothing_to_bind", letters=window.letters))
             self._after_binding(player, notes)
             return
         if not window.named:
-            notes.append(msg("Spell Binding: no word was named."))
+            notes.append(said("no_word_named"))
             self._after_binding(player, notes)
             return
         best = max(window.named, key=lambda named: named[2])  # max keeps the first on a tie: named first wins
@@ -625,9 +597,7 @@ class Game:
         state.used_words.append(word)
         state.pending = Pending(state.turn, word, score, forced=True)  # type: ignore[arg-type]
         state.phase = Phase.SANITY
-        notes.append(nmsg("Spell Binding: {player} must play {word} for {n} point (named by {namer}).",
-                          "Spell Binding: {player} must play {word} for {n} points (named by {namer}).", score,
-                          player=player.name, word=word, namer=by))
+        notes.append(said("must_play_bound", n=score, player=player.name, word=word, namer=by))
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
@@ -638,16 +608,14 @@ class Game:
         assert window is not None and window.letters is not None
         value = state.setup.deck.score(window.letters)
         if event.roll is None:
-            notes.append(msg("{player} does not roll for Psychotherapy.", player=player.name))
+            notes.append(said("psychotherapy_passed", player=player.name))
         else:
             check_roll(event.roll)
             if event.roll > value and player.pawns < PAWNS:
                 player.pawns += 1
-                notes.append(msg("{player} rolls {roll}, higher than {value}: regains a pawn ({pawns}).",
-                                 player=player.name, roll=event.roll, value=value, pawns=player.pawns))
+                notes.append(said("psychotherapy_regains", player=player.name, roll=event.roll, value=value, pawns=player.pawns))
             else:
-                notes.append(msg("{player} rolls {roll}, not higher than {value}: nothing happens.",
-                                 player=player.name, roll=event.roll, value=value))
+                notes.append(said("psychotherapy_fails", player=player.name, roll=event.roll, value=value))
         self._end_turn(player, notes)
 
 
@@ -664,16 +632,14 @@ class Game:
         current = seat == state.turn
         player.out = True
         player.left = True
-        notes.append(nmsg("{player} leaves the game with {n} point.", "{player} leaves the game with {n} points.",
-                          player.score, player=player.name))
+        notes.append(said("leaves", n=player.score, player=player.name))
         if current and state.pending is not None:
-            notes.append(msg("{word} was not rolled for: it scores nothing.", word=state.pending.word))
+            notes.append(said("pending_scores_nothing", word=state.pending.word))
             state.pending = None
         if current and state.window is not None:
             state.window = None
         if player.hand:
-            notes.append(nmsg("{player}'s {n} card goes to the discard pile.",
-                              "{player}'s {n} cards go to the discard pile.", player.hand, player=player.name))
+            notes.append(said("leaver_hand_discarded", n=player.hand, player=player.name))
         if self._hand_out_and_last_standing(player, notes):
             return
         if state.last_words is not None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from referee import table_cli  # noqa: F401  # its help is made when it loads: loaded here, in English, before any test
 from referee.cli import cli
 
 
