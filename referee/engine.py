@@ -42,8 +42,6 @@ from referee.events import (
     WrongPhase,
     event_from_dict,
     generation_of,
-    msg,
-    nmsg,
 )
 from referee.rules import (
     Game,
@@ -78,5 +76,5 @@ __all__ = [
     "Player", "PlayerLeft", "PsychotherapyRolled", "RollOff", "RulesError", "SanityRolled", "Seen", "Setup",
     "SetupError", "State", "Termination", "Waiting", "UnknownPlayer", "WordPlayed", "WordRefused", "WrongPhase",
     "action_starts", "check_names", "check_roll", "check_roll_off", "event_from_dict", "generation_of",
-    "is_letters", "msg", "name_skeleton", "nmsg", "redo_events", "undo_events", "undo_point", "waiting",
+    "is_letters", "name_skeleton", "redo_events", "undo_events", "undo_point", "waiting",
 ]

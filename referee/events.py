@@ -10,6 +10,7 @@ from contextvars import ContextVar
 from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck, deck_name
 from dictionaries.i18n import Message
 from dictionaries.rules import HAND_SIZE
+from referee.notes import refusal
 from referee.values import as_dict, fields_of, value
 from referee.words import cut
 
@@ -26,20 +27,6 @@ _QUIET: ContextVar[bool] = ContextVar("uw_quiet_replay", default=False)
 #: of each event and which ``log`` drops, is not made.
 _UNSAID: ContextVar[bool] = ContextVar("uw_waiting_unsaid", default=False)
 _UNSAID_WAITING = Message("", {})
-
-
-def msg(template: str, /, **params: Any) -> Message:
-    """``dictionaries.i18n.msg``, or the bare template during a quiet replay (``Game.replay``)."""
-    if _QUIET.get():
-        return template  # type: ignore[return-value]  # read by no one: the replay discards it
-    return Message(template, params)  # i18n.msg's body: one call less per sentence
-
-
-def nmsg(singular: str, plural: str, n: int, /, **params: Any) -> Message:
-    """``dictionaries.i18n.nmsg``, or the bare template during a quiet replay."""
-    if _QUIET.get():
-        return singular  # type: ignore[return-value]  # read by no one: the replay discards it
-    return Message(singular, {"n": n, **params}, plural, n)  # i18n.nmsg's body: one call less per sentence
 
 
 MIN_PLAYERS, MAX_PLAYERS, MAX_PLAYERS_STANDARD = 2, 8, 6
@@ -138,45 +125,37 @@ class Setup:
 
         names = self.players
         if not isinstance(names, tuple) or not all(isinstance(n, str) for n in names):
-            raise SetupError(msg("players must be a tuple of names, not {players!r}", players=names))
+            raise SetupError(refusal("players_tuple_names", players=names))
         if isinstance(self.level, bool) or self.level not in LEVELS:
-            raise SetupError(msg("dictionary size {level!r} must be one of {levels}", level=self.level,
-                                 levels=", ".join(map(str, LEVELS))))
+            raise SetupError(refusal("dictionary_size_one", level=self.level, levels=", ".join(map(str, LEVELS))))
         if not isinstance(self.options, Options) or not all(isinstance(v, bool) for v in as_dict(self.options).values()):
-            raise SetupError(msg("options {options!r} must be Options(...) of true or false", options=self.options))
+            raise SetupError(refusal("options_options_true_false", options=self.options))
         if not isinstance(self.deck, Deck):
-            raise SetupError(msg("deck {deck!r} must be a Deck", deck=self.deck))
+            raise SetupError(refusal("deck_not_deck", deck=self.deck))
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise SetupError(msg("seed {seed!r} must be a whole number", seed=self.seed))
+            raise SetupError(refusal("seed_whole_number", seed=self.seed))
         if not isinstance(self.card_accounting, bool) or not isinstance(self.ending_draw, bool):
-            raise SetupError(msg("card_accounting {value!r} must be true or false", value=self.card_accounting))
+            raise SetupError(refusal("card_accounting_true_false", value=self.card_accounting))
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise SetupError(nmsg("{n} player: the game takes {least} to {most}",
-                                  "{n} players: the game takes {least} to {most}",
-                                  len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
+            raise SetupError(refusal("players_count", n=len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
         if len(names) > MAX_PLAYERS_STANDARD and self.deck.size <= STANDARD.size:
-            raise SetupError(msg("{n} players need a larger deck than the {deck} deck of {size} cards: use --deck "
-                                 "double or a custom deck", n=len(names), deck=deck_name(self.deck.name), size=self.deck.size))
+            raise SetupError(refusal("players_need_larger_deck", n=len(names), deck=deck_name(self.deck.name), size=self.deck.size))
         seen: set[str] = set()
         for name in names:
             if not name or not name.strip() or name != name.strip() or not name.isprintable() or len(name) > MAX_NAME:
-                raise SetupError(msg("player name {name!r} must be 1 to {most} printable characters, no outer "
-                                     "spaces", name=cut(name), most=MAX_NAME))
+                raise SetupError(refusal("player_name_printable_characters", name=cut(name), most=MAX_NAME))
             if name.casefold() in seen:
-                raise SetupError(msg("player name {name!r} is used twice", name=cut(name)))
+                raise SetupError(refusal("player_name_used_twice", name=cut(name)))
             seen.add(name.casefold())
         if self.deck.size < HAND_SIZE * len(names):
-            raise SetupError(msg("the {deck} deck has {size} cards, too few to deal {hand} to {n} players",
-                                 deck=deck_name(self.deck.name), size=self.deck.size, hand=HAND_SIZE, n=len(names)))
+            raise SetupError(refusal("deck_has_cards_too", deck=deck_name(self.deck.name), size=self.deck.size, hand=HAND_SIZE, n=len(names)))
         if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise SetupError(msg("target {target!r} must be a whole number of points, at least 1", target=self.target))
+            raise SetupError(refusal("target_whole_number_points", target=self.target))
         if dict(self.deck.points) != STANDARD_POINTS:
             changed = sorted(c for c in STANDARD_POINTS if self.deck.points.get(c) != STANDARD_POINTS[c])
-            raise SetupError(msg("the {deck} deck changes the points of {letters}: in a game points never change "
-                                 "(RULES.txt); a custom deck gives letter counts only",
-                                 deck=deck_name(self.deck.name), letters=", ".join(changed)))
+            raise SetupError(refusal("deck_changes_points", deck=deck_name(self.deck.name), letters=", ".join(changed)))
         if self.dice not in ("physical", "virtual"):
-            raise SetupError(msg("dice {dice!r} must be 'physical' or 'virtual'", dice=self.dice))
+            raise SetupError(refusal("dice_physical_virtual", dice=self.dice))
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -320,7 +299,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     kind = data.get("type")
     cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
     if cls is None:
-        raise ValueError(msg("unknown event type {kind!r}", kind=kind))
+        raise ValueError(refusal("unknown_event_type", kind=kind))
     if cls is Created:
         return Created(Setup.from_dict(data["setup"]))
     if cls is RollOff:
@@ -375,7 +354,7 @@ class Correction:
         try:
             return CorrectionKind(str(data.get("type")))
         except ValueError:
-            raise ValueError(msg("unknown correction type {kind!r}", kind=data.get("type"))) from None
+            raise ValueError(refusal("unknown_correction_type", kind=data.get("type"))) from None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Correction:

@@ -1,8 +1,9 @@
-"""What a game's events did, in the referee's words: the renderer of ``Game.apply``'s notes.
+"""The engine's words: what a game's events did (``Game.apply``'s notes) and why the rules refuse, each a value.
 
 ``Game.apply`` returns ``Happened`` values, one for each thing an event did: its ``kind`` (a key of ``NOTES``)
 and its ``facts`` (the player, the word, the roll, the points...). The rules (``referee.rules``) name only the
-kind and the facts; each sentence lives here, once, as the catalogs' message id. A ``Happened`` is also that
+kind and the facts; each sentence lives here, once, as the catalogs' message id; the refusals likewise
+(``Refusal``, ``REFUSALS``: the rules raise errors whose message is one). A ``Happened`` is also that
 sentence (a ``Message``), so every reader that says notes (the CLI, ``log``, the board, the store's window of
 last actions) says it, in any language, without a change: the stored JSON is the same template and facts.
 """
@@ -120,6 +121,104 @@ NOTES: dict[str, tuple[str, str | None]] = {
 }
 
 
+#: Every sentence and clause the rules' refusals are made of (the errors ``Game.apply`` and the checks raise).
+REFUSALS: dict[str, tuple[str, str | None]] = {
+    "first_event_not_creation": note("a game's first event must be its creation"),
+    "game_already_created": note("the game is already created"),
+    "game_over": nnote(
+        "the game is over: {player} won with {n} point",
+        "the game is over: {player} won with {n} points"),
+    "cannot_now_waiting": note("{refusal} {waiting}"),
+    "cannot_roll_off_now": note("cannot roll off now."),
+    "give_either_roll_off": note("give either the roll-off rolls or the first player, not both"),
+    "not_your_turn": note("it is {current}'s turn, not {player}'s: {refusal}"),
+    "cannot_play_now": note("cannot play {word} now."),
+    "word_not_letters": note("{word!r} is not a word of letters A-Z"),
+    "allowed_cannot_hold": note("{word} is not allowed: it is {reasons}; and {player} cannot hold it: {cards}"),
+    "word_not_allowed": note("{word} is not allowed: it is {reasons}"),
+    "scores_deck": note("{word} scores {expected} with this deck, not {score}"),
+    "cannot_hold": note("{player} cannot hold {word}: {cards}"),
+    "only_discard_pile": note("the only {letter} is in the discard pile"),
+    "all_discard_pile": note("all {held} {letter}s are in the discard pile"),
+    "discard_pile_so_most": nnote(
+        "{seen} of the {held} {letter}s are in the discard pile, so at most {n} can be in a hand",
+        "{seen} of the {held} {letter}s are in the discard pile, so at most {n} can be in a hand"),
+    "has_letter_word_here": nnote(
+        "{word} has {n} letter; a word here needs {least} to {most}",
+        "{word} has {n} letters; a word here needs {least} to {most}"),
+    "deck_too_few": note("{word} needs {letters}"),
+    "already_played_game": note("{word} was already played in this game"),
+    "cannot_roll_sanity_check": note("cannot roll a sanity check now."),
+    "cannot_discard_now": note("cannot discard now."),
+    "discard_not_letters": note("{letters!r} must be letters A-Z"),
+    "spell_binding_psychotherapy_discard": note(
+        "with Spell Binding or Psychotherapy on, the discard needs the hand's letters (for example: OCLNUSM)"),
+    "holds_card_but_letters": nnote(
+        "{player} holds {n} card, but {letters} is {count} letters",
+        "{player} holds {n} cards, but {letters} is {count} letters"),
+    "cannot_be_hand": note("{letters} cannot be a hand: {detail}"),
+    "cannot_be_players_hand": note("{letters} cannot be {player}'s hand: {cards}"),
+    "cannot_name_spell_binding": note("cannot name {word} for Spell Binding now."),
+    "discarded_only_other_players": note("{player} discarded; only the other players may name words"),
+    "out_game_cannot_name": note("{player} is out of the game and cannot name words"),
+    "more_letters": note("{n} more {letter}"),
+    "cannot_made_needs": note("{word} cannot be made from {letters}: it needs {more}"),
+    "not_legal_word": note("{word} is not a legal word: it is {reasons}"),
+    "already_named": note("{word} was already named"),
+    "cannot_close_spell_binding": note("cannot close Spell Binding now."),
+    "words_were_named_spell": note("words were named: Spell Binding has something to bind"),
+    "cannot_roll_psychotherapy_now": note("cannot roll for Psychotherapy now."),
+    "game_not_started": note("the game has not started: set it up again without that player"),
+    "has_already_left_game": note("{player} has already left the game"),
+    "already_out_game": note("{player} is already out of the game"),
+    "not_named_turn": note("it is {player}'s turn, not {named}'s"),
+    "game_moved_on": note("the game moved on"),
+    "moved_meanwhile": note("{what} meanwhile. {waiting}"),
+    "moved_meanwhile_turn": note("{what} meanwhile; it is {player}'s turn now"),
+    "player_name_mixes_letters": note(
+        "player name {name!r} mixes letters of different scripts, which can look alike: type it in one script"),
+    "player_names_look_same": note(
+        "player names {first!r} and {second!r} look the same: give them names the table can tell apart"),
+    "not_a_roll": note("roll {roll!r} is not a d20 roll: give a whole number from 1 to {most}"),
+    "roll_off_needs_least": note("the roll-off needs at least one round of rolls"),
+    "roll_off_round_rolled": note("roll-off round {number} must be rolled by {players}, not {names}"),
+    "roll_off_decided_round": note("the roll-off was decided in round {number}; later rounds are not needed"),
+    "roll_off_still_tied": note("the roll-off is still tied between {players}: they roll again"),
+    "undo_needs_number_actions": note("undo needs a number of actions of at least 1, not {actions}"),
+    "only_action_undone_set": nnote(
+        "only {n} action can be undone, not {actions}: the set-up and the roll-off stay",
+        "only {n} actions can be undone, not {actions}: the set-up and the roll-off stay"),
+    "nothing_to_redo": note("there is nothing to redo"),
+    "only_undone_action_redone": nnote(
+        "only {n} undone action can be redone, not {actions}",
+        "only {n} undone actions can be redone, not {actions}"),
+    "unknown_player": note("{name!r} is not playing; the players are {players}"),
+    "players_tuple_names": note("players must be a tuple of names, not {players!r}"),
+    "dictionary_size_one": note("dictionary size {level!r} must be one of {levels}"),
+    "options_options_true_false": note("options {options!r} must be Options(...) of true or false"),
+    "deck_not_deck": note("deck {deck!r} must be a Deck"),
+    "seed_whole_number": note("seed {seed!r} must be a whole number"),
+    "card_accounting_true_false": note("card_accounting {value!r} must be true or false"),
+    "players_count": nnote(
+        "{n} player: the game takes {least} to {most}",
+        "{n} players: the game takes {least} to {most}"),
+    "players_need_larger_deck": note(
+        "{n} players need a larger deck than the {deck} deck of {size} cards: use --deck double or a custom "
+        "deck"),
+    "player_name_printable_characters": note(
+        "player name {name!r} must be 1 to {most} printable characters, no outer spaces"),
+    "player_name_used_twice": note("player name {name!r} is used twice"),
+    "deck_has_cards_too": note("the {deck} deck has {size} cards, too few to deal {hand} to {n} players"),
+    "target_whole_number_points": note("target {target!r} must be a whole number of points, at least 1"),
+    "deck_changes_points": note(
+        "the {deck} deck changes the points of {letters}: in a game points never change (RULES.txt); a custom "
+        "deck gives letter counts only"),
+    "dice_physical_virtual": note("dice {dice!r} must be 'physical' or 'virtual'"),
+    "unknown_event_type": note("unknown event type {kind!r}"),
+    "unknown_correction_type": note("unknown correction type {kind!r}"),
+}
+
+
 class Happened(Message):
     """One thing an event did: ``kind`` and its ``facts``, and the referee's sentence for it (``NOTES``)."""
 
@@ -137,4 +236,26 @@ class Happened(Message):
         return self.params
 
 
-__all__ = ["NOTES", "Happened"]
+class Refusal(Message):
+    """Why the rules refuse, as a value: ``kind`` (a key of ``REFUSALS``) and its ``facts``, and the sentence."""
+
+    kind: str
+
+    def __new__(cls, kind: str, /, **facts: Any) -> Refusal:
+        template, plural = REFUSALS[kind]
+        self = super().__new__(cls, template, facts, plural, facts["n"] if plural is not None else None)
+        assert isinstance(self, Refusal)  # Message.__new__ makes an instance of cls
+        self.kind = kind
+        return self
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return self.params
+
+
+def refusal(kind: str, /, **facts: Any) -> Refusal:
+    """The sentence (or clause) of a refusal of ``kind`` with its facts."""
+    return Refusal(kind, **facts)
+
+
+__all__ = ["NOTES", "REFUSALS", "Happened", "Refusal", "refusal"]

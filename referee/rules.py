@@ -36,10 +36,8 @@ from referee.events import (
     WordPlayed,
     WordRefused,
     WrongPhase,
-    msg,
-    nmsg,
 )
-from referee.notes import Happened
+from referee.notes import Happened, refusal
 from referee.state import DiscardWindow, Outcome, Pending, Phase, Player, State, Termination
 from referee.values import value
 from referee.words import cannot_words, cut, join_clauses, join_list, meanwhile_words, over_words, reasons_words
@@ -103,7 +101,7 @@ class Game:
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
-            raise RulesError(msg("a game's first event must be its creation"))
+            raise RulesError(refusal("first_event_not_creation"))
         game = cls(first.setup)
         if words:
             for event in iterator:
@@ -188,11 +186,10 @@ class Game:
         through ``referee.Referee``, which judges them itself (docs/library.md)."""
         state = self.state
         if isinstance(event, Created):
-            raise WrongPhase(msg("the game is already created"))
+            raise WrongPhase(refusal("game_already_created"))
         if state.phase is Phase.OVER:
             assert self.state.winner is not None
-            raise GameOver(nmsg("the game is over: {player} won with {n} point", "the game is over: {player} won with "
-                                "{n} points", state.player(self.state.winner).score, player=self.state.winner))
+            raise GameOver(refusal("game_over", n=state.player(self.state.winner).score, player=self.state.winner))
         handler = getattr(self, _HANDLERS[type(event)])  # a KeyError for anything but the kinds of event below
         notes: list[str] = []
         handler(event, notes)
@@ -203,22 +200,22 @@ class Game:
             self.said.append(notes)
         return notes
 
-    def _expect(self, *phases: Phase, refusal: Callable[[], Message]) -> None:
-        """WrongPhase saying ``refusal()`` ("cannot discard now.") and what the game waits for instead (the
+    def _expect(self, *phases: Phase, why: Callable[[], Message]) -> None:
+        """WrongPhase saying ``why()`` ("cannot discard now.") and what the game waits for instead (the
         sentence is made only for a refusal: every event passes here)."""
         if self.state.phase not in phases:
-            raise WrongPhase(msg("{refusal} {waiting}", refusal=refusal(), waiting=self.state.waiting_for()))
+            raise WrongPhase(refusal("cannot_now_waiting", refusal=why(), waiting=self.state.waiting_for()))
 
     def _apply_created(self, event: Created) -> None:
         setup = event.setup
         self.state.draw_pile = setup.deck.size - HAND_SIZE * len(setup.players)
 
     def _apply_roll_off(self, event: RollOff, notes: list[str]) -> None:
-        self._expect(Phase.ROLL_OFF, refusal=lambda: msg("cannot roll off now."))
+        self._expect(Phase.ROLL_OFF, why=lambda: refusal("cannot_roll_off_now"))
         state = self.state
         if event.first is not None:
             if event.rounds:
-                raise RulesError(msg("give either the roll-off rolls or the first player, not both"))
+                raise RulesError(refusal("give_either_roll_off"))
             first = state.seat(event.first)
             notes.append(said("first_chosen", player=state.players[first].name))
         else:
@@ -238,16 +235,15 @@ class Game:
         player = state.player(name)
         assert state.current is not None
         if player is not state.current:
-            raise WrongPhase(msg("it is {current}'s turn, not {player}'s: {refusal}", current=state.current.name,
-                                 player=player.name, refusal=cannot_words(doing, player.name, word)))
+            raise WrongPhase(refusal("not_your_turn", current=state.current.name, player=player.name, refusal=cannot_words(doing, player.name, word)))
         return player
 
     def _apply_word(self, event: WordPlayed, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot play {word} now.", word=event.word))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, why=lambda: refusal("cannot_play_now", word=event.word))
         state = self.state
         player = self._check_player(event.player, "play", event.word)
         if not is_letters(event.word):
-            raise WordRefused(msg("{word!r} is not a word of letters A-Z", word=event.word))
+            raise WordRefused(refusal("word_not_letters", word=event.word))
         word = event.word.upper()
         oath = state.can_oath(player)
         self._check_word_fits(word, player.hand, oath)
@@ -255,17 +251,14 @@ class Game:
         if not (event.legal or event.allowed or oath):
             reasons = reasons_words(event.reasons, state.setup.level)
             if face_up:
-                raise WordRefused(msg("{word} is not allowed: it is {reasons}; and {player} cannot hold it: {cards}",
-                                      word=word, reasons=reasons, player=player.name, cards=face_up),
+                raise WordRefused(refusal("allowed_cannot_hold", word=word, reasons=reasons, player=player.name, cards=face_up),
                                   (*event.reasons, "discard_pile"))
-            raise WordRefused(msg("{word} is not allowed: it is {reasons}", word=word, reasons=reasons), event.reasons)
+            raise WordRefused(refusal("word_not_allowed", word=word, reasons=reasons), event.reasons)
         expected = state.setup.deck.score(word)
         if event.score != expected:
-            raise RulesError(msg("{word} scores {expected} with this deck, not {score}", word=word, expected=expected,
-                                 score=event.score))
+            raise RulesError(refusal("scores_deck", word=word, expected=expected, score=event.score))
         if face_up and not event.allowed:
-            raise CardsRefused(msg("{player} cannot hold {word}: {cards}", player=player.name, word=word,
-                                   cards=face_up), word)
+            raise CardsRefused(refusal("cannot_hold", player=player.name, word=word, cards=face_up), word)
         state.used_words.append(word)
         player.hand -= len(word)
         state.discard_pile += len(word)
@@ -303,14 +296,11 @@ class Game:
             seen = state.face_up.get(letter, 0)
             if seen and needed > held - seen:
                 if held == 1:
-                    problems.append(msg("the only {letter} is in the discard pile", letter=letter))
+                    problems.append(refusal("only_discard_pile", letter=letter))
                 elif seen == held:
-                    problems.append(msg("all {held} {letter}s are in the discard pile", held=held, letter=letter))
+                    problems.append(refusal("all_discard_pile", held=held, letter=letter))
                 else:
-                    problems.append(nmsg("{seen} of the {held} {letter}s are in the discard pile, so at most {n} can "
-                                         "be in a hand", "{seen} of the {held} {letter}s are in the discard pile, so "
-                                         "at most {n} can be in a hand", held - seen, seen=seen, held=held,
-                                         letter=letter))
+                    problems.append(refusal("discard_pile_so_most", n=held - seen, seen=seen, held=held, letter=letter))
         return join_clauses(problems) if problems else None
 
     def _lay_face_up(self, letters: str) -> None:
@@ -321,18 +311,16 @@ class Game:
         state = self.state
         shortest = 1 if oath else MIN_WORD_LETTERS
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
-            raise WordRefused(nmsg("{word} has {n} letter; a word here needs {least} to {most}",
-                                   "{word} has {n} letters; a word here needs {least} to {most}",
-                                   len(word), word=word, least=shortest, most=min(hand, HAND_SIZE)),
+            raise WordRefused(refusal("has_letter_word_here", n=len(word), word=word, least=shortest, most=min(hand, HAND_SIZE)),
                               ("too_short",) if len(word) < shortest else ("too_long",))
         over = state.setup.deck.over_limit(word)
         if over:
-            raise WordRefused(msg("{word} needs {letters}", word=word, letters=over_words(over)), ("deck_limit",))
+            raise WordRefused(refusal("deck_too_few", word=word, letters=over_words(over)), ("deck_limit",))
         if state.is_used(word):
-            raise WordRefused(msg("{word} was already played in this game", word=word), ("used",))
+            raise WordRefused(refusal("already_played_game", word=word), ("used",))
 
     def _apply_sanity(self, event: SanityRolled, notes: list[str]) -> None:
-        self._expect(Phase.SANITY, refusal=lambda: msg("cannot roll a sanity check now."))
+        self._expect(Phase.SANITY, why=lambda: refusal("cannot_roll_sanity_check"))
         state = self.state
         player = self._check_player(event.player, "sanity")
         check_roll(event.roll)
@@ -490,29 +478,25 @@ class Game:
         self._win(winner, notes, why, Termination.LAST_WORDS)
 
     def _apply_discard(self, event: Discarded, notes: list[str]) -> None:
-        self._expect(Phase.ACTION, Phase.LAST_WORDS, refusal=lambda: msg("cannot discard now."))
+        self._expect(Phase.ACTION, Phase.LAST_WORDS, why=lambda: refusal("cannot_discard_now"))
         state = self.state
         player = self._check_player(event.player, "discard")
         options = state.setup.options
         if event.letters is not None and not is_letters(event.letters):
-            raise BadLetters(msg("{letters!r} must be letters A-Z", letters=event.letters))
+            raise BadLetters(refusal("discard_not_letters", letters=event.letters))
         letters = event.letters.upper() if event.letters is not None else None
         if letters is None and (options.spell_binding or options.psychotherapy):
-            raise BadLetters(msg("with Spell Binding or Psychotherapy on, the discard needs the hand's letters "
-                                 "(for example: OCLNUSM)"))
+            raise BadLetters(refusal("spell_binding_psychotherapy_discard"))
         face_up = None
         if letters is not None:
             if len(letters) != player.hand:
-                raise BadLetters(nmsg("{player} holds {n} card, but {letters} is {count} letters",
-                                      "{player} holds {n} cards, but {letters} is {count} letters",
-                                      player.hand, player=player.name, letters=letters, count=len(letters)))
+                raise BadLetters(refusal("holds_card_but_letters", n=player.hand, player=player.name, letters=letters, count=len(letters)))
             over = state.setup.deck.over_limit(letters)
             if over:
-                raise BadLetters(msg("{letters} cannot be a hand: {detail}", letters=letters, detail=over_words(over)))
+                raise BadLetters(refusal("cannot_be_hand", letters=letters, detail=over_words(over)))
             face_up = self._face_up_refusal(letters)
             if face_up and not event.allowed:
-                raise CardsRefused(msg("{letters} cannot be {player}'s hand: {cards}", letters=letters,
-                                       player=player.name, cards=face_up), letters)
+                raise CardsRefused(refusal("cannot_be_players_hand", letters=letters, player=player.name, cards=face_up), letters)
         state.discard_pile += player.hand
         if letters:
             self._lay_face_up(letters)
@@ -541,34 +525,32 @@ class Game:
         self._end_turn(player, notes)
 
     def _apply_bind_named(self, event: BindNamed, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot name {word} for Spell Binding now.", word=event.word))
+        self._expect(Phase.SPELL_BINDING, why=lambda: refusal("cannot_name_spell_binding", word=event.word))
         state = self.state
         window = state.window
         assert window is not None and window.letters is not None and state.current is not None
         namer = state.player(event.by)
         if namer is state.current:
-            raise WordRefused(msg("{player} discarded; only the other players may name words", player=namer.name))
+            raise WordRefused(refusal("discarded_only_other_players", player=namer.name))
         if namer.out:
-            raise WordRefused(msg("{player} is out of the game and cannot name words", player=namer.name))
+            raise WordRefused(refusal("out_game_cannot_name", player=namer.name))
         if not is_letters(event.word):
-            raise WordRefused(msg("{word!r} is not a word of letters A-Z", word=event.word))
+            raise WordRefused(refusal("word_not_letters", word=event.word))
         word = event.word.upper()
         missing = Counter(word) - Counter(window.letters)
         if missing:
-            more = join_list([msg("{n} more {letter}", n=n, letter=c) for c, n in sorted(missing.items())])
-            raise WordRefused(msg("{word} cannot be made from {letters}: it needs {more}", word=word,
-                                  letters=window.letters, more=more))
+            more = join_list([refusal("more_letters", n=n, letter=c) for c, n in sorted(missing.items())])
+            raise WordRefused(refusal("cannot_made_needs", word=word, letters=window.letters, more=more))
         self._check_word_fits(word, HAND_SIZE, False)
         reasons = reasons_words(event.reasons, state.setup.level)
         if not event.legal and not event.allowed:
-            raise WordRefused(msg("{word} is not a legal word: it is {reasons}", word=word, reasons=reasons),
+            raise WordRefused(refusal("not_legal_word", word=word, reasons=reasons),
                               event.reasons)
         if any(w == word for _, w, _ in window.named):
-            raise WordRefused(msg("{word} was already named", word=word))
+            raise WordRefused(refusal("already_named", word=word))
         expected = state.setup.deck.score(word)
         if event.score != expected:
-            raise RulesError(msg("{word} scores {expected} with this deck, not {score}", word=word, expected=expected,
-                                 score=event.score))
+            raise RulesError(refusal("scores_deck", word=word, expected=expected, score=event.score))
         window.named.append((namer.name, word, event.score))
         if event.allowed and not event.legal:
             notes.append(said("names_overruling_dictionary", n=event.score, namer=namer.name, word=word, player=state.current.name, reasons=reasons))
@@ -577,13 +559,13 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
-        self._expect(Phase.SPELL_BINDING, refusal=lambda: msg("cannot close Spell Binding now."))
+        self._expect(Phase.SPELL_BINDING, why=lambda: refusal("cannot_close_spell_binding"))
         state = self.state
         window = state.window
         player = state.current
         assert window is not None and player is not None
         if event.nothing_to_bind and window.named:
-            raise RulesError(msg("words were named: Spell Binding has something to bind"))
+            raise RulesError(refusal("words_were_named_spell"))
         if event.nothing_to_bind:
             notes.append(said("nothing_to_bind", letters=window.letters))
             self._after_binding(player, notes)
@@ -601,7 +583,7 @@ class Game:
         notes.append(state.waiting_for())
 
     def _apply_psychotherapy(self, event: PsychotherapyRolled, notes: list[str]) -> None:
-        self._expect(Phase.PSYCHOTHERAPY, refusal=lambda: msg("cannot roll for Psychotherapy now."))
+        self._expect(Phase.PSYCHOTHERAPY, why=lambda: refusal("cannot_roll_psychotherapy_now"))
         state = self.state
         player = self._check_player(event.player, "psychotherapy")
         window = state.window
@@ -623,11 +605,11 @@ class Game:
         """A player leaves (RULES.txt 6): out as if the last pawn were lost; the game goes on without them."""
         state = self.state
         if state.phase is Phase.ROLL_OFF:
-            raise WrongPhase(msg("the game has not started: set it up again without that player"))
+            raise WrongPhase(refusal("game_not_started"))
         player = state.player(event.player)
         if player.out:
-            raise RulesError(msg("{player} has already left the game", player=player.name) if player.left else
-                             msg("{player} is already out of the game", player=player.name))
+            raise RulesError(refusal("has_already_left_game", player=player.name) if player.left else
+                             refusal("already_out_game", player=player.name))
         seat = state.players.index(player)
         current = seat == state.turn
         player.out = True
@@ -709,14 +691,11 @@ class Seen:
                 return
             if now is None:  # the same game, over or not started: what it waits for
                 raise GameChanged(state.waiting_for())
-            raise GameChanged(msg("it is {player}'s turn, not {named}'s", player=now,
-                                  named=state.player(self.player).name))
-        what = happened if happened is not None else msg("the game moved on")
+            raise GameChanged(refusal("not_named_turn", player=now, named=state.player(self.player).name))
+        what = happened if happened is not None else refusal("game_moved_on")
         if now is None:
-            raise GameChanged(msg("{what} meanwhile. {waiting}", what=what,
-                                  waiting=state.waiting_for()))
-        raise GameChanged(msg("{what} meanwhile; it is {player}'s turn now", what=what,
-                              player=now))
+            raise GameChanged(refusal("moved_meanwhile", what=what, waiting=state.waiting_for()))
+        raise GameChanged(refusal("moved_meanwhile_turn", what=what, player=now))
 
 
 #: Letters of other scripts that look like Latin ones (a small part of Unicode's confusables): two names
@@ -756,14 +735,12 @@ def check_names(players: tuple[str, ...]) -> None:
     for name in players:
         scripts = _scripts(name)
         if len(scripts) > 1:
-            raise SetupError(msg("player name {name!r} mixes letters of different scripts, which can look alike: "
-                                 "type it in one script", name=cut(name)))
+            raise SetupError(refusal("player_name_mixes_letters", name=cut(name)))
     seen: dict[str, str] = {}
     for name in players:
         skeleton = name_skeleton(name)
         if skeleton in seen:
-            raise SetupError(msg("player names {first!r} and {second!r} look the same: give them names the table "
-                                 "can tell apart", first=cut(seen[skeleton]), second=cut(name)))
+            raise SetupError(refusal("player_names_look_same", first=cut(seen[skeleton]), second=cut(name)))
         seen[skeleton] = name
 
 
@@ -775,20 +752,19 @@ def is_letters(text: object) -> bool:
 
 def check_roll(roll: object) -> int:
     if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= DIE:
-        raise BadRoll(msg("roll {roll!r} is not a d20 roll: give a whole number from 1 to {most}", roll=roll, most=DIE))
+        raise BadRoll(refusal("not_a_roll", roll=roll, most=DIE))
     return roll
 
 
 def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tuple[str, ...]) -> str:
     """The winner of a roll-off; each round must be rolled by exactly those tied highest before."""
     if not rounds:
-        raise RulesError(msg("the roll-off needs at least one round of rolls"))
+        raise RulesError(refusal("roll_off_needs_least"))
     contenders = list(players)
     for number, rnd in enumerate(rounds, start=1):
         names = [name for name, _ in rnd]
         if sorted(n.casefold() for n in names) != sorted(n.casefold() for n in contenders):
-            raise RulesError(msg("roll-off round {number} must be rolled by {players}, not {names}", number=number,
-                                 players=", ".join(contenders), names=", ".join(names)))
+            raise RulesError(refusal("roll_off_round_rolled", number=number, players=", ".join(contenders), names=", ".join(names)))
         for _, roll in rnd:
             check_roll(roll)
         top = max(r for _, r in rnd)
@@ -796,10 +772,9 @@ def check_roll_off(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tup
         contenders = [canon[n.casefold()] for n, r in rnd if r == top]
         if len(contenders) == 1:
             if number != len(rounds):
-                raise RulesError(msg("the roll-off was decided in round {number}; later rounds are not needed",
-                                     number=number))
+                raise RulesError(refusal("roll_off_decided_round", number=number))
             return contenders[0]
-    raise RulesError(msg("the roll-off is still tied between {players}: they roll again", players=", ".join(contenders)))
+    raise RulesError(refusal("roll_off_still_tied", players=", ".join(contenders)))
 
 
 def action_starts(events: list[Event]) -> list[int]:
@@ -811,12 +786,10 @@ def action_starts(events: list[Event]) -> list[int]:
 def undo_point(events: list[Event], actions: int) -> int:
     """How many events remain after undoing the last ``actions`` actions."""
     if actions < 1:
-        raise NothingToUndo(msg("undo needs a number of actions of at least 1, not {actions}", actions=actions))
+        raise NothingToUndo(refusal("undo_needs_number_actions", actions=actions))
     starts = action_starts(events)
     if actions > len(starts):
-        raise NothingToUndo(nmsg("only {n} action can be undone, not {actions}: the set-up and the roll-off stay",
-                                 "only {n} actions can be undone, not {actions}: the set-up and the roll-off stay",
-                                 len(starts), actions=actions))
+        raise NothingToUndo(refusal("only_action_undone_set", n=len(starts), actions=actions))
     return starts[-actions]
 
 
@@ -832,10 +805,8 @@ def redo_events(events: list[Event], redo: list[Event], actions: int) -> tuple[l
     events, the redo stack left and the events put back."""
     starts = action_starts([events[0], *redo])  # index 0 stands for the creation
     if actions < 1 or actions > len(starts):
-        raise NothingToUndo(msg("there is nothing to redo") if not starts else
-                            nmsg("only {n} undone action can be redone, not {actions}",
-                                 "only {n} undone actions can be redone, not {actions}", len(starts),
-                                 actions=actions))
+        raise NothingToUndo(refusal("nothing_to_redo") if not starts else
+                            refusal("only_undone_action_redone", n=len(starts), actions=actions))
     end = starts[actions] - 1 if actions < len(starts) else len(redo)
     return events + redo[:end], redo[end:], redo[:end]
 

@@ -7,7 +7,8 @@ import enum
 
 from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, PAWNS
-from referee.events import _QUIET, _UNSAID, _UNSAID_WAITING, Setup, UnknownPlayer, msg
+from referee.events import _QUIET, _UNSAID, _UNSAID_WAITING, Setup, UnknownPlayer
+from referee.notes import refusal
 from referee.values import as_dict, field, value
 from referee.words import cut, waiting_words
 
@@ -120,8 +121,7 @@ class State:
         for p in self.players:
             if p.name.casefold() == folded:  # no two players' names fold alike (Setup)
                 return p
-        raise UnknownPlayer(msg("{name!r} is not playing; the players are {players}", name=cut(name),
-                                players=", ".join(p.name for p in self.players)))
+        raise UnknownPlayer(refusal("unknown_player", name=cut(name), players=", ".join(p.name for p in self.players)))
 
     def seat(self, name: str) -> int:
         return self.players.index(self.player(name))
