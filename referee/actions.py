@@ -4,6 +4,9 @@ Every face of the referee (the one-shot commands, the ``table`` loop, the board)
 renders what they return; none of them applies events itself. Each write resumes the game once,
 inside its write transaction. Refusals are ``RulesError``s (nothing changed); a request that does
 not fit the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
+
+A little over 500 lines: one method per thing a table does, and the amendments' re-checking of later actions
+(``amend``, ``_rederive``) shares the game-flow helpers the turns use.
 """
 from __future__ import annotations
 
