@@ -13,7 +13,7 @@ from dictionaries.i18n import Message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar, Self
 
 
 def note(template: str) -> tuple[str, None]:
@@ -219,15 +219,16 @@ REFUSALS: dict[str, tuple[str, str | None]] = {
 }
 
 
-class Happened(Message):
-    """One thing an event did: ``kind`` and its ``facts``, and the referee's sentence for it (``NOTES``)."""
+class Worded(Message):
+    """A kind of sentence of ``TABLE`` with its facts: the value, and the sentence it is (a ``Message``)."""
 
+    TABLE: ClassVar[dict[str, tuple[str, str | None]]] = {}
     kind: str
 
-    def __new__(cls, kind: str, /, **facts: Any) -> Happened:
-        template, plural = NOTES[kind]  # a KeyError names a kind without a sentence: a bug in the rules
+    def __new__(cls, kind: str, /, **facts: Any) -> Self:
+        template, plural = cls.TABLE[kind]  # a KeyError names a kind without a sentence: a bug in the rules
         self = super().__new__(cls, template, facts, plural, facts["n"] if plural is not None else None)
-        assert isinstance(self, Happened)  # Message.__new__ makes an instance of cls
+        assert isinstance(self, cls)  # Message.__new__ makes an instance of cls
         self.kind = kind
         return self
 
@@ -236,21 +237,16 @@ class Happened(Message):
         return self.params
 
 
-class Refusal(Message):
-    """Why the rules refuse, as a value: ``kind`` (a key of ``REFUSALS``) and its ``facts``, and the sentence."""
+class Happened(Worded):
+    """One thing an event did (``NOTES``): what ``Game.apply`` returns."""
 
-    kind: str
+    TABLE = NOTES
 
-    def __new__(cls, kind: str, /, **facts: Any) -> Refusal:
-        template, plural = REFUSALS[kind]
-        self = super().__new__(cls, template, facts, plural, facts["n"] if plural is not None else None)
-        assert isinstance(self, Refusal)  # Message.__new__ makes an instance of cls
-        self.kind = kind
-        return self
 
-    @property
-    def facts(self) -> dict[str, Any]:
-        return self.params
+class Refusal(Worded):
+    """Why the rules refuse, or a clause of it (``REFUSALS``): the message of the errors the rules raise."""
+
+    TABLE = REFUSALS
 
 
 def refusal(kind: str, /, **facts: Any) -> Refusal:
@@ -258,4 +254,4 @@ def refusal(kind: str, /, **facts: Any) -> Refusal:
     return Refusal(kind, **facts)
 
 
-__all__ = ["NOTES", "REFUSALS", "Happened", "Refusal", "refusal"]
+__all__ = ["NOTES", "REFUSALS", "Happened", "Refusal", "Worded", "refusal"]
