@@ -1,5 +1,8 @@
 """Benchmark of the word service against two peers doing the same look-up and score.
 
+Over 500 lines because it is one self-contained script (its load generator, its peers' servers and its
+report) that runs outside the test suite and must not import the tests' helpers.
+
 Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
 gevent workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
 

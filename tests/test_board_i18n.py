@@ -1,7 +1,7 @@
 """The board and the judge in Spanish (issue 12): the language each request gets (``?lang=``, the
 cookie the switch sets, ``Accept-Language``, English), the pages, streams and JSON in it, and the
 board's catalog (complete, compiled, its placeholders kept). The switch in a real browser is in
-test_board_browser.py."""
+test_board_browser.py. About 500 lines: every page, stream and error of the board, each in Spanish."""
 from __future__ import annotations
 
 import html
