@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 SHELL := /bin/bash
 
-.PHONY: run test quick bench dictionary clean
+.PHONY: run test quick bench dictionary docs clean
 
 # $(call timed,NAME,COMMAND): run one phase of `make test` or `make quick`, then print its wall time.
 timed = echo '== $(1): $(2)'; t0=$$(date +%s%N); $(2); rc=$$?; ms=$$(( ($$(date +%s%N) - t0) / 1000000 )); \
@@ -49,6 +49,9 @@ bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
 	$(BIN)/python benchmarks/bench_referee.py
 	$(BIN)/python benchmarks/bench_words.py
 	$(BIN)/python benchmarks/bench_service.py
+
+docs: $(BIN)/.installed  ## run every documented command again and rewrite its output in README.md and docs/*.md
+	$(BIN)/python tools/docs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -579,14 +579,13 @@ def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp
     """The front page follows the current game: when another game becomes current (here a long one, by an
     undo), the board starts from that game's snapshot without reading its events."""
     import referee.engine
-    from referee.store import Store
 
     db = tmp_path / "g.sqlite3"
     long = long_game(db, 1500)
     assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
     client = client_for(db)
     assert "Ann" in client.get("/").get_data(as_text=True)
-    Store(db).undo(long, 1)  # the long game is the current one again
+    assert run(db, "undo", "--game", str(long)).exit_code == 0  # the long game is the current one again
     calls = count_work(monkeypatch)
     made = [0]
     event_from_dict = referee.engine.event_from_dict

@@ -199,6 +199,6 @@ def test_dictionary_names_the_service_version(client: FlaskClient) -> None:
 def test_changelog_and_policy() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text()
     assert re.search(r"^## \[?(Unreleased|" + re.escape(__version__) + r")", changelog, re.M)
-    readme = (ROOT / "README.md").read_text()
-    assert "### Versioning: what `/v1` promises" in readme
-    assert "CHANGELOG.md" in readme
+    api = (ROOT / "docs" / "api.md").read_text()
+    assert "## Versioning: what `/v1` promises" in api
+    assert "CHANGELOG.md" in api

@@ -138,3 +138,37 @@ def test_the_circle_check_can_fail() -> None:
             test_no_import_circles()
     finally:
         GRAPH["referee.render"] = GRAPH["referee.render"] - {"referee.quick"}
+
+
+#: What the store may take from the engine: the values it keeps and the game it replays to verify them. Never a
+#: rule (what an action is, what undo takes back) nor words: the store persists and verifies.
+STORE_MAY_IMPORT = {"Correction", "Created", "Event", "Game", "Seen", "Setup", "State", "event_from_dict",
+                    "generation_of"}
+STORE_MODULES = sorted(n for n in MODULES if n == "referee.store" or n.startswith("referee.store_"))
+
+
+def engine_names_imported(name: str) -> set[str]:
+    """The names ``name`` imports from the engine's modules, anywhere in its file (``import referee.engine`` counts
+    as every name)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text(), str(MODULES[name]))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("referee.engine"):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update("*" for alias in node.names if alias.name.startswith("referee.engine"))
+    return found
+
+
+def test_the_store_modules_were_found() -> None:
+    assert {"referee.store", "referee.store_file", "referee.store_format", "referee.store_schema"} <= set(STORE_MODULES)
+
+
+@pytest.mark.parametrize("name", STORE_MODULES)
+def test_the_store_imports_no_rule_of_the_engine_and_no_words(name: str) -> None:
+    assert engine_names_imported(name) <= STORE_MAY_IMPORT
+    assert not {i for i in imports_of(name) if i in ("referee.words", "referee.render", "referee.actions")}
+
+
+def test_the_store_rule_check_can_fail() -> None:
+    """The engine's rule functions the store used to import are not allowed (so the check above means something)."""
+    assert not {"undo_point", "action_starts", "NothingToUndo"} & STORE_MAY_IMPORT
