@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
 from benchmarks.peers import legal_words  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import open_dictionary  # noqa: E402 - after the sys.path line above
