@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from referee.board.app import create_app
+from referee.board.players import join_code
 from referee.cli import cli
 
-CODE = "K7P2QX"
 HOST = "host-secret-for-the-tests-0123456789abcdef"
+CODE = join_code(HOST, 1)  # game 1's
 
 
 def run(db: Path, *args: str) -> Any:
@@ -28,12 +29,13 @@ def db(tmp_path: Path) -> Path:
 
 def client_for(path: Path, players: bool = True, **config: Any) -> Any:
     app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
-                      "BOARD_JOIN_CODE": CODE, "BOARD_HOST_SECRET": HOST, **config})
+                      "BOARD_HOST_SECRET": HOST, **config})
     return app.test_client()
 
 
-def join(client: Any, seat: str, code: str = CODE, game: int = 1) -> Any:
-    return client.post(f"/api/games/{game}/seats", json={"code": code, "seat": seat})
+def join(client: Any, seat: str, code: str | None = None, game: int = 1) -> Any:
+    """Take ``seat`` in ``game`` with its join code (or ``code``)."""
+    return client.post(f"/api/games/{game}/seats", json={"code": code or join_code(HOST, game), "seat": seat})
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -73,15 +75,41 @@ def test_without_players_the_board_only_reads(db: Path) -> None:
 
 
 def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
-    client = client_for(db, BOARD_JOIN_URL="http://192.0.2.7:8080/join")
+    client = client_for(db, BOARD_PUBLIC_URL="http://192.0.2.7:8080/")
     html = client.get("/").get_data(as_text=True)
-    assert CODE in html and "http://192.0.2.7:8080/join" in html and 'src="/join.svg"' in html
+    assert CODE in html and "http://192.0.2.7:8080/games/1/join" in html and 'src="/games/1/join.svg"' in html
     assert "<script>" not in html  # no inline script: the CSP forbids it
-    qr = client.get("/join.svg")
+    qr = client.get("/games/1/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.") and "/api/games/{id}/actions" in spec["paths"]
     assert "/api/games/{id}/seats" in spec["paths"]
+
+
+def test_each_game_has_its_own_join_code_and_the_board_follows_the_new_game(db: Path) -> None:
+    client = client_for(db)
+    first = client.get("/").get_data(as_text=True)
+    assert CODE in first and "/games/1/join" in first
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0  # a new game while the board runs
+    second = join_code(HOST, 2)
+    assert second != CODE and len(second) == 6 and set(second) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    board = client.get("/").get_data(as_text=True)
+    assert second in board and CODE not in board and "/games/2/join" in board and "/games/2/join.svg" in board
+    problem(join(client, "Ann", code=CODE, game=2), 403, "wrong-code")  # game 1's code takes no seat in game 2
+    assert join(client, "Ann", game=2).status_code == 201
+    assert join(client, "Cindi", code=CODE, game=1).status_code == 201  # and still opens game 1
+    host = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()
+    assert host["current"] == 2 and host["join"]["code"] == CODE  # the host's page moves to game 2
+    assert client.get("/join").headers["Location"] == "/games/2/join"
+
+
+def test_a_game_that_is_over_shows_no_join_code(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    assert join_code(HOST, 1) in client.get("/").get_data(as_text=True)
+    assert run(path, "play", "taps", "--roll", "15").exit_code == 0
+    assert join_code(HOST, 1) not in client.get("/").get_data(as_text=True)
 
 
 def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,15 +124,16 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
 
     monkeypatch.setattr("referee.board.server.BoardServer", Server)
     monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
-    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL", "UW_BOARD_DB",
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_DB",
                  "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
         monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
     result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
     assert result.exit_code == 0, result.output
     import os
 
-    code, secret = os.environ["UW_BOARD_JOIN_CODE"], os.environ["UW_BOARD_HOST_SECRET"]
-    assert len(code) == 6 and f"http://127.0.0.1:8099/join with the code {code}" in result.output
+    secret = os.environ["UW_BOARD_HOST_SECRET"]
+    code = join_code(secret, 1)
+    assert f"Players join game 1 at http://127.0.0.1:8099/join with the code {code}" in result.output
     assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
 
 
@@ -292,14 +321,15 @@ def test_the_host_undoes_another_players_action_and_only_the_host(db: Path) -> N
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_phone_and_host_pages_load_their_own_scripts_only(db: Path, lang: str) -> None:
     client = client_for(db)
-    for path, script in (("/join", "phone.js"), ("/host", "host.js")):
+    assert client.get(f"/join?lang={lang}").headers["Location"] == f"/games/1/join?lang={lang}"
+    for path, script in (("/games/1/join", "phone.js"), ("/host", "host.js")):
         page = client.get(f"{path}?lang={lang}")
         html = page.get_data(as_text=True)
         assert page.status_code == 200 and f'src="/static/{script}"' in html
         assert "<script>" not in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
         assert "http://" not in html and "https://" not in html  # nothing from another site
         assert client.get(f"/static/{script}").status_code == 200
-    phone = client.get(f"/join?lang={lang}").get_data(as_text=True)
+    phone = client.get(f"/games/1/join?lang={lang}").get_data(as_text=True)
     assert phone.count('autocapitalize="characters"') >= 3 and 'autocorrect="off"' in phone
     assert 'value="Paul"' in phone
     assert ("Jugar desde tu móvil" if lang == "es" else "Play from your phone") in phone
@@ -449,7 +479,7 @@ def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(players, "MAX_KEYS", 3)
     monkeypatch.setattr(players, "WRONG_CODE_SECONDS", 0.0)
-    tables = players.Tables(code="AAAAAA", host="x")
+    tables = players.Tables(host="x")
     for i in range(10):
         assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
     assert len(tables.hits) <= 4
@@ -466,14 +496,10 @@ def test_pages_answer_while_a_phone_waits_for_the_cli_lock(db: Path) -> None:
     import time
     import urllib.request
 
-    from board_support import Board
+    from board_support import Board, players_secrets
 
     with Board(db, "--players") as board:
-        code = ""
-        while not code:
-            line = board.proc.stdout.readline() if board.proc.stdout else ""
-            if "with the code" in line:
-                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+        code, _secret = players_secrets(board)
 
         def call(path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
             headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}

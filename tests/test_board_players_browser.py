@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen, uw
+from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen, players_secrets, uw
 
 pytestmark = pytest.mark.slow
 
@@ -287,11 +287,7 @@ def test_a_phone_that_lost_the_network_catches_up_when_it_is_back(tmp_path: Path
     db = tmp_path / "games.sqlite3"
     uw(db, "new", "Cindi", "Paul", "--first", "Cindi")
     with Board(db, "--players") as board, chromium() as driver:
-        code = ""
-        while not code:
-            line = board.proc.stdout.readline() if board.proc.stdout else ""
-            if "with the code" in line:
-                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+        code, _secret = players_secrets(board)
         emulate_phone(driver)
         driver.get(board.url + "/join")
         wait(lambda: shown(driver, "join-form"))

@@ -118,8 +118,9 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     _more_files(viewers + 600)
+    current = None
     try:
-        Source(path).game(pinned)
+        current = Source(path).game(pinned).id
     except BoardError as exc:
         click.echo(_("Note: {problem}. The board says so until that changes.").format(
             problem=say(message_of(exc)).rstrip(".")), err=True)
@@ -127,7 +128,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
     if players:
-        _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/")
+        _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/", current)
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
     if everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
@@ -161,14 +162,18 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         sys.exit(code)
 
 
-def _players_env(base: str) -> None:
-    """Turn the players' side on: a new join code and host secret for this run, said on the terminal."""
-    from referee.board.players import new_code, new_secret
+def _players_env(base: str, game: int | None) -> None:
+    """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
+    join link, the current game's code and the host's link said on the terminal."""
+    from referee.board.players import join_code, new_secret
 
-    code, secret = new_code(), new_secret()
-    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_JOIN_CODE=code, UW_BOARD_HOST_SECRET=secret,
-                      UW_BOARD_JOIN_URL=f"{base}join")
-    click.echo(_("Players join at {url} with the code {code}.").format(url=f"{base}join", code=code))
+    secret = new_secret()
+    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base)
+    if game is None:
+        click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
+    else:
+        click.echo(_("Players join game {game} at {url} with the code {code} (each new game gets its own code, "
+                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game)))
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
 
 

@@ -53,7 +53,8 @@
     show("close-button", mine && phase === "spell_binding");
     show("bind-form", !v.over && phase === "spell_binding" && !mine);
     show("undo-button", v.can_undo);
-    show("ask-undo", !v.can_undo);
+    show("ask-undo", !v.can_undo && !v.over);
+    show("next-game", v.over);
   }
 
   function read() {
