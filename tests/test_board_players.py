@@ -299,6 +299,30 @@ def test_the_verdict_as_you_type(db: Path) -> None:
     assert not bad["legal"] and not bad["playable"] and bad["reasons"]
 
 
+def test_the_verdict_counts_the_cards_face_up(db: Path) -> None:
+    assert run(db, "play", "quiz", "--roll", "20").exit_code == 0  # the only Q lies in the discard pile now
+    client = client_for(db)
+    quit_ = client.get("/api/games/1/verdict?word=quit").get_json()
+    assert quit_["legal"] and not quit_["playable"] and "Q" in quit_["refusal"] and quit_["refusal"] in quit_["said"]
+    assert quit_["score"] == 8 and [x for x in quit_["letters"]][0][0] == "Q"
+    assert any("sanity check passes" in line for line in quit_["said"])
+
+
+def test_the_verdict_says_the_oath_lets_a_player_with_one_pawn_play_any_letters(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--oath").exit_code == 0
+    client = client_for(path)
+    assert not client.get("/api/games/1/verdict?word=abeah").get_json()["playable"]  # five pawns: no Oath
+    for word in ("look", "tool", "sod", "nod"):  # Ann fails four sanity checks: one pawn left
+        assert run(path, "play", word, "--roll", "1").exit_code == 0
+        assert run(path, "discard").exit_code == 0
+    oath = client.get("/api/games/1/verdict?word=abeah").get_json()
+    assert not oath["legal"] and oath["playable"] and oath["score"] == 23
+    assert oath["said"][-1] == "Not a word, but the Unspellable Oath lets you play it."
+    spanish = client.get("/api/games/1/verdict?word=abeah", headers={"Accept-Language": "es"}).get_json()
+    assert "juramento indescriptible" in spanish["said"][-1]
+
+
 # -- the host and the pages -----------------------------------------------------------------------
 
 def test_the_host_undoes_another_players_action_and_only_the_host(db: Path) -> None:

@@ -426,6 +426,8 @@ def verdict(game_id: int) -> Any:
     said.append(_("The sanity check passes {chance}% of the time.").format(chance=round(v.success_chance * 100)))
     if refusal and v.legal:
         said.append(refusal)
+    if refusal is None and not v.legal:  # the referee takes it all the same: the Oath (one pawn left)
+        said.append(_("Not a word, but the Unspellable Oath lets you play it."))
     return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
                    chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
