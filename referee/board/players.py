@@ -404,6 +404,8 @@ def verdict(game_id: int) -> Any:
     """The verdict on ``?word=`` as the CLI gives it, tried on the game as it is (card accounting included)."""
     from dictionaries.errors import WordError
     from referee import RulesError
+    from referee.render import check_lines, letters_text
+    from referee.terminal import Style
 
     word = request.args.get("word", "")[:40]
     ref = _referee()
@@ -419,15 +421,17 @@ def verdict(game_id: int) -> Any:
         ref.check_play(prepared)
     except RulesError as exc:
         refusal = sentence(say(message_of(exc)))
-    said = [ngettext("{word}: legal, {n} point.", "{word}: legal, {n} points.", v.score) if v.legal
-            else ngettext("{word}: not legal ({n} point).", "{word}: not legal ({n} points).", v.score)]
-    said[0] = said[0].format(word=v.word, n=v.score)
-    said += [sentence(say(r.message)) for r in v.reasons]
-    said.append(_("The sanity check passes {chance}% of the time.").format(chance=round(v.success_chance * 100)))
-    if refusal and v.legal:
+    # The CLI's own words (``uw-referee check``): legal with the score per letter and the sanity check's
+    # odds, or not legal and why; then what the game itself says (card accounting, the Oath).
+    said = [line.strip().removeprefix("- ") for line in check_lines([v], Style(False))]
+    if refusal and v.legal:  # (a word that is not legal: its reasons above say why)
         said.append(refusal)
-    if refusal is None and not v.legal:  # the referee takes it all the same: the Oath (one pawn left)
-        said.append(_("Not a word, but the Unspellable Oath lets you play it."))
+    elif refusal is None and not v.legal:  # the referee takes it all the same: the Unspellable Oath (one pawn left)
+        said.append(ngettext("Not a word, but the Unspellable Oath lets you play it: {n} point ({letters}); the sanity "
+                             "check passes {chance}% of the time.",
+                             "Not a word, but the Unspellable Oath lets you play it: {n} points ({letters}); the "
+                             "sanity check passes {chance}% of the time.", v.score).format(
+            n=v.score, letters=letters_text(v.letters), chance=round(v.success_chance * 100)))
     return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
                    chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
