@@ -191,6 +191,45 @@ def test_a_turn_from_a_phone_and_the_cli_on_the_same_game(db: Path) -> None:
     assert events(client, cindi) == seen + 4
 
 
+@pytest.mark.slow
+def test_table_mode_and_the_phones_play_the_same_game_at_once(db: Path) -> None:
+    """``uw-referee table`` at the keyboard (a real process on a pseudo-terminal) while phones act: the table
+    notices what a phone did, says it and asks the player whose turn it now is; the phones read what the table did
+    and act after it."""
+    import os
+    import sys
+
+    from test_table_pty import PROMPT, ROLL, Terminal
+
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    env = {**os.environ, "UW_LANG": "en", "NO_COLOR": "1", "COLUMNS": "200"}
+    table = Terminal([sys.executable, "-m", "referee.cli", "--db", str(db), "table"], env)
+    try:
+        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        assert act(client, cindi, action="discard", seen=events(client, cindi)).status_code == 200  # from her phone
+        table.type("look")                                # typed for Cindi, who already acted: refused
+        _which, prompt = table.expect(PROMPT)
+        said = prompt.string[:prompt.start()]            # what the table said before asking again
+        assert prompt.group(1) == "Paul" and "Cindi" in said and "discard" in said.lower(), said
+        table.type("look")                                # Paul plays at the keyboard
+        assert table.expect(ROLL)[1].group(1) == "Paul"
+        table.type("7")
+        assert table.expect(PROMPT)[1].group(1) == "Sue"
+        view = client.get("/api/games/1/play", headers=bearer(sue)).get_json()
+        assert view["your_turn"] and "LOOK" in client.get("/api/games/1").get_json()["used_words"]
+        assert act(client, sue, action="play", word="champ", roll=3, seen=view["events"]).status_code == 200
+        table.type("taps")                                # typed for Sue, who played CHAMP from her phone
+        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        table.type("/quit")
+        table.proc.wait(timeout=20)
+    finally:
+        table.close()
+    log = run(db, "log").output
+    assert "CHAMP" in log and "LOOK" in log and "TAPS" not in log
+
+
 def test_a_stale_event_number_is_refused_naming_what_happened(db: Path) -> None:
     client = client_for(db)
     cindi = join(client, "Cindi").get_json()["token"]
