@@ -49,7 +49,10 @@
     show("discard-form", mine && (phase === "action" || phase === "last_words"));
     show("roll-form", mine && (phase === "sanity" || phase === "psychotherapy"));
     show("skip-button", mine && phase === "psychotherapy");
-    $("roll").hidden = v.dice === "virtual";
+    const virtual = v.dice === "virtual";   // the referee rolls: nothing to type
+    $("roll").hidden = virtual;
+    $("roll-label").hidden = virtual;
+    $("roll-button").textContent = virtual ? $("roll-button").dataset.tVirtual : $("roll-button").dataset.tPhysical;
     show("close-button", mine && phase === "spell_binding");
     show("bind-form", !v.over && phase === "spell_binding" && !mine);
     show("undo-button", v.can_undo);
@@ -148,6 +151,7 @@
     });
   }
   $("ask-undo").addEventListener("click", function () { askHost({ action: "undo" }); });
+  $("ask-redo").addEventListener("click", function () { askHost({ action: "redo" }); });
   $("ask-leave").addEventListener("click", function () { askHost({ action: "leave" }); });
   $("amend-form").addEventListener("submit", function (e) {
     e.preventDefault();
