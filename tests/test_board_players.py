@@ -186,9 +186,12 @@ def test_a_turn_from_a_phone_and_the_cli_on_the_same_game(db: Path) -> None:
     body = answer.get_json()
     assert body["events"] == seen + 2 and body["waiting"]["player"] == "Paul" and not body["your_turn"]
     assert any("LOOK" in n for n in body["notes"])
+    assert body["recent"][0].startswith("Cindi plays LOOK")  # what is happening, newest first
     assert "LOOK" in run(db, "log").output  # the CLI reads what the phone did
     assert run(db, "play", "champ", "--roll", "3").exit_code == 0  # and acts on the same game
     assert events(client, cindi) == seen + 4
+    recent = client.get("/api/games/1/play", headers={**bearer(cindi), "Accept-Language": "es"}).get_json()["recent"]
+    assert recent[0].startswith("Paul juega CHAMP") and recent[1].startswith("Cindi juega LOOK"), recent
 
 
 @pytest.mark.slow

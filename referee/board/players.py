@@ -41,6 +41,8 @@ CODE_LENGTH = 6
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: The last actions a phone shows (newest first).
+PHONE_RECENT = 3
 #: Counters kept before the ones that ran out are forgotten.
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
@@ -371,12 +373,20 @@ def list_seats(game_id: int) -> Any:
 # -- reading and judging --------------------------------------------------------------------------
 
 def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, Any]:
-    """A game as a phone needs it: the state, the last event's number and what it waits for."""
+    """A game as a phone needs it: the state, the last event's number, what it waits for and the last actions
+    (newest first, in the request's language, as the board shows them)."""
     from referee.actions import waiting
 
     state = game.state
     w = waiting(state)
-    return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
+    rt = runtime(current_app)
+    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (if any)
+    try:
+        shown = rt.feed(game_id).shown()
+        recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
+    except BoardError:
+        recent = []
+    return {"recent": recent, "game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
             "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
             "waiting": {"player": w.player, "text": sentence(say(w.text)), "word": w.word, "needs": w.needs,

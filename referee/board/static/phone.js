@@ -43,6 +43,13 @@
     $("seat-title").textContent = root.dataset.tSeated.replace("{seat}", v.seat) +
       (v.your_turn && !v.over ? " " + root.dataset.tYourTurn : "");
     $("waiting").textContent = v.waiting.text;
+    const recent = $("recent");   // what is happening: the last actions, newest first
+    recent.textContent = "";
+    (v.recent || []).forEach(function (line) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      recent.appendChild(li);
+    });
     const mine = v.your_turn && !v.over;
     const phase = v.phase;
     show("word-form", mine && (phase === "action" || phase === "last_words"));
