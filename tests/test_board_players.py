@@ -135,6 +135,17 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
     code = join_code(secret, 1)
     assert f"Players join game 1 at http://127.0.0.1:8099/join with the code {code}" in result.output
     assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
+    assert "Only this machine can open it" in result.output
+    monkeypatch.setattr(board_cli, "lan_address", lambda: "192.0.2.7")
+    on_the_network = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099", "--host",
+                                              "0.0.0.0"])
+    assert on_the_network.exit_code == 0, on_the_network.output
+    out = on_the_network.output
+    code = join_code(os.environ["UW_BOARD_HOST_SECRET"], 1)
+    assert "On a phone or a TV on the same network, open http://192.0.2.7:8099/" in out  # the TV's address
+    assert f"Players join game 1 at http://192.0.2.7:8099/join with the code {code}" in out
+    assert os.environ["UW_BOARD_PUBLIC_URL"] == "http://192.0.2.7:8099/"
+    assert out.count("█") > 100  # and the join link's QR code, for the phones to scan
 
 
 # -- seats ----------------------------------------------------------------------------------------

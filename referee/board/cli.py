@@ -127,8 +127,6 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
-    if players:
-        _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/", current)
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
     if everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
@@ -136,17 +134,23 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     elif everywhere:
         click.echo(_("Warning: the board is read-only, but every device on this network can see it: every game "
                      "in the database, its players' names and words."), err=True)
-        lan = lan_address()
-        if lan:
-            url = f"http://{lan}:{port}/"
-            click.echo(_("On a phone or a TV on the same network, open {url}").format(url=url))
-            if qr:
-                print_qr(url)
-        else:
-            click.echo(_("This machine has no local network address: only this machine can open the board."))
-    elif shown.startswith("127.") or shown in ("localhost", "[::1]"):
+    lan = lan_address() if everywhere else None
+    if everywhere and lan:
+        url = f"http://{lan}:{port}/"
+        click.echo(_("On a phone or a TV on the same network, open {url}").format(url=url))
+        if qr and not players:  # with --players the QR code is the join link's, below
+            print_qr(url)
+    elif everywhere:
+        click.echo(_("This machine has no local network address: only this machine can open the board."))
+    this_machine = not everywhere and (shown.startswith("127.") or shown in ("localhost", "[::1]"))
+    if players:
+        base = f"http://{(lan or '127.0.0.1') if everywhere else shown}:{port}/"
+        _players_env(base, current)
+        if qr and (lan if everywhere else not this_machine):
+            print_qr(f"{base}join")  # the phones scan the join link
+    if this_machine:
         click.echo(_("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in."))
-    elif qr:
+    elif qr and not everywhere and not players:
         print_qr(local)
     click.echo(_("Press Ctrl-C to stop the board."))
     sys.stdout.flush()
