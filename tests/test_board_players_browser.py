@@ -264,6 +264,7 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.fill("Cy", "bind-word", "column")
         table.on("Cy").find_element("css selector", "#bind-form button").click()
         wait(lambda: "COLUMN" in text_of(table.on("Cy"), "message"))
+        wait(lambda: "COLUMN" in text_of(table.on("Bob"), "recent"))  # Bob's phone shows Cy's word
         table.until("Bob", "close-button")
         table.click("Bob", "close-button")
         table.roll("Bob", "15")

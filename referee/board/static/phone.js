@@ -45,6 +45,7 @@
     $("waiting").textContent = v.waiting.text;
     const recent = $("recent");   // what is happening: the last actions, newest first
     recent.textContent = "";
+    $("recent-title").hidden = !(v.recent || []).length;
     (v.recent || []).forEach(function (line) {
       const li = document.createElement("li");
       li.textContent = line;
