@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import run
 from click.testing import CliRunner
 
 from referee.board.app import create_app
@@ -16,15 +17,11 @@ HOST = "host-secret-for-the-tests-0123456789abcdef"
 CODE = join_code(HOST, 1)  # game 1's
 
 
-def run(db: Path, *args: str) -> Any:
-    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-
-
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
-    assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
-    return path
+def db(db: Path) -> Path:
+    """A game of three at its first turn (Cindi's)."""
+    assert run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
+    return db
 
 
 def client_for(path: Path, players: bool = True, **config: Any) -> Any:
