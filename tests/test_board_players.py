@@ -93,7 +93,9 @@ def test_each_game_has_its_own_join_code_and_the_board_follows_the_new_game(db: 
     board = client.get("/").get_data(as_text=True)
     assert second in board and CODE not in board and "/games/2/join" in board and "/games/2/join.svg" in board
     problem(join(client, "Ann", code=CODE, game=2), 403, "wrong-code")  # game 1's code takes no seat in game 2
-    assert join(client, "Ann", game=2).status_code == 201
+    ann = join(client, "Ann", game=2).get_json()["token"]
+    problem(client.get("/api/games/1/play", headers=bearer(ann)), 401, "bad-token")  # a seat of game 2 only
+    assert client.get("/games/9/join").status_code == 404 and client.get("/games/9/join.svg").status_code == 404
     assert join(client, "Cindi", code=CODE, game=1).status_code == 201  # and still opens game 1
     host = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()
     assert host["current"] == 2 and host["join"]["code"] == CODE  # the host's page moves to game 2

@@ -647,6 +647,13 @@ def _current_game() -> int | None:
         return None
 
 
+def _known(game_id: int) -> Any:
+    """The game as the board shows it; an unknown one is the board's page saying so (404)."""
+    if game_id > 2**63 - 1:  # beyond SQLite's integers: not a game
+        raise BoardError(msg("there is no game {game}", game=game_id), 404)
+    return runtime(current_app).feed(game_id).shown()
+
+
 @players.get("/join")
 def join_current() -> Any:
     """The join link the terminal prints: the join page of the game the board shows now."""
@@ -662,9 +669,7 @@ def join_current() -> Any:
 @players.get("/games/<int:game_id>/join")
 def join_page(game_id: int) -> Any:
     """The phone's page: the code, a seat, then the turns of that seat."""
-    if game_id > 2**63 - 1:  # beyond SQLite's integers: not a game (the board's page for an unknown game)
-        raise BoardError(msg("there is no game {game}", game=game_id), 404)
-    names = list(runtime(current_app).feed(game_id).shown().state.setup.players)
+    names = list(_known(game_id).state.setup.players)
     return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
 
 
@@ -675,6 +680,7 @@ def join_qr(game_id: int) -> Any:
 
     import segno
 
+    _known(game_id)
     link = join_box(game_id)["url"]
     if link.startswith("/"):
         link = request.host_url.rstrip("/") + link
