@@ -123,7 +123,7 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
 
     monkeypatch.setattr("referee.board.server.BoardServer", Server)
     monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
-    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_DB",
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG", "UW_BOARD_DB",
                  "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
         monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
     result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
@@ -438,6 +438,24 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
     assert done.status_code == 200 and done.get_json()["waiting"]["player"] == "Cindi"
     problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST)), 404,
             "no-request")
+
+
+def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    client = client_for(db, BOARD_HOST_LANG="es")  # the host's terminal speaks Spanish
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=2, seen=events(client, cindi))
+    seen = events(client, paul)
+    client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen}, headers=bearer(paul))
+    said = capsys.readouterr().out
+    assert said.startswith("Partida 1: Paul pide") and said.rstrip().endswith("uw-referee --game 1 amend --roll 7")
+    client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert capsys.readouterr().out.rstrip().endswith("uw-referee --game 1 undo")
+    assert len(client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]) == 2
+    assert run(db, "--game", "1", "undo").exit_code == 0  # the host types it: the undo is made
+    assert client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"] == []  # both dropped
+    assert "Undid Cindi's LOOK" in run(db, "log").output
 
 
 def test_an_asked_undo_is_refused_by_the_host_or_when_the_game_moved(db: Path) -> None:

@@ -37,6 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_PLAYERS=os.environ.get("UW_BOARD_PLAYERS", "") == "1",
         BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
+        BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:

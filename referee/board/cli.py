@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from dictionaries.i18n import _, message_of, say
+from dictionaries.i18n import _, language, message_of, say
 from referee.cli_common import CONTEXT, Obj, lang_option
 
 # The help texts are said when this module is imported: the command chooses its language first.
@@ -172,7 +172,8 @@ def _players_env(base: str, game: int | None) -> None:
     from referee.board.players import join_code, new_secret
 
     secret = new_secret()
-    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base)
+    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base,
+                      UW_BOARD_HOST_LANG=language())  # the terminal's language, for the requests it shows
     if game is None:
         click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
     else:

@@ -549,9 +549,29 @@ def ask(game_id: int) -> Any:
     asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
     with t.lock:
         t.asked.setdefault(game_id, {})[asked.id] = asked
+    _tell_the_terminal(game_id, asked)
     answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
     answer.status_code = 202
     return answer
+
+
+def _tell_the_terminal(game_id: int, asked: Asked) -> None:
+    """Say a request on the board's terminal, in the host's language, with the command that makes it there
+    (the host may confirm it on their page or type that command: the request is then dropped as made)."""
+    import shlex
+
+    from referee.board.language import speaking
+
+    with speaking(str(current_app.config.get("BOARD_HOST_LANG") or "en")):
+        said = {"undo": _("{seat} asks to undo the last action."),
+                "redo": _("{seat} asks to redo the last undone action."),
+                "amend": _("{seat} asks to correct the last roll to {roll}."),
+                "leave": _("{seat} asks to leave the game.")}[asked.action].format(seat=asked.seat, roll=asked.roll)
+        command = {"undo": "undo", "redo": "redo", "amend": f"amend --roll {asked.roll}",
+                   "leave": f"leave {shlex.quote(asked.seat)}"}[asked.action]
+        line = _("Game {game}: {request} Confirm it on the host's page, or type: {command}").format(
+            game=game_id, request=said, command=f"uw-referee --game {game_id} {command}")
+    print(line, flush=True)
 
 
 @players.post("/api/games/<int:game_id>/requests/<rid>")
