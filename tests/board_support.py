@@ -163,3 +163,12 @@ def players_secrets(board: Board) -> tuple[str, str]:
         code = found.group(1) if found else code
         secret = line.strip().rsplit("host#", 1)[1] if "host#" in line else secret
     return code, secret
+
+
+def free_port_everywhere() -> int:
+    """A port free on every address (0.0.0.0), for a board served with ``--host 0.0.0.0``: a port free on
+    127.0.0.1 alone may be held on another loopback address (another test's client connections)."""
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        port: int = s.getsockname()[1]
+        return port

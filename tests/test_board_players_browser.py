@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen, players_secrets, uw
+from board_support import (
+    Board,
+    chromium,
+    console_errors,
+    emulate_phone,
+    emulate_screen,
+    free_port_everywhere,
+    players_secrets,
+    uw,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -204,7 +213,7 @@ class Table:
 def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> None:
     db = tmp_path / "phones.sqlite3"
     uw(db, *NEW)
-    with Board(db, "--players", "--host", "0.0.0.0") as board, ExitStack() as stack:
+    with Board(db, "--players", "--host", "0.0.0.0", port=free_port_everywhere()) as board, ExitStack() as stack:
         host_line = ""
         while "host#" not in host_line:
             host_line = board.proc.stdout.readline() if board.proc.stdout else "host#"
@@ -304,6 +313,9 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
             table.fill(who, "join-code-input", code_2)
             phone.find_element("css selector", "#join-form button").click()
             table.until(who, "table")
+        host = table.on("host")                              # the host's page moved to game 2 by itself
+        wait(lambda: code_2 in text_of(host, "host-join"), timeout=15, why=lambda: text_of(host, "host"))
+        assert "Ann: taken" in text_of(host, "host-seats")
         for word in ("look", "tool", "sod", "nod"):          # Ann fails four sanity checks: one pawn left
             table.play("Ann", word, "1")
             table.discard("Bob", "")
@@ -319,7 +331,7 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.play("Bob", "riot", "15")                      # Bob's final turn
         wait(lambda: "Last Words" in text_of(table.on("Cy"), "waiting"))
         table.discard("Cy", "")                              # Cy's final turn, and Ann wins
-        wait(lambda: "Ann wins" in text_of(tv, "board"))
+        wait(lambda: "Ann wins" in text_of(table.on("TV"), "board"))  # (the TV shares its browser with the host)
         table.until("Ann", "next-game")
         errors = [e for w in table.windows for e in console_errors(table.on(w))
                   if not ("/api/games/1/actions" in e and "status of 422" in e)     # the refused word
