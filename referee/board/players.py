@@ -386,14 +386,14 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, An
         recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
     except BoardError:
         recent = []
-    return {"recent": recent, "game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
+    return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
             "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
             "waiting": {"player": w.player, "text": sentence(say(w.text)), "word": w.word, "needs": w.needs,
                         "letters": w.letters},
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
-            "can_undo": bool(seat and _own_last(game_id, game, seat))}
+            "can_undo": bool(seat and _own_last(game_id, game, seat)), "recent": recent}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
