@@ -737,7 +737,9 @@ OPENAPI: dict[str, Any] = {
                                                        "phase": {"type": "string"}, "over": {"type": "boolean"},
                                                        "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
                                                        "your_turn": {"type": "boolean"},
-                                                       "can_undo": {"type": "boolean"}}},
+                                                       "can_undo": {"type": "boolean"},
+                                                       "recent": {"type": "array", "items": {"type": "string"},
+                                                                  "description": "The last actions, newest first"}}},
         },
     },
     "paths": {
