@@ -330,6 +330,8 @@ class WordNet:
     #: (hyphenated lemmas of any part, spaced ones only as nouns: LEGIT is not the verb "leg it").
     #: Their senses are in ``senses`` under the hyphenated or spaced lemma, which no a-z word reaches.
     closed: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: a-z token -> the shortest lower-case WordNet collocation holding it, with spaces (habeas -> habeas corpus).
+    phrases: dict[str, str] = field(default_factory=dict)
     version: str = "unknown"
 
     def bases(self, word: str, parts: tuple[str, ...] = PARTS_OF_SPEECH) -> list[tuple[str, str]]:
@@ -395,6 +397,12 @@ def read_wordnet(path: Path) -> WordNet:
                 written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
                 if not _KEY_RE.fullmatch(written) and _CAPITALISED_RE.fullmatch(written):
                     wordnet.named_senses.add((part, offset, written.lower()))
+                if _COMPOUND_RE.fullmatch(written):
+                    phrase = written.replace("_", " ")
+                    for token in re.split(r"[-_]", written):
+                        known = wordnet.phrases.get(token)
+                        if known is None or (len(phrase), phrase) < (len(known), known):
+                            wordnet.phrases[token] = phrase
                 if _KEY_RE.fullmatch(written):
                     wordnet.common.add(written)
                     if part == "noun":
@@ -467,9 +475,14 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
                 forms[(entry.key, entry.sense)] = (code, entry.form)
     rare = {key for key in rare if levels[key][word_index] == len(LEVELS)}
     changes: dict[str, list[str]] = {}
-    if frequencies is not None and wordnet is not None:
-        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
     overlay = read_overlay(overlay_path)
+    if frequencies is not None and wordnet is not None:
+        for key, senses in overlay.items():
+            # The overlay's default-level words vouch for their forms as any legal word does (MONTES:
+            # MONTE); the overlay itself is applied after the policy, below.
+            if key in levels and any(sense == "word" and level <= DEFAULT_LEVEL for sense, level, _why in senses):
+                levels[key][word_index] = min(levels[key][word_index] or DEFAULT_CODE, DEFAULT_CODE)
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
         for sense in (*SENSES, PHRASE_PIECE):
@@ -502,6 +515,23 @@ def _phrase(key: str, why: str) -> str:
         if key in re.split(r"[^a-z]+", phrase.lower()):
             return phrase
     return ""
+
+
+def _leave_out(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], wordnet: WordNet,
+               key: str) -> bool:
+    """Take a spelling out of the dictionary (rules 4, 7 and 8), unless it is a piece of a lower-case
+    WordNet collocation (HABEAS in habeas corpus, DEJA in deja vu): that stays a size-95 word whose
+    verdict says it is only part of that phrase. True when it was left out."""
+    for sense in (*SENSES, PHRASE_PIECE):
+        forms.pop((key, sense), None)
+    phrase = wordnet.phrases.get(key)
+    if phrase is None or key in wordnet.common:
+        del levels[key]
+        return True
+    code = _CODE[DOUBTFUL_LEVEL]
+    levels[key] = [code] + [0] * (len(SENSES) - 1)
+    forms[(key, PHRASE_PIECE)] = (code, phrase)
+    return False
 
 
 def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: str, sense: str) -> bool:
@@ -545,13 +575,15 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     8. foreign_name (issue 19): a spelling SCOWL lists only as a size-95 name, that WordNet does not
        know, written in English (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in another language
        (UNE, PERO, DESDE), is a foreign word SCOWL capitalised: left out like rule 7's.
+    phrase_piece (issue 19): a spelling rules 4, 7 or 8 would leave out that is a piece of a lower-case
+    WordNet collocation (HABEAS, DEJA, FACTO) stays a size-95 word whose verdict names the phrase.
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
                                      "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
-                                     "foreign": [], "foreign_name": []}
+                                     "foreign": [], "foreign_name": [], "phrase_piece": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -615,10 +647,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
         code = slot[word]
         if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
                 and not wordnet.bases(key)):
-            del levels[key]
-            for sense in SENSES:
-                forms.pop((key, sense), None)
-            changes["left_out"].append(key)
+            changes["left_out" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
             continue
         if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
                 and _written_in_lower_case(forms, key, "abbreviation") and frequencies.zipf(key) >= COMMON_ZIPF
@@ -683,10 +712,7 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
             # A foreign word SCOWL lists only among its size-95 names (UNE, PERO, WENN, DESDE): like rule 7's
             # words it is left out, so a table reads "not in the dictionary" rather than "a proper noun".
-            del levels[key]
-            for sense in SENSES:
-                forms.pop((key, sense), None)
-            changes["foreign_name"].append(key)
+            changes["foreign_name" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
         elif code <= DEFAULT_CODE or any(slot[i] for i in others):
             continue
         elif (key in wordnet.capitalised and key not in wordnet.common
@@ -705,10 +731,7 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             changes["numeral"].append(key)
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
-            del levels[key]
-            for sense in SENSES:
-                forms.pop((key, sense), None)
-            changes["foreign"].append(key)
+            changes["foreign" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
 
 
 # -- definitions ------------------------------------------------------------------------------------

@@ -224,7 +224,7 @@ def test_shipped_rarely_written_legal_words_are_words(dictionary: Dictionary) ->
     assert sum(j == "not" for _w, j, _n in rows) <= 0.02 * len(rows)
 
 
-@pytest.mark.parametrize("name", ["refusals_30k.tsv", "refusals_30k_again.tsv"])
+@pytest.mark.parametrize("name", ["refusals_30k.tsv", "refusals_30k_again.tsv", "refusals_30k_final.tsv"])
 def test_shipped_refusals_among_the_30000_most_frequent_are_judged_under_today_s_codes(
         dictionary: Dictionary, name: str) -> None:
     rows = _issue19(name)
@@ -234,7 +234,8 @@ def test_shipped_refusals_among_the_30000_most_frequent_are_judged_under_today_s
     assert sum(j == "plain" for _w, j, _n in rows) <= 0.01 * len(rows)
 
 
-@pytest.mark.parametrize("name", ["definitions_sample.tsv", "definitions_fresh.tsv", "definitions_again.tsv"])
+@pytest.mark.parametrize("name", ["definitions_sample.tsv", "definitions_fresh.tsv", "definitions_again.tsv",
+                                  "definitions_final.tsv"])
 def test_shipped_definition_samples_are_judged_on_what_is_shown(name: str) -> None:
     from dictionaries.definitions import open_definitions
 
@@ -260,10 +261,10 @@ def test_shipped_foreign_words_scowl_lists_as_names_are_unknown(dictionary: Dict
     assert list(judge(dictionary, word).codes) == ["unknown"]
 
 
-@pytest.mark.parametrize("word", ["tesla", "orca", "orcas", "chad", "monte", "tiki", "mojo"])
+@pytest.mark.parametrize("word", ["tesla", "orca", "orcas", "chad", "monte", "montes", "tiki", "mojo"])
 def test_shipped_words_scowl_also_lists_as_names_are_words(dictionary: Dictionary, word: str) -> None:
     """ORCAS: a form of a WordNet word SCOWL ranks above its name; CHAD, MONTE, TIKI: the overlay's
-    reading of the class of lower-case common nouns SCOWL also lists as names."""
+    reading of the class of lower-case common nouns SCOWL also lists as names; MONTES follows MONTE."""
     assert judge(dictionary, word).legal
 
 
@@ -286,3 +287,11 @@ def test_shipped_closed_compounds_skip_spaced_verbs() -> None:
     from dictionaries.definitions import open_definitions
 
     assert open_definitions().lookup("legit") == []
+
+
+@pytest.mark.parametrize(("word", "phrase"), [("habeas", "habeas corpus"), ("deja", "deja vu"), ("facto", "de facto"),
+                                              ("mein", "chow mein")])
+def test_shipped_pieces_of_wordnet_phrases_say_so(dictionary: Dictionary, word: str, phrase: str) -> None:
+    """A spelling the build would leave out that is a piece of a lower-case WordNet collocation keeps its phrase."""
+    verdict = judge(dictionary, word)
+    assert list(verdict.codes) == ["phrase_piece"] and f"({phrase})" in verdict.reasons[0].message
