@@ -6,6 +6,7 @@ frequency file), with words of our own choosing, then checked on the shipped dat
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -295,3 +296,25 @@ def test_shipped_pieces_of_wordnet_phrases_say_so(dictionary: Dictionary, word: 
     """A spelling the build would leave out that is a piece of a lower-case WordNet collocation keeps its phrase."""
     verdict = judge(dictionary, word)
     assert list(verdict.codes) == ["phrase_piece"] and f"({phrase})" in verdict.reasons[0].message
+
+
+def _hidden_word_table() -> dict[str, int]:
+    """LEXICON.md's hidden word table: command word -> its SCOWL size."""
+    text = (ROOT / "LEXICON.md").read_text(encoding="utf-8")
+    section = text.split("### The hidden word table", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| ([A-Z]+) \| yes \| (\d+) \|$", section, flags=re.MULTILINE)
+    return {word.lower(): int(size) for word, size in rows}
+
+
+def test_the_hidden_word_table_names_every_command_word_of_the_word_prompt() -> None:
+    """Issue 20: a command word typed alone asks whether the word is meant, which holds only while each
+    is a legal word. The table in LEXICON.md lists them all (QUIT's EXIT, and the other phases' words)."""
+    from referee.game_cli import WORD_PROMPT_COMMANDS
+
+    assert set(_hidden_word_table()) == {*WORD_PROMPT_COMMANDS, "exit", "pass", "done", "roll"}
+
+
+def test_the_hidden_word_table_holds(dictionary: Dictionary) -> None:
+    for word, size in _hidden_word_table().items():
+        verdict = judge(dictionary, word)
+        assert verdict.legal and verdict.level == size, word
