@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_words import median_us  # noqa: E402  # one timing helper for both scripts
-from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402
-from dictionaries.build import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402
-from dictionaries.definitions import open_definitions  # noqa: E402
-from dictionaries.dictionary import Dictionary  # noqa: E402
-from dictionaries.verdict import judge  # noqa: E402
+from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402 - after the sys.path line above
+from dictionaries.build import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402 - after the sys.path line above
+from dictionaries.definitions import open_definitions  # noqa: E402 - after the sys.path line above
+from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above
+from dictionaries.verdict import judge  # noqa: E402 - after the sys.path line above
 
 JUDGED = ROOT / "tests" / "data" / "lexicon"
 ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse | borderline

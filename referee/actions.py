@@ -15,6 +15,8 @@ from referee.engine import (
     BindDone,
     BindNamed,
     CardsRefused,
+    Correction,
+    CorrectionKind,
     Discarded,
     Event,
     Game,
@@ -32,6 +34,8 @@ from referee.engine import (
     WordRefused,
     action_starts,
     check_names,
+    redo_events,
+    undo_events,
 )
 from referee.engine import Created as Created_
 from referee.store import Store
@@ -339,12 +343,16 @@ class Referee:
 
     def undo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Take back the last ``actions`` actions (a play with its roll is one); ``redo`` can put them back."""
-        gid, game, removed = self.store.undo(game_id, actions, seen)
+        gid, game, _, removed = self.store.rewrite(
+            game_id, lambda events, redo: undo_events(events, redo, actions),
+            lambda taken: Correction(CorrectionKind.UNDO, actions, tuple(taken)), seen)
         return Result(gid, game, (), removed=tuple(removed))
 
     def redo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Put back the last ``actions`` undone actions, in order (until the table takes a new action)."""
-        gid, game, back = self.store.redo(game_id, actions, seen)
+        gid, game, _, back = self.store.rewrite(
+            game_id, lambda events, redo: redo_events(events, redo, actions),
+            lambda put: Correction(CorrectionKind.REDO, actions, tuple(put)), seen)
         return Result(gid, game, (), restored=tuple(back))
 
     def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
@@ -400,9 +408,9 @@ class Referee:
             return new, new_redo, _Fix(seq, number, old.roll or 0, old.player, Game.replay(events).state.to_dict(),
                                        tuple(notes))
 
-        def record(fix: _Fix) -> dict[str, object]:
-            return {"type": "amend", "seq": fix.seq, "action": fix.action, "player": fix.player, "old": fix.old,
-                    "new": roll}
+        def record(fix: _Fix) -> Correction:
+            return Correction(CorrectionKind.AMEND, seq=fix.seq, action=fix.action, player=fix.player, old=fix.old,
+                              new=roll)
 
         gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, fix.action, fix.notes)
@@ -443,9 +451,9 @@ class Referee:
                                        old=was, why=message_of(exc))) from None
             return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(), ())
 
-        def record(fix: _Fix) -> dict[str, object]:
-            return {"type": "amend", "seq": 1, "action": 0, "round": round_, "player": fix.player, "old": fix.old,
-                    "new": roll}
+        def record(fix: _Fix) -> Correction:
+            return Correction(CorrectionKind.AMEND, seq=1, action=0, round=round_, player=fix.player, old=fix.old,
+                              new=roll)
 
         gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, 0, fix.notes)

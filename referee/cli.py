@@ -31,8 +31,8 @@ from referee.terminal import Style, disable_color, use_color, write
 LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
-                 "export", "table", "rules", "verify")
-} | {"board": "referee.board.cli"}
+                 "export", "rules", "verify")
+} | {"table": "referee.table_cli", "board": "referee.board.cli"}
 
 
 class LazyGroup(click.Group):

@@ -15,7 +15,7 @@ from dictionaries.deck import STANDARD, STANDARD_POINTS, Deck, custom_deck, deck
 from dictionaries.i18n import Message
 from dictionaries.rules import DIE, HAND_SIZE, MIN_WORD_LETTERS, PAWNS
 from referee.values import as_dict, field, fields_of, value
-from referee.words import cannot_words, cut, join_clauses, join_list, over_words, reasons_words
+from referee.words import cannot_words, cut, join_clauses, join_list, meanwhile_words, over_words, reasons_words
 
 #: True while ``Game.replay(..., words=False)`` applies events whose words nobody reads: the engine's
 #: sentences are then not made (making them is most of a replay's cost). Context variables, so a
@@ -348,6 +348,69 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         return RollOff(tuple(tuple((name, roll) for name, roll in rnd) for rnd in data["rounds"]), data.get("first"))
     values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k != "type"}
     return cls(**values)
+
+
+# -- corrections ----------------------------------------------------------------------------------
+
+class CorrectionKind(str, enum.Enum):
+    """What a table's correction did to the game's events (recorded beside them, for ``log`` and ``export``)."""
+
+    UNDO = "undo"    # took back the last actions (they go on the redo stack)
+    REDO = "redo"    # put back undone actions
+    AMEND = "amend"  # corrected a past roll; later actions were checked again
+
+
+@value(frozen=True)
+class Correction:
+    """A correction as recorded: its kind, and for an undo or a redo the actions asked for and the events taken
+    back or put back; for an amendment the event and action corrected (and the roll-off's round), whose roll
+    it was, and the roll before and after. ``to_dict`` gives the record the store keeps, key for key."""
+
+    kind: CorrectionKind
+    actions: int | None = None
+    events: tuple[Event, ...] = ()
+    seq: int | None = None
+    action: int | None = None
+    round: int | None = None
+    player: str | None = None
+    old: int | None = None
+    new: int | None = None
+
+    @property
+    def is_undo(self) -> bool:
+        """An undo starts a new generation: virtual rolls after it are new rolls (``Game.generation``)."""
+        return self.kind is CorrectionKind.UNDO
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.kind is not CorrectionKind.AMEND:
+            return {"type": self.kind.value, "actions": self.actions, "events": [e.to_dict() for e in self.events]}
+        data: dict[str, Any] = {"type": self.kind.value, "seq": self.seq, "action": self.action}
+        if self.round is not None:
+            data["round"] = self.round
+        data.update(player=self.player, old=self.old, new=self.new)
+        return data
+
+    @staticmethod
+    def kind_of(data: dict[str, Any]) -> CorrectionKind:
+        """The kind of a recorded correction, without making its events; a ValueError names an unknown one."""
+        try:
+            return CorrectionKind(data.get("type"))
+        except ValueError:
+            raise ValueError(msg("unknown correction type {kind!r}", kind=data.get("type"))) from None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Correction:
+        """The inverse of ``to_dict``; a ValueError names a record of no known kind."""
+        kind = cls.kind_of(data)
+        return cls(kind, data.get("actions"), tuple(event_from_dict(e) for e in data.get("events", ())),
+                   data.get("seq"), data.get("action"), data.get("round"), data.get("player"), data.get("old"),
+                   data.get("new"))
+
+
+def generation_of(kinds: Iterable[CorrectionKind]) -> int:
+    """A game's generation from the kinds of its corrections: how many undos it has had (``Game.generation``;
+    virtual rolls after an undo are new rolls)."""
+    return sum(1 for kind in kinds if kind is CorrectionKind.UNDO)
 
 
 # -- outcome --------------------------------------------------------------------------------------
@@ -1235,9 +1298,20 @@ class Seen:
         return ((self.events is not None and game.count != self.events)
                 or (self.undos is not None and game.generation != self.undos))
 
-    def check(self, game: Game, happened: Message | None = None) -> None:
+    def unseen(self, events: list[Event], corrections: list[Correction]) -> tuple[list[Event], list[Correction]]:
+        """What happened to a game since it was seen, from its events and corrections: the corrections from the
+        first undo not seen, if it was undone meanwhile; else the actions taken (or redone) since."""
+        undos = [i for i, c in enumerate(corrections) if c.is_undo]
+        seen_undos = len(undos) if self.undos is None else self.undos
+        if seen_undos < len(undos):
+            return [], corrections[undos[seen_undos]:]
+        return events[self.events or len(events):], []
+
+    def check(self, game: Game, meanwhile: tuple[list[Event], list[Correction]] | None = None) -> None:
         """Refuse (``GameChanged``) when ``game`` moved on from what was seen or it is not the named player's
-        turn; ``happened`` says what changed meanwhile (the store reads it from the game's records)."""
+        turn; ``meanwhile`` is what happened since (``unseen``: the events and the corrections), said in the
+        refusal."""
+        happened = None if meanwhile is None else meanwhile_words(*meanwhile)
         state = game.state
         if self.player is not None:
             state.player(self.player)  # an unknown name is refused by name
@@ -1357,3 +1431,23 @@ def undo_point(events: list[Event], actions: int) -> int:
                                  "only {n} actions can be undone, not {actions}: the set-up and the roll-off stay",
                                  len(starts), actions=actions))
     return starts[-actions]
+
+
+def undo_events(events: list[Event], redo: list[Event], actions: int) -> tuple[list[Event], list[Event], list[Event]]:
+    """Undo as a change of the game's events (``Store.rewrite``): the events kept, the new redo stack (the events
+    taken back on top of it) and the events taken back."""
+    keep = undo_point(events, actions)
+    return events[:keep], events[keep:] + redo, events[keep:]
+
+
+def redo_events(events: list[Event], redo: list[Event], actions: int) -> tuple[list[Event], list[Event], list[Event]]:
+    """Redo as a change of the game's events: the last ``actions`` undone actions put back in order; returns the
+    events, the redo stack left and the events put back."""
+    starts = action_starts([events[0], *redo])  # index 0 stands for the creation
+    if actions < 1 or actions > len(starts):
+        raise NothingToUndo(msg("there is nothing to redo") if not starts else
+                            nmsg("only {n} undone action can be redone, not {actions}",
+                                 "only {n} undone actions can be redone, not {actions}", len(starts),
+                                 actions=actions))
+    end = starts[actions] - 1 if actions < len(starts) else len(redo)
+    return events + redo[:end], redo[end:], redo[:end]

@@ -159,19 +159,19 @@ def done_words(events: list[Any]) -> Message:
     return msg("the game was set up")
 
 
-def meanwhile_words(events: list[Any], corrections: list[tuple[dict[str, Any], list[Any]]]) -> Message:
-    """What another device did to a game since the table saw it: the corrections (undo, redo, amend)
-    recorded since, each with the events it took back or put back, then the actions taken since."""
+def meanwhile_words(events: list[Any], corrections: list[Any]) -> Message:
+    """What another device did to a game since the table saw it: the corrections (undo, redo, amend; the engine's
+    ``Correction``s) recorded since, then the actions taken since."""
     items: list[Message] = []
-    for record, taken in corrections:
-        kind = record.get("type")
+    for correction in corrections:
+        kind, taken = correction.kind, correction.events
         if kind == "undo" and taken:
             items.append(msg("someone undid {actions}", actions=actions_words(taken)))
         elif kind == "redo" and taken:
             items.append(msg("someone redid {actions}", actions=actions_words(taken)))
         elif kind == "amend":
-            items.append(msg("someone amended the roll of event {seq} from {old} to {new}", seq=record.get("seq"),
-                             old=record.get("old"), new=record.get("new")))
+            items.append(msg("someone amended the roll of event {seq} from {old} to {new}", seq=correction.seq,
+                             old=correction.old, new=correction.new))
     items += [done_words(group) for group in action_groups(events)]
     return and_list(items) if items else msg("the game moved on")
 

@@ -13,9 +13,10 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -100,7 +101,7 @@ def snapshot(db: Path) -> Snapshot:
     """Read every game and event; a gap in the sequence numbers is an error."""
     con = connect_ro(db)
     try:
-        games = {gid: [] for (gid,) in con.execute("SELECT id FROM games ORDER BY id")}
+        games: dict[int, list[Any]] = {gid: [] for (gid,) in con.execute("SELECT id FROM games ORDER BY id")}
         for gid, seq, at, data in con.execute("SELECT game_id, seq, at, data FROM events ORDER BY game_id, seq"):
             events = games.setdefault(gid, [])
             if seq != len(events):

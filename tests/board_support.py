@@ -54,6 +54,7 @@ def layout_game(db: Path, players: list[str]) -> None:
         if word is None:
             uw(db, "discard")
         else:
+            assert roll is not None
             uw(db, "play", word, "--roll", roll)
 
 

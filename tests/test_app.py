@@ -12,14 +12,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries import LEVELS
 from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import api as api_module
+from service import answers as api_module
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 
@@ -53,7 +53,8 @@ def assert_problem(response: Any, status: int, type_: str | None = None) -> dict
         assert body["type"] == type_
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "<html" not in text.lower()
-    return body
+    problem: dict[str, Any] = body
+    return problem
 
 
 def problem_type(name: str) -> str:
@@ -269,7 +270,8 @@ def test_deck(client: FlaskClient) -> None:
     assert body["cards"][0] == {"letter": "A", "count": 10, "points": 5}
 
 
-def test_double_deck_config(dictionary: Dictionary) -> None:
+@pytest.mark.usefixtures("dictionary")
+def test_double_deck_config() -> None:
     client = create_app({**TEST_CONFIG, "UW_DECK": "double"}).test_client()
     assert client.get("/v1/deck").get_json()["cards"] == DOUBLE.table()
     assert client.get("/v1/words/jazz").get_json()["legal"] is True

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from cli_support import run
 from click.testing import CliRunner
 
 from dictionaries.i18n import language
@@ -30,21 +31,16 @@ BOARD_PO = ROOT / "referee" / "board" / "locale" / "es" / "LC_MESSAGES" / "board
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
 
 
-def run(db: Path, *args: str, input: str | None = None) -> None:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-
-
 def client_for(path: Path, **config: Any) -> Any:
     return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config}).test_client()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
-    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words")
-    run(path, "play", "look", "--roll", "7")
-    run(path, "play", "champ", "--roll", "3")
+def db(db: Path) -> Path:
+    path = db
+    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words", check=True)
+    run(path, "play", "look", "--roll", "7", check=True)
+    run(path, "play", "champ", "--roll", "3", check=True)
     return path
 
 
@@ -92,7 +88,7 @@ def readable(page: str) -> list[str]:
 ALL_PO = sorted(ROOT.glob("*/locale/es/LC_MESSAGES/*.po")) + sorted(ROOT.glob("*/*/locale/es/LC_MESSAGES/*.po"))
 
 
-def _messages(path: Path) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def _messages(path: Path) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """(English forms, Spanish forms) of every message of a Spanish catalog, singular and plural."""
     with path.open("rb") as f:
         catalog = read_po(f, locale="es")
@@ -251,21 +247,23 @@ def test_the_switch_keeps_the_page_and_its_parameters(db: Path) -> None:
 
 # -- the pages in Spanish -------------------------------------------------------------------------
 
-def test_no_english_on_the_spanish_board(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_board(db: Path) -> None:
     client = client_for(db)
     assert_no_english(client.get("/", headers=SPANISH).get_data(as_text=True), "the board")
-    run(db, "leave", "Paul")
-    run(db, "play", "taps", input="\n")  # Sue's sanity roll is awaited: the board says it in its own words
+    run(db, "leave", "Paul", check=True)
+    run(db, "play", "taps", input="\n", check=True)  # Sue's sanity roll is awaited: the board says it in its own words
     body = client.get("/?lang=es").get_data(as_text=True)
     assert "Sue tira por TAPS: un 10 o más supera la prueba." in body and "Ha dejado la partida" in body
     assert_no_english(body, "the board waiting for a roll")
     assert_no_english(client.get("/games?lang=es").get_data(as_text=True), "the list of games")
 
 
-def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_a_finished_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy")
-    run(db, "play", "champ", "--roll", "19")
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy", check=True)
+    run(db, "play", "champ", "--roll", "19", check=True)
     body = client_for(db).get("/?lang=es").get_data(as_text=True)
     assert "Ana gana con 15 puntos al alcanzar la meta de 5." in body and "Gana la partida" in body
     assert "El juramento indescriptible, Psicoterapia" in body and "5 puntos" in body
@@ -275,7 +273,8 @@ def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> 
     assert re.search(r"<td>\d\d/\d\d/20\d\d \d\d:\d\d UTC</td>", games)  # day/month/year
 
 
-def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_judge(db: Path) -> None:
     client = client_for(db)
     page = client.get("/judge?words=taps+apts+look+xqzt+h%C3%B6%24e&lang=es")
     assert page.status_code == 400  # a word that cannot be judged
@@ -296,7 +295,8 @@ def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None
 
 
 @pytest.mark.parametrize("path", ["/games/7", "/nope", "/games/99999999999999999999999", "/judge?words=taps&game=x"])
-def test_no_english_on_spanish_error_pages(db: Path, library_marked: None, path: str) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_spanish_error_pages(db: Path, path: str) -> None:
     page = client_for(db).get(path, headers=SPANISH)
     assert page.status_code == 404 and page.headers["Content-Language"] == "es"
     body = page.get_data(as_text=True)
@@ -317,7 +317,8 @@ def test_the_boards_own_errors_in_spanish(db: Path) -> None:
     assert posted.status_code == 405 and "no acepta peticiones POST" in posted.get_data(as_text=True)
 
 
-def test_library_sentences_reach_the_page_through_say(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_library_sentences_reach_the_page_through_say(db: Path) -> None:
     """The engine's notes and waiting text, the verdicts' reasons and the store's and words' errors
     are said in the page's language (today English: the library's catalogs come with the engine)."""
     client = client_for(db)
@@ -351,7 +352,7 @@ def test_the_stream_speaks_its_pages_language(db: Path) -> None:
     first_es, first_en = _next_event(es_chunks), _next_event(en_chunks)
     assert "Pila de robo" in first_es["html"] and first_es["title"] == "Partida 1: Cindi, Paul, Sue"
     assert "Draw pile" in first_en["html"] and first_en["title"] == "Game 1: Cindi, Paul, Sue"
-    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n")).start()
+    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n", check=True)).start()
     started = time.monotonic()
     update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)
     assert time.monotonic() - started < 2
@@ -368,7 +369,11 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
 
     renders: list[str] = []
     real = views.render_board
-    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(language()) or real(shown))
+    def render_board(shown: Any) -> Any:
+        renders.append(language())
+        return real(shown)
+
+    monkeypatch.setattr(views, "render_board", render_board)
     client = client_for(db)
     streams = [client.get(f"/events?lang={lang}", buffered=False) for lang in ("es", "en", "es", "en", "es")]
     for response in streams:
@@ -481,7 +486,7 @@ def test_a_whole_game_on_the_spanish_board_meets_no_english_message(tmp_path: Pa
         CliRunner().invoke(cli, ["--db", str(db), *shlex.split(command)])  # a refusal is part of the game
         page = client.get("/?lang=es").get_data(as_text=True)
         assert_no_english(page, f"the board after {command!r}", tuple(ALL_PO))
-        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]
+        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]  # every page has the waiting line (the test fails otherwise)
     assert len(seen) > 5  # the board went through many states, each said in Spanish
     assert "Gana la partida" in page and "terminada: ha ganado" in client.get("/games?lang=es").get_data(as_text=True)
     for path in ("/judge?words=champ+london+don%27t+quartz+xqzt&game=1", "/games", "/games/9", "/games/1/events/x"):

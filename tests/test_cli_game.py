@@ -312,11 +312,11 @@ def test_no_color_flag_and_no_color_env_turn_colour_off(monkeypatch: pytest.Monk
     assert not terminal.use_color(Tty())  # type: ignore[arg-type]
 
 
-def test_shell_completion_as_the_readme_shows_it() -> None:
+def test_shell_completion_as_the_docs_show_it() -> None:
     env = {"_UW_REFEREE_COMPLETE": "bash_complete", "COMP_WORDS": "uw-referee pl", "COMP_CWORD": "1"}
     result = CliRunner().invoke(cli, [], prog_name="uw-referee", env=env)
     assert "plain,play" in result.output
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "referee.md").read_text()
     assert '_UW_REFEREE_COMPLETE=bash_source uw-referee' in readme
 
 
@@ -334,13 +334,14 @@ def test_rules_prints_every_rule_and_ruling_from_the_shipped_file() -> None:
         assert needle in out, needle
 
 
-def test_the_readme_carries_the_rules_and_points_outside_at_nothing() -> None:
+def test_the_docs_carry_the_rules_and_point_outside_at_nothing() -> None:
     import tomllib
 
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text()
+    readme = (root / "docs" / "referee.md").read_text()
     assert (root / "referee" / "RULES.txt").read_text() in readme
-    assert "../shared" not in readme and "RULES.md" not in readme
+    for page in (root / "README.md", *sorted((root / "docs").glob("*.md"))):
+        assert "../shared" not in page.read_text() and "RULES.md" not in page.read_text(), page
     package_data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     assert "RULES.txt" in package_data["referee"]
 

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import Message, msg, say_in
 from dictionaries.verdict import REASON_CODES, Reason, judge
-from service import api as api_module
+from service import answers as api_module
 from service.app import create_app
 from service.core import request_language
 
@@ -114,14 +113,15 @@ def test_spanish_and_english_never_share_an_etag(client: FlaskClient) -> None:
         assert client.get(path, headers={"If-None-Match": es.headers["ETag"]}).status_code == 200
 
 
-def test_the_verdict_cache_works_per_language(app: Flask) -> None:
+@pytest.mark.usefixtures("app")
+def test_the_verdict_cache_works_per_language() -> None:
     client = create_app(TEST_CONFIG).test_client()
     verdicts = client.application.extensions["word_service"].verdicts
     for _ in range(3):
         client.get("/v1/words/jazz?level=70", headers=ES)
         client.get("/v1/words/jazz?level=70")
-    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1  # type: ignore[attr-defined]
-    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1  # type: ignore[attr-defined]
+    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1
+    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1
 
 
 @pytest.mark.parametrize("header", [None, "es", "es;q=0.9, en;q=0.1", "fr"])
@@ -294,11 +294,8 @@ def test_the_document_says_what_follows_accept_language(client: FlaskClient) -> 
 
 def _catalogs() -> Any:
     pytest.importorskip("babel")
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import catalogs
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from tools import catalogs
+
     return catalogs
 
 
@@ -387,7 +384,6 @@ def test_languages_do_not_leak_between_concurrent_requests_under_gunicorn() -> N
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server
 
     titles = {"es": "Palabra no válida", "en": "Invalid word"}
@@ -445,7 +441,6 @@ def test_nginx_cache_of_deploy_conf_never_serves_the_other_language(tmp_path: Pa
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server, free_port
 
     with Server(workers=1) as replica:
