@@ -309,7 +309,7 @@ def _hidden_word_table() -> dict[str, int]:
 def test_the_hidden_word_table_names_every_command_word_of_the_word_prompt() -> None:
     """Issue 20: a command word typed alone asks whether the word is meant, which holds only while each
     is a legal word. The table in LEXICON.md lists them all (QUIT's EXIT, and the other phases' words)."""
-    from referee.game_cli import WORD_PROMPT_COMMANDS
+    from referee.table_cli import WORD_PROMPT_COMMANDS
 
     assert set(_hidden_word_table()) == {*WORD_PROMPT_COMMANDS, "exit", "pass", "done", "roll"}
 
