@@ -4,8 +4,13 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+SHELL := /bin/bash
 
-.PHONY: run test quick smoke bench dictionary docs clean
+.PHONY: run test quick bench dictionary docs clean
+
+# $(call timed,NAME,COMMAND): run one phase of `make test` or `make quick`, then print its wall time.
+timed = echo '== $(1): $(2)'; t0=$$(date +%s%N); $(2); rc=$$?; ms=$$(( ($$(date +%s%N) - t0) / 1000000 )); \
+	printf '== %s: %d.%d s wall%s\n' "$(1)" $$((ms / 1000)) $$((ms % 1000 / 100)) "$$( ((rc)) && echo ", FAILED ($$rc)")"; exit $$rc
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,24 +21,29 @@ $(BIN)/.installed: pyproject.toml
 run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:$(PORT)
 	$(BIN)/gunicorn --config service/gunicorn_conf.py --bind 127.0.0.1:$(PORT) 'service.app:create_app()'
 
-test: $(BIN)/.installed  ## lint and types, the whole test suite, the real server over HTTP, and a non-editable install
-	$(BIN)/ruff check .
-	$(BIN)/mypy
-	bash tests/setup_browser.sh  # the board's browser tests: Debian's chromium + chromedriver
-	bash tests/setup_nginx.sh  # the deploy tests run deploy/nginx.conf: Debian's nginx-light (+ wrk)
-	$(BIN)/python -m pytest -q
-	bash examples/setup.sh  # Node for the JavaScript example client
-	bash tests/smoke_server.sh
-	bash tests/smoke_install.sh
+# Each phase prints its wall time. The browser tests use Debian's chromium + chromedriver (setup_browser.sh);
+# the deploy tests run deploy/nginx.conf with Debian's nginx-light and wrk (setup_nginx.sh); the JavaScript
+# example client needs Node (examples/setup.sh).
+test: $(BIN)/.installed  ## lint, types and dead code, the whole test suite, the real server over HTTP, and a non-editable install
+	@$(call timed,lint,$(BIN)/ruff check .)
+	@$(call timed,types,$(BIN)/mypy)
+	@$(call timed,dead code,$(BIN)/vulture)
+	@$(call timed,browser setup,bash tests/setup_browser.sh)
+	@$(call timed,nginx setup,bash tests/setup_nginx.sh)
+	@$(call timed,tests,$(BIN)/python -m pytest -q)
+	@$(call timed,node setup,bash examples/setup.sh)
+	@$(call timed,server smoke,bash tests/smoke_server.sh)
+	@$(call timed,install smoke,bash tests/smoke_install.sh)
 
-quick: $(BIN)/.installed  ## the fast loop while working: lint, types, and the tests not marked slow
-	$(BIN)/ruff check .
-	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -m "not slow"
+quick: $(BIN)/.installed  ## the fast loop while working: lint, types, dead code, and the tests not marked slow
+	@$(call timed,lint,$(BIN)/ruff check .)
+	@$(call timed,types,$(BIN)/mypy)
+	@$(call timed,dead code,$(BIN)/vulture)
+	@$(call timed,quick tests,$(BIN)/python -m pytest -q -m "not slow")
 
 dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base; wordfreq from the [build] extra)
 	$(BIN)/pip install -q -e '.[build]'
-	$(BIN)/python -m dictionaries.build
+	$(BIN)/python -m tools.build_dictionary
 
 bench: $(BIN)/.installed  ## the benchmarks (figures go into BENCHMARKS.md)
 	$(BIN)/python benchmarks/bench_referee.py

@@ -58,10 +58,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # board_support only: the board itself is the installed package
 
-from board_support import Board, browser_programs, chromium  # noqa: E402
+from board_support import Board, browser_programs, chromium, players_secrets  # noqa: E402 - after the sys.path line above
 
-from referee.engine import Discarded, Options, RollOff, Setup  # noqa: E402
-from referee.store import Store  # noqa: E402
+from referee.engine import Discarded, Options, RollOff, Setup  # noqa: E402 - after the sys.path line above
+from referee.store import Store  # noqa: E402 - after the sys.path line above
 
 OBSERVE = """
 window.boardChanges = [];
@@ -97,7 +97,7 @@ def percentile(values: list[float], q: float) -> float:
 def discard(store: Store, game: int, count: int = 1) -> None:
     def act(g: object) -> None:
         for _ in range(count):
-            g.apply(Discarded(g.state.current.name))  # type: ignore[attr-defined]
+            g.apply(Discarded(g.state.current.name))  # type: ignore[attr-defined]  # the store hands the engine's Game
     store.act(game, act)
 
 
@@ -129,7 +129,7 @@ class Viewers:
             for key, _mask in self.selector.select(0.5):
                 i = key.data
                 try:
-                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]  # a socket registered above
                 except BlockingIOError:
                     continue
                 now = time.time()
@@ -161,13 +161,13 @@ def latency(board: Board, store: Store, game: int, viewers: int, commits: int, d
     browser's page when there is a browser), and the browser's own."""
     page: list[float] = []
     if driver is not None:
-        driver.get(board.url + "/")  # type: ignore[attr-defined]
+        driver.get(board.url + "/")  # type: ignore[attr-defined]  # selenium's driver (untyped here)
         deadline = time.monotonic() + 10
-        while driver.find_element("id", "live").get_attribute("data-state") != "live":  # type: ignore[attr-defined]
+        while driver.find_element("id", "live").get_attribute("data-state") != "live":  # type: ignore[attr-defined]  # selenium's driver (untyped here)
             if time.monotonic() > deadline:
                 raise SystemExit("the browser's page never went live")
             time.sleep(0.05)
-        driver.execute_script(OBSERVE)  # type: ignore[attr-defined]
+        driver.execute_script(OBSERVE)  # type: ignore[attr-defined]  # selenium's driver (untyped here)
     streams = Viewers(board.port, viewers - (1 if driver is not None else 0))
     rng = random.Random(viewers)
     found: list[float] = []
@@ -180,16 +180,16 @@ def latency(board: Board, store: Store, game: int, viewers: int, commits: int, d
                 found += streams.wait(committed, 10)
             if driver is not None:
                 deadline = time.monotonic() + 10
-                while driver.execute_script("return window.boardChanges.length;") <= n:  # type: ignore[attr-defined]
+                while driver.execute_script("return window.boardChanges.length;") <= n:  # type: ignore[attr-defined]  # selenium's driver (untyped here)
                     if time.monotonic() > deadline:
                         raise SystemExit("the browser's page missed a commit")
                     time.sleep(0.005)
-                shown = driver.execute_script(f"return window.boardChanges[{n}];")  # type: ignore[attr-defined]
+                shown = driver.execute_script(f"return window.boardChanges[{n}];")  # type: ignore[attr-defined]  # selenium's driver (untyped here)
                 page.append(shown - committed * 1000)
     finally:
         streams.close()
         if driver is not None:
-            driver.get("about:blank")  # type: ignore[attr-defined]
+            driver.get("about:blank")  # type: ignore[attr-defined]  # selenium's driver (untyped here)
     return found + page, page
 
 
@@ -287,7 +287,7 @@ def wrk(url: str, seconds: int) -> dict[str, float]:
         value, unit = float(match.group(1)), match.group(2)
         return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]  # wrk always prints the rate
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"p50": ms("50"), "p99": ms("99"), "rps": rate, "errors": float(errors.group(1)) if errors else 0.0}
 
@@ -306,16 +306,6 @@ def call(url: str, body: dict[str, object] | None = None, token: str | None = No
         return found
 
 
-def code_of(board: Board) -> str:
-    """The join code the board printed on its terminal."""
-    while True:
-        line = board.proc.stdout.readline() if board.proc.stdout else ""
-        if "with the code" in line:
-            return line.rsplit(" ", 1)[1].strip().rstrip(".")
-        if not line:
-            raise SystemExit("the board did not print its join code")
-
-
 def phones(actions: int) -> None:
     """Tap to TV and the board's CPU per action, with 8 phones and a TV (``--phones``; see the docstring)."""
     from dictionaries.deck import DOUBLE
@@ -327,7 +317,7 @@ def phones(actions: int) -> None:
                                 lambda g: g.apply(RollOff(first="Ann")))
     with Board(db, "--players") as board:
         base = board.url
-        code = code_of(board)
+        code, _secret = players_secrets(board)
         tokens = {name: str(call(f"{base}/api/games/{game}/seats", {"code": code, "seat": name})["token"])
                   for name in PHONE_PLAYERS}
         held = Viewers(board.port, len(PHONE_PLAYERS), f"/games/{game}/events")
@@ -342,7 +332,7 @@ def phones(actions: int) -> None:
         commit_cpu: list[float] = []
         for i in range(actions):
             view = store.load(game)[1]
-            current = view.state.current.name  # type: ignore[union-attr]
+            current = view.state.current.name  # type: ignore[union-attr]  # under way: there is a current player
             time.sleep(0.05)
             before, began = cpu_seconds(pid), time.monotonic()
             since = time.time()

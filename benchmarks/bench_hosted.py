@@ -49,11 +49,11 @@ sys.path.insert(0, str(ROOT / "tests"))  # board_support only: the board itself 
 
 from board_support import Board  # noqa: E402
 
+from referee.board.players import join_code  # noqa: E402
 from referee.engine import Discarded, RollOff, Setup  # noqa: E402
 from referee.store import Store  # noqa: E402
 
 PLAYERS = ("Alba", "Bruno", "Celia", "Dario")
-CODE = "BENCH2"
 SECRET = "bench-host-secret-0123456789abcdefghijklmnop"
 
 
@@ -130,7 +130,7 @@ async def stream(host: str, port: int, source: str, path: str, into: list[tuple[
             while not stop.is_set():
                 try:
                     chunk = await asyncio.wait_for(reader.read(65536), 1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 if not chunk:
                     break
@@ -147,8 +147,7 @@ async def stream(host: str, port: int, source: str, path: str, into: list[tuple[
             writer.close()
 
 
-async def play(table: Table, ports: list[int], seconds: float, think: float, first: int, stop: asyncio.Event,
-               count: int) -> None:
+async def play(table: Table, ports: list[int], seconds: float, think: float, first: int, count: int) -> None:
     """The table's phones take turns discarding until the time is up."""
     deadline = time.monotonic() + seconds
     seats = {name: address(first + i) for i, name in enumerate(PLAYERS)}
@@ -233,7 +232,7 @@ async def drive(tables: list[Table], ports: list[int], seconds: float, think: fl
             readers.append(asyncio.create_task(stream("127.0.0.1", port, address(4 * t + i),
                                                       f"/games/{table.game}/events", table.arrivals[i], stop)))
     await asyncio.sleep(2 + len(tables) / 500)  # the streams connect and get their first board
-    players = [asyncio.create_task(play(table, ports, seconds, think, 4 * t, stop, 2))
+    players = [asyncio.create_task(play(table, ports, seconds, think, 4 * t, 2))
                for t, table in enumerate(tables)]
     await asyncio.gather(*players)
     await asyncio.sleep(3)  # the last updates reach the streams
@@ -247,7 +246,7 @@ async def seat_all(tables: list[Table], ports: list[int]) -> None:
     async def one(t: int, table: Table, i: int, name: str) -> None:
         async with sem:
             status, body = await request("127.0.0.1", ports[table.replica], address(4 * t + i), "POST",
-                                         f"/api/games/{table.game}/seats", {"code": CODE, "seat": name})
+                                         f"/api/games/{table.game}/seats", {"code": join_code(SECRET, table.game), "seat": name})
             if status not in (200, 201):
                 raise SystemExit(f"seat {name} at table {table.game}: {status} {body}")
             table.tokens[name] = str(body["token"])
@@ -264,7 +263,7 @@ def run(kind: str, db: str, count: int, seconds: float, think: float) -> dict[st
                           )[0] for _ in range(count)]
     close_pools()
     replicas = 2 if kind == "postgresql" else 1
-    env = {"UW_BOARD_JOIN_CODE": CODE, "UW_BOARD_HOST_SECRET": SECRET, "UW_BOARD_FEEDS": str(count + 16),
+    env = {"UW_BOARD_HOST_SECRET": SECRET, "UW_BOARD_FEEDS": str(count + 16),
            "UW_BOARD_STREAMS": str(4 * count + 100)}
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)

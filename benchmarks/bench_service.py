@@ -1,5 +1,8 @@
 """Benchmark of the word service against two peers doing the same look-up and score.
 
+Over 500 lines because it is one self-contained script (its load generator, its peers' servers and its
+report) that runs outside the test suite and must not import the tests' helpers.
+
 Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
 gevent workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
 
@@ -37,16 +40,17 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
-from benchmarks.peers import legal_words  # noqa: E402
-from dictionaries.dictionary import open_dictionary  # noqa: E402
+from benchmarks.peers import legal_words  # noqa: E402 - after the sys.path line above
+from dictionaries.dictionary import open_dictionary  # noqa: E402 - after the sys.path line above
 
 APPS: dict[str, str] = {
     "service": "service.app:create_app()",
@@ -77,7 +81,7 @@ def sample_words(n: int = 200, seed: int = 3) -> list[str]:
     """A fixed mix of inputs: dictionary spellings of any sense and level, and some gibberish."""
     dictionary = open_dictionary()
     rng = random.Random(seed)
-    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9]  # noqa: SLF001
+    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9]
     words = rng.sample(keys, n - n // 10)
     words += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8))) for _ in range(n // 10)]
     rng.shuffle(words)
@@ -206,7 +210,7 @@ def python_load(base: str, requests: list[tuple[str, str, bytes | None]], second
         worker.join()
     elapsed = time.monotonic() - started
     latencies.sort()
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731 - a one-line helper read where it is used
     return Result(len(latencies) / elapsed, pick(0.50), pick(0.99), errors, len(latencies))
 
 
@@ -268,7 +272,7 @@ def health_load(base: str, args: argparse.Namespace) -> Result:
 
 def median(results: list[Result]) -> Result:
     """Per-field median of several runs (errors are summed)."""
-    mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731
+    mid = lambda values: sorted(values)[len(values) // 2]  # noqa: E731 - a one-line helper read where it is used
     cpu = mid([r.cpu_us_per_request for r in results])
     return Result(mid([r.requests_per_s for r in results]), mid([r.p50_ms for r in results]),
                   mid([r.p99_ms for r in results]), sum(r.errors for r in results), 1_000_000, cpu)
@@ -581,7 +585,7 @@ def in_process(repeats: int = 7, n: int = 20000) -> int:
                 "SERVER_PORT": "80", "wsgi.url_scheme": "http", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
                 "wsgi.input": io.BytesIO(), "wsgi.errors": io.StringIO(), **extra}
 
-    def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+    def start(_status: str, _headers: list[tuple[str, str]], _exc_info: object = None) -> None:
         return None
 
     def best(call: object, count: int = n) -> float:
@@ -589,7 +593,7 @@ def in_process(repeats: int = 7, n: int = 20000) -> int:
         for _ in range(repeats):
             began = time.process_time()
             for _ in range(count):
-                call()  # type: ignore[operator]
+                call()  # type: ignore[operator]  # each call is a callable of the table above
             fastest = min(fastest, (time.process_time() - began) / count)
         return fastest * 1e6
 

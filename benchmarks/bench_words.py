@@ -20,11 +20,12 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
-from dictionaries.deck import STANDARD  # noqa: E402
-from dictionaries.dictionary import Dictionary  # noqa: E402
-from dictionaries.verdict import judge  # noqa: E402
+from dictionaries.deck import STANDARD  # noqa: E402 - after the sys.path line above
+from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above
+from dictionaries.verdict import judge  # noqa: E402 - after the sys.path line above
 
 BIN = Path(sys.executable).parent
 
@@ -123,7 +124,7 @@ def main() -> None:
     game.apply(RollOff(first="Ann"))
     pool = iter([w.word for w in d.rack("aeilnrstoupcmdhgbykf") if w.score < 20] + [w.word for w in d.rack("eeaioulnrstwvxzjqgdp") if w.score < 20])
     while game.count < 1000:
-        name = game.state.current.name  # type: ignore[union-attr]
+        name = game.state.current.name  # type: ignore[union-attr]  # under way: there is a current player
         if game.count % 7 == 0:
             game.apply(Discarded(name))
             continue

@@ -11,8 +11,9 @@ no validation beyond a-z), which is what makes them a fair lower bound on the co
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
 
 from flask import Flask, abort, jsonify, request
 
@@ -24,7 +25,7 @@ POINTS = dict(STANDARD.points)
 MIN_LETTERS = 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def legal_words(level: int = DEFAULT_LEVEL) -> frozenset[str]:
     """Upper-case words playable at ``level``: what a hand-made word list would hold.
 
@@ -34,7 +35,7 @@ def legal_words(level: int = DEFAULT_LEVEL) -> frozenset[str]:
     dictionary = open_dictionary()
     code = LEVELS.index(level) + 1
     words = set()
-    for key in dictionary._words.iterkeys():  # noqa: SLF001 - a peer only borrows the word list
+    for key in dictionary._words.iterkeys():  # a peer only borrows the word list
         if MIN_LETTERS <= len(key) <= MAX_WORD_LETTERS and 0 < dictionary.word_code(key) <= code:
             word = key.upper()
             if STANDARD.can_spell(word):
@@ -84,14 +85,14 @@ def create_flask_peer() -> Flask:
     words = legal_words()
 
     @app.get("/v1/words/<word>")
-    def one(word: str):  # noqa: ANN202
+    def one(word: str):
         cleaned = _clean(word)
         if cleaned is None:
             abort(400)
         return jsonify(verdict(cleaned, words))
 
     @app.post("/v1/words")
-    def batch():  # noqa: ANN202
+    def batch():
         data = request.get_json()
         cleaned = [_clean(w) for w in data["words"]]
         if None in cleaned or len(cleaned) > 1000:
@@ -99,7 +100,7 @@ def create_flask_peer() -> Flask:
         return jsonify({"results": [verdict(w, words) for w in cleaned]})
 
     @app.get("/healthz")
-    def healthz():  # noqa: ANN202
+    def healthz():
         return {"status": "ok"}
 
     return app

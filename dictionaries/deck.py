@@ -10,11 +10,12 @@ import os
 from types import MappingProxyType
 
 from dictionaries.i18n import msg, nmsg
+from dictionaries.json_depth import json_depth_within
 from dictionaries.rules import MAX_POINTS
 
 TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
 if TYPE_CHECKING:
-    from typing import Mapping
+    from collections.abc import Mapping
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -105,7 +106,7 @@ class Deck:
     def __copy__(self) -> Deck:
         return self  # immutable: a copy is the same value
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+    def __deepcopy__(self, _memo: dict[int, object]) -> Deck:
         return self
 
     @property
@@ -182,35 +183,6 @@ def custom_deck(name: str, counts: Mapping[str, int], points: Mapping[str, int] 
     merged = dict(STANDARD_POINTS)
     merged.update(_upper_keys(name, "points", points or {}))
     return Deck(name, _upper_keys(name, "counts", counts), merged)
-
-
-def json_depth_within(data: bytes, limit: int) -> bool:
-    """True when no array or object in the JSON text ``data`` nests deeper than ``limit``.
-
-    Checked before parsing, so a deeply nested document never reaches the recursive parser.
-    Brackets inside strings do not count. Text with few brackets (any real request or deck
-    file) is passed by one C-speed count; only the rest is scanned byte by byte.
-    """
-    if data.count(b"[") + data.count(b"{") <= limit:
-        return True
-    depth, in_string, escaped = 0, False, False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte == 0x5B or byte == 0x7B:  # [ {
-            depth += 1
-            if depth > limit:
-                return False
-        elif byte == 0x5D or byte == 0x7D:  # ] }
-            depth -= 1
-    return True
 
 
 def load_deck(spec: str) -> Deck:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import mmap
 import os
 import struct
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import marisa_trie
@@ -88,7 +88,7 @@ class Definitions:
         return isinstance(key, str) and key in self._trie
 
 
-@lru_cache(maxsize=None)
+@cache
 def open_definitions(path: str | None = None) -> Definitions:
     """One Definitions per path per process (the default path when None)."""
     return Definitions(path)

@@ -11,7 +11,7 @@ import os
 import struct
 import sys
 from collections import namedtuple
-from functools import lru_cache
+from functools import cache
 
 import marisa_trie
 
@@ -222,7 +222,8 @@ class Dictionary:
         wanted = _SENSE_INDEX[sense]
         for value in self._forms.get(key, ()):
             if value[0] == wanted:
-                return value[1:].decode("utf-8")
+                spelling: str = value[1:].decode("utf-8")
+                return spelling
         return None
 
     def __contains__(self, key: object) -> bool:
@@ -377,6 +378,6 @@ def open_dictionary(path: str | os.PathLike[str] | None = None) -> Dictionary:
     return _open_dictionary(os.fspath(path) if path is not None else default_path())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _open_dictionary(path: str) -> Dictionary:
     return Dictionary(path)

@@ -6,11 +6,14 @@ must stay free of any face (the engine, the verdicts) builds ``Message`` values 
 serialises as English, and it keeps its template and parameters so that ``say`` can put it into the
 language in use. Faces translate their own sentences with ``_`` and ``ngettext``.
 
+This module knows no package but its own: each package that speaks registers its catalog when it is
+imported (``register_catalog`` in its ``__init__``), so the word engine never names the faces.
+
 The language in use lives in a context variable: a CLI sets it once, a web request sets it for its
 own thread or greenlet. English needs no catalog and loads no gettext machinery (the quick path's
-start-up stays as it is); another language loads the compiled catalogs (``.mo``) of every package's
-``locale/<lang>/LC_MESSAGES/<package>.mo``. Babel extracts with the keywords ``_``, ``ngettext:1,2``,
-``msg`` and ``nmsg:1,2`` (see ``babel.cfg`` and the README's "Adding a language").
+start-up stays as it is); another language loads the compiled catalogs (``.mo``) of every registered
+package, ``<its locale dir>/<lang>/LC_MESSAGES/<domain>.mo``. Babel extracts with the keywords ``_``,
+``ngettext:1,2``, ``msg`` and ``nmsg:1,2`` (``tools/catalogs.py``; docs/development.md, "Adding a language").
 """
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ from contextvars import ContextVar
 
 TYPE_CHECKING = False  # the types only: the quick path never loads typing
 if TYPE_CHECKING:
-    from typing import Any, Mapping, Protocol
+    from collections.abc import Mapping
+    from typing import Any, Protocol
 
     class Translations(Protocol):
         def gettext(self, message: str) -> str: ...
@@ -30,13 +34,25 @@ LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
 #: The languages' own names, for a language switch.
 LANGUAGE_NAMES = {"en": "English", "es": "Español"}
-#: The gettext domains: one catalog per package, in ``<package dir>/locale`` (Click's own messages
-#: are translated in the referee's ``click`` domain).
-DOMAINS: tuple[tuple[str, str], ...] = (
-    ("dictionaries", "dictionaries"), ("referee", "referee"), ("click", "referee"),
-    ("board", os.path.join("referee", "board")), ("service", "service"),
-)
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The registered catalogs: (gettext domain, its ``locale`` directory), in the order of registration.
+_catalogs: list[tuple[str, str]] = []
+
+
+def register_catalog(domain: str, locale_dir: str) -> None:
+    """Add a package's catalog, ``<locale_dir>/<lang>/LC_MESSAGES/<domain>.mo``, to every language.
+
+    A package calls it once, in its ``__init__``; a second call with the same values changes nothing.
+    The catalogs are chained in the order they were registered (no message id is in two of them)."""
+    if (domain, locale_dir) in _catalogs:
+        return
+    _catalogs.append((domain, locale_dir))
+    for loaded in [lang for lang in _loaded if lang != DEFAULT_LANGUAGE]:
+        del _loaded[loaded]  # chained again, with the new catalog, when next asked for
+
+
+def catalogs() -> tuple[tuple[str, str], ...]:
+    """Every registered catalog as (domain, locale directory), in the order of registration."""
+    return tuple(_catalogs)
 
 
 class Message(str):
@@ -117,9 +133,9 @@ _loaded: dict[str, Translations] = {"en": _ENGLISH}
 _current: ContextVar[str] = ContextVar("uw_language", default=DEFAULT_LANGUAGE)
 
 
-def catalog_path(language: str, domain: str, package_dir: str, suffix: str = ".mo") -> str:
-    """Where a domain's catalog for ``language`` lives in the installed package."""
-    return os.path.join(_ROOT, package_dir, "locale", language, "LC_MESSAGES", domain + suffix)
+def catalog_path(language: str, domain: str, locale_dir: str, suffix: str = ".mo") -> str:
+    """Where a domain's catalog for ``language`` lives."""
+    return os.path.join(locale_dir, language, "LC_MESSAGES", domain + suffix)
 
 
 def translations(language: str) -> Translations:
@@ -132,8 +148,8 @@ def translations(language: str) -> Translations:
     import gettext  # only for a language other than English
 
     chain: gettext.NullTranslations | None = None
-    for domain, package_dir in DOMAINS:
-        path = catalog_path(language, domain, package_dir)
+    for domain, locale_dir in _catalogs:
+        path = catalog_path(language, domain, locale_dir)
         try:
             with open(path, "rb") as f:
                 catalog: gettext.NullTranslations = gettext.GNUTranslations(f)
@@ -179,7 +195,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 def say(text: str) -> str:
     """``text`` in the language in use: a ``Message`` is translated, any other string is as it is."""
-    if type(text) is not Message or _current.get() == DEFAULT_LANGUAGE:
+    if not isinstance(text, Message) or _current.get() == DEFAULT_LANGUAGE:
         return str(text) if isinstance(text, Message) else text
     return text.translated(current())
 
@@ -238,3 +254,6 @@ def message_of(error: BaseException) -> str:
     """An error's sentence, still translatable: its first argument when that is a ``Message``."""
     first = error.args[0] if len(error.args) == 1 else None
     return first if isinstance(first, Message) else str(error)
+
+
+register_catalog("dictionaries", os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale"))

@@ -69,9 +69,6 @@ class Verdict(_Verdict):
 
     __slots__ = ()
 
-    def is_legal(self) -> bool:
-        return self.legal
-
     @property
     def letters(self) -> tuple[tuple[str, int], ...]:
         """Each letter with its points."""

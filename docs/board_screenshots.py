@@ -22,13 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from board_support import LAYOUT_PLAYERS, Board, chromium, emulate_phone, emulate_screen, layout_game  # noqa: E402
+from board_support import LAYOUT_PLAYERS, Board, chromium, emulate_phone, emulate_screen, layout_game  # noqa: E402 - after the sys.path lines above
 
 JUDGE = "/judge?words=taps+apts+london+champ"
 
 
 def shoot(driver: object, path: Path, full: bool) -> None:
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot",  # type: ignore[attr-defined]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot",  # type: ignore[attr-defined]  # selenium's Chrome driver has it, its base class does not
                                   {"format": "png", "captureBeyondViewport": full})
     path.write_bytes(base64.b64decode(shot["data"]))
     print(f"wrote {path.relative_to(ROOT)}")

@@ -14,7 +14,12 @@ names are loaded when first used, so ``import referee`` costs nothing a command 
 """
 from __future__ import annotations
 
-from dictionaries import __version__
+import os
+
+from dictionaries.i18n import register_catalog
+from unspeakable_words import __version__
+
+register_catalog("referee", os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale"))
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the checkers see the names; at run time they load when first used (``__getattr__``)

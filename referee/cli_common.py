@@ -1,7 +1,6 @@
 """What every ``uw-referee`` command module shares: the context object, common options, JSON output."""
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
@@ -10,9 +9,10 @@ from dictionaries import DEFAULT_LEVEL, LEVELS
 from dictionaries.deck import Deck, DeckError, load_deck
 from dictionaries.dictionary import Dictionary, open_for_command
 from dictionaries.errors import DictionaryError
-from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, msg, ngettext, say, set_language
+from dictionaries.i18n import LANGUAGES, _, choose_language, message_of, msg, say
 from referee.terminal import json_text, shown
 from referee.values import value
+from unspeakable_words.click_i18n import speak as speak  # referee.quick imports it from here too
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 #: Words Click translates only when it shows them ("[required]" in a help text) and never marks for the
@@ -20,20 +20,6 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 CLICK_UNMARKED = (msg("required"),)
 LEVEL_HELP = _("SCOWL size counted as common ({sizes}); default {level}.").format(
     sizes=", ".join(map(str, LEVELS)), level=DEFAULT_LEVEL)
-
-
-def speak(language: str) -> None:
-    """Speak ``language`` from now on: the referee's messages and Click's own (usage errors, help headings).
-
-    Click's modules call the standard library's ``gettext`` and ``ngettext``, bound at their import;
-    they are pointed at this project's catalogs (which hold Click's messages in the ``click`` domain)."""
-    set_language(language)
-    for name, module in list(sys.modules.items()):
-        if name == "click" or name.startswith("click."):
-            if callable(getattr(module, "_", None)):
-                setattr(module, "_", _)  # noqa: B010 (mypy cannot see Click's module globals)
-            if callable(getattr(module, "ngettext", None)):
-                setattr(module, "ngettext", ngettext)  # noqa: B010
 
 
 def lang_option(f: Any) -> Any:
@@ -45,11 +31,6 @@ def lang_option(f: Any) -> Any:
     return click.option("--lang", type=click.Choice(LANGUAGES), expose_value=False, callback=set_lang, is_eager=True,
                         help=_("The language of every message: en or es (default: UW_LANG, else the locale, else "
                                "English)."))(f)
-
-
-def click_error(exc: BaseException) -> click.ClickException:
-    """A library error as Click's one-line error, in the language in use."""
-    return click.ClickException(shown(say(message_of(exc))))
 
 
 @value()
@@ -92,7 +73,9 @@ class Obj:
             try:
                 self._dictionary = open_for_command()
             except DictionaryError as exc:
-                raise click_error(exc) from None
+                from referee.cli_failures import raise_for
+
+                raise_for(exc)
         return self._dictionary
 
 

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from dictionaries.errors import WordError
 from dictionaries.i18n import DEFAULT_LANGUAGE, _, language, message_of, ngettext, say
-from dictionaries.rules import DIE, HAND_SIZE, PAWNS
-from referee.actions import RequestError, Result, action_numbers, history_notes
+from dictionaries.rules import HAND_SIZE, PAWNS
+from referee.actions import Result, action_numbers, history_notes
 from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, lang_option
+from referee.cli_failures import Refused, raise_for, run_store
 from referee.engine import (
     Game,
     Options,
-    Phase,
     RollOff,
     RulesError,
     Setup,
@@ -32,7 +31,6 @@ from referee.render import (
     describe_game,
     games_lines,
     play_verdict_lines,
-    refusal_lines,
     result_lines,
     status_lines,
     verify_lines,
@@ -48,47 +46,6 @@ def rules_file(lang: str) -> str:
     """The rules in ``lang`` (English when there is no translation)."""
     translated = os.path.join(os.path.dirname(RULES_FILE), f"RULES.{lang}.txt")
     return translated if lang != "en" and os.path.isfile(translated) else RULES_FILE
-
-
-class Refused(click.ClickException):
-    """The rules refuse the action (exit status 1); nothing was changed."""
-
-    exit_code = EXIT_REFUSED
-
-    def __init__(self, message: str, codes: tuple[str, ...] = (), mode: str = "command", action: str = "",
-                 changed: bool = False) -> None:
-        super().__init__(message)
-        self.codes, self.mode, self.action = codes, mode, action
-        #: The game moved on since the table saw it (another device acted first): the table looks again.
-        self.changed = changed
-
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file: Any = None) -> None:
-        for line in refusal_lines(self.message, self.codes, style(sys.stderr), self.mode, self.action):
-            click.echo(line, err=True)
-
-
-def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", action: str = "") -> Any:
-    """Call the library, turning its errors into Click errors: a refusal or a store error exits 1 with
-    one clear line (and how to overrule it, when the table may, for ``action``), a request that does
-    not fit the game is a usage error (exit 2)."""
-    from referee.engine import GameChanged
-    from referee.store import StoreError
-
-    try:
-        return call()
-    except GameChanged as exc:
-        raise Refused(message_of(exc), mode=mode, changed=True) from None
-    except RulesError as exc:
-        raise Refused(message_of(exc), getattr(exc, "codes", ()), mode, action) from None
-    except StoreError as exc:
-        raise click.ClickException(shown(say(message_of(exc)))) from None
-    except RequestError as exc:
-        raise click.UsageError(say(message_of(exc))) from None
-    except WordError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
 
 
 def style(stream: Any = None) -> Style:
@@ -124,7 +81,7 @@ def game_options(f: Any) -> Any:
 
 
 def as_option(f: Any) -> Any:
-    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.md 6, whose action)."""
+    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.txt 6, whose action)."""
     return click.option("--as", "as_name", metavar=_("NAME"),
                         help=_("The player this action is for: refused when it is not NAME's turn."))(f)
 
@@ -184,7 +141,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
                                       last_words=last_words))
         check_names(setup.players)
     except SetupError as exc:
-        raise click.UsageError(say(message_of(exc))) from None
+        raise_for(exc)
     roll_off: RollOff | None = None
     if first is not None:
         try:
@@ -198,7 +155,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
         except click.Abort:
             raise click.UsageError(_("the roll-off needs every player's roll (or --first NAME if the table already "
                                      "rolled, or --dice virtual); no game was created")) from None
-    result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
+    result = run_store(lambda: obj.referee.start(setup, roll_off))
     click.echo(style().bold(describe_game(result.game_id, result.game)))
     click.echo(ngettext("Deal {hand} cards to each player and give each {pawns} pawns; {n} card stays in the draw "
                         "pile.", "Deal {hand} cards to each player and give each {pawns} pawns; {n} cards stay in "
@@ -225,13 +182,6 @@ def ask_roll_off(players: tuple[str, ...]) -> tuple[tuple[tuple[str, int], ...],
 
 
 # -- turns ----------------------------------------------------------------------------------------
-
-def current_name(game: Game) -> str:
-    player = game.state.current
-    if player is None or game.state.is_over():
-        raise Refused(game.state.waiting_for() if game.state.is_over() else _("the game has not started"))
-    return player.name
-
 
 def prompt_roll(label: str) -> int | None:
     """Ask for a physical roll; None when the table has no answer (end of input)."""
@@ -261,14 +211,14 @@ def prompt_roll(label: str) -> int | None:
 def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None) -> None:
     referee = obj.referee
     seen = seen_as(as_name)
-    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
-    run_store(obj, lambda: referee.check_roll_given(prepared.setup, roll))  # before the verdict is shown
-    write(play_verdict_lines(prepared.verdict, allow))
+    prepared = run_store(lambda: referee.prepare(obj.game, word))
+    run_store(lambda: referee.check_roll_given(prepared.setup, roll))  # before the verdict is shown
+    write(play_verdict_lines(prepared.verdict))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
-        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow, seen=seen), action="play")
+        check = run_store(lambda: referee.check_play(prepared, allow=allow, seen=seen), action="play")
         roll = prompt_roll(_("{player}'s sanity roll for {word}").format(player=check.player, word=prepared.verdict.word))
-    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow, seen=seen), action="play")
+    result = run_store(lambda: referee.play(prepared, roll=roll, allow=allow, seen=seen), action="play")
     say_result(result)
 
 
@@ -288,7 +238,7 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None
 def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
     if skip and value is not None:
         raise click.UsageError(_("give a roll or --skip, not both"))
-    say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip, seen=seen_as(as_name))))
+    say_result(run_store(lambda: obj.referee.roll(obj.game, value, skip=skip, seen=seen_as(as_name))))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -306,7 +256,7 @@ def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
 @game_options
 @click.pass_obj
 def discard(obj: Obj, letters: str | None, allow: bool, as_name: str | None) -> None:
-    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow, seen=seen_as(as_name)),
+    say_result(run_store(lambda: obj.referee.discard(obj.game, letters, allow=allow, seen=seen_as(as_name)),
                          action="discard"))
 
 
@@ -329,14 +279,14 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
     if done:
         if word or by or allow:
             raise click.UsageError(_("--done takes no word, no --by and no --allow"))
-        say_result(run_store(obj, lambda: obj.referee.bind_done(obj.game)))
+        say_result(run_store(lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
         raise click.UsageError(_("name a word with: uw-referee bind WORD --by NAME (or close with --done)"))
     referee = obj.referee
-    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
-    write(play_verdict_lines(prepared.verdict, allow))
-    say_result(run_store(obj, lambda: referee.bind(prepared, by, allow=allow), action="bind"))
+    prepared = run_store(lambda: referee.prepare(obj.game, word))
+    write(play_verdict_lines(prepared.verdict))
+    say_result(run_store(lambda: referee.bind(prepared, by, allow=allow), action="bind"))
 
 
 # -- the record -----------------------------------------------------------------------------------
@@ -351,13 +301,15 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 @game_options
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
-    gid, view, damage = run_store(obj, lambda: obj.reader().checked_view(obj.game))
+    gid, view, damage = run_store(lambda: obj.reader().checked_view(obj.game))
     if as_json:
         emit_json({"game": gid, **view["state"]})
     else:
         write(status_lines(gid, view, style()))
     if damage is not None:  # the scoreboard as kept, then what is damaged beneath it
-        raise click.ClickException(shown(say(damage)))
+        from referee.store import Damaged
+
+        raise_for(Damaged(damage))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -371,7 +323,7 @@ def status(obj: Obj, as_json: bool) -> None:
 @click.pass_obj
 def verify(obj: Obj) -> None:
     reader = obj.reader()
-    games_checked, events, problems = run_store(obj, lambda: reader.verify(obj.game))
+    games_checked, events, problems = run_store(lambda: reader.verify(obj.game))
     write(verify_lines(reader.path, games_checked, events, problems))
     if problems:
         raise click.exceptions.Exit(EXIT_REFUSED)
@@ -390,12 +342,12 @@ def verify(obj: Obj) -> None:
 def log(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
     # The events as stored and the game as kept; history_notes replays them once, for their words.
-    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))
-    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
+    gid, game, history = run_store(lambda: reader.stored(obj.game))
+    _gid, corrections = run_store(lambda: reader.corrections(gid))
     events = [event for _, event in history]
     notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
-    numbers = action_numbers(events)  # the table's actions (RULES.md 6), as amend ACTION counts them
+    numbers = action_numbers(events)  # the table's actions (RULES.txt 6), as amend ACTION counts them
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]
@@ -431,7 +383,7 @@ def log(obj: Obj, as_json: bool) -> None:
 @game_options
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
-    result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
+    result = run_store(lambda: obj.referee.undo(obj.game, actions))
     write(correction_lines("Undid", list(result.removed), result, style()))
 
 
@@ -445,7 +397,7 @@ def undo(obj: Obj, actions: int) -> None:
 @game_options
 @click.pass_obj
 def redo(obj: Obj, actions: int) -> None:
-    result = run_store(obj, lambda: obj.referee.redo(obj.game, actions))
+    result = run_store(lambda: obj.referee.redo(obj.game, actions))
     write(correction_lines("Redid", list(result.restored), result, style()))
 
 
@@ -473,10 +425,10 @@ def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_
     if roll_off is not None:
         if action is not None:
             raise click.UsageError(_("give an ACTION or --roll-off NAME, not both"))
-        write(amend_lines(run_store(obj, lambda: obj.referee.amend_roll_off(obj.game, roll_off, round_, value)),
+        write(amend_lines(run_store(lambda: obj.referee.amend_roll_off(obj.game, roll_off, round_, value)),
                           style()))
         return
-    write(amend_lines(run_store(obj, lambda: obj.referee.amend(obj.game, value, action)), style()))
+    write(amend_lines(run_store(lambda: obj.referee.amend(obj.game, value, action)), style()))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -492,7 +444,7 @@ def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_
 @game_options
 @click.pass_obj
 def leave(obj: Obj, name: str) -> None:
-    say_result(run_store(obj, lambda: obj.referee.leave(obj.game, name)))
+    say_result(run_store(lambda: obj.referee.leave(obj.game, name)))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -505,7 +457,7 @@ def leave(obj: Obj, name: str) -> None:
 @click.pass_obj
 def games(obj: Obj) -> None:
     reader = obj.reader()
-    write(games_lines(run_store(obj, reader.games), reader.path))
+    write(games_lines(run_store(reader.games), reader.path))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -519,8 +471,8 @@ def games(obj: Obj) -> None:
 def export(obj: Obj) -> None:
     reader = obj.reader()
     # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
-    gid, game, history = run_store(obj, lambda: reader.records(obj.game))
-    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
+    gid, game, history = run_store(lambda: reader.records(obj.game))
+    _gid, corrections = run_store(lambda: reader.corrections(gid))
     click.echo(json_text_long({"game": gid, "setup": game.setup.to_dict(),
                                "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
                                "corrections": [{"at": at, **record} for at, record in corrections],
@@ -533,250 +485,10 @@ def export(obj: Obj) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee rules | less"))
-@click.pass_obj
-def rules(obj: Obj) -> None:
+def rules() -> None:
     with open(rules_file(language()), encoding="utf-8") as file:
         click.echo(file.read(), nl=False)
 
 
-# -- the table loop -------------------------------------------------------------------------------
-
-def table_help() -> str:
-    """What the table may type at any prompt."""
-    return _("Type a word to play it, 'discard LETTERS', 'status', 'undo', 'redo', 'amend N' (the latest roll was "
-             "N), 'leave NAME', 'help' or 'quit'. A command that is also a word (UNDO, STATUS...) asks which one you "
-             "mean; with a slash ('/undo') it is always the command. Add '!' after a word or a discard's letters to "
-             "overrule the dictionary or the card count (e.g. 'cthulhu!'); an overrule is recorded only when one was "
-             "needed.")
-
-
-def table_command(typed: str) -> str:
-    """The command meant by a word typed at a prompt (its English name), or the word itself.
-
-    The English word always works; its translation (the catalog's entry) works too, so a Spanish
-    table types 'descartar'."""
-    word = typed.lower()
-    names = {"discard": _("discard"), "status": _("status"), "undo": _("undo"), "redo": _("redo"),
-             "amend": _("amend"), "leave": _("leave"), "help": _("help"), "quit": _("quit"), "pass": _("pass"),
-             "done": _("done"), "roll": _("roll")}
-    if word in ("exit", "q"):
-        return "quit"
-    for english, translated in names.items():
-        if word in (english, translated.lower()):
-            return english
-    return word
-
-
-#: The commands that may be typed at the word prompt; each is an English word too (RULES.md 6, every
-#: word is playable): typed alone, one that is a legal word asks which is meant.
-WORD_PROMPT_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit")
-
-
-class QuitTable(Exception):
-    """The table typed 'quit': the loop stops, the game stays saved."""
-
-
-def command_doing(command: str) -> str:
-    """What ``command`` does, to follow "play the word, or ...?"."""
-    return {"discard": _("discard the hand"), "status": _("show the scores"), "undo": _("undo the last action"),
-            "redo": _("redo the last undone action"), "amend": _("amend a roll"), "leave": _("have a player leave"),
-            "help": _("show the help"), "quit": _("stop here (the game is saved)")}[command]
-
-
-def word_or_command(word: str, command: str) -> bool | None:
-    """Ask whether ``word``, typed alone at the word prompt, is the word or the command: True for the word,
-    False for the command, None at the end of input."""
-    question = _("{word}: play the word, or {doing}? Type 'w' for the word or 'c' for the command").format(
-        word=word.upper(), doing=command_doing(command))
-    words = {"w", "word", _("w"), _("word")}
-    commands = {"c", "command", _("c"), _("command")}
-    while True:
-        try:
-            answer = click.prompt(question, prompt_suffix=": ").strip().lower()
-        except click.Abort:
-            click.echo()
-            return None
-        if answer in words:
-            return True
-        if answer in commands:
-            return False
-
-
-def is_number(text: str) -> bool:
-    """ASCII digits 0-9 only (``int()`` also reads other scripts' digits, such as '٣')."""
-    return text.isascii() and text.isdigit()
-
-
-@click.command(context_settings=CONTEXT, help=_(
-    "Run the current game turn by turn: the referee asks, the table answers.\n"
-    "\n"
-    "It announces each turn, asks for the word or a discard, asks for the roll, and says what\n"
-    "happened, the scores and what to do. At any prompt: status, undo, redo, amend N, leave NAME,\n"
-    "help, quit. End of input or 'quit' leaves the game saved. A command that is also a word (UNDO,\n"
-    "STATUS...) typed alone at the word prompt asks which one is meant; '/undo' is always the command.\n"
-    "Every answer is for the player the prompt names: if another device changed the game meanwhile, the\n"
-    "answer is refused with what happened, and the table is asked again.\n"
-    "\n"
-    "\b\n"
-    "Example:\n"
-    "    uw-referee new Cindi Paul Sue --first Sue && uw-referee table"))
-@game_options
-@click.pass_obj
-def table(obj: Obj) -> None:
-    gid, game = run_store(obj, lambda: obj.store.load(obj.game))
-    if game.state.is_over():
-        click.echo(style().bold(say(game.state.waiting_for())))
-        return
-    click.echo(style().bold(describe_game(gid, game)))
-    click.echo(table_help())
-    click.echo(style().bold(say(game.state.waiting_for())))
-    while not game.state.is_over():
-        state = game.state
-        name = state.current.name if state.current else ""
-        try:
-            if state.phase is Phase.SANITY and game.setup.dice == "physical":
-                answer = click.prompt(_("{player}, roll the d20").format(player=name), prompt_suffix=": ").strip()
-            elif state.phase is Phase.SANITY:
-                answer = "roll"
-            elif state.phase is Phase.PSYCHOTHERAPY:
-                answer = click.prompt(_("{player}, your Psychotherapy roll (or 'pass')").format(player=name),
-                                      prompt_suffix=": ").strip()
-            elif state.phase is Phase.SPELL_BINDING:
-                answer = click.prompt(_("Name a word as 'NAME WORD', or 'done'"), prompt_suffix=": ").strip()
-            else:
-                answer = click.prompt(_("{player}, your word (or 'discard LETTERS')").format(player=name),
-                                      prompt_suffix=": ").strip()
-        except click.Abort:
-            click.echo()
-            break
-        try:
-            game = table_step(obj, gid, game, answer)
-        except QuitTable:
-            break
-        except Refused as exc:
-            exc.show()
-            if exc.changed:  # another device acted first: look again, and ask the player whose turn it now is
-                game = run_store(obj, lambda: obj.store.load(gid), mode="table")[1]
-                click.echo(style().bold(say(game.state.waiting_for())))
-        except click.ClickException as exc:
-            exc.show()
-        except click.exceptions.Exit:
-            pass
-    if not game.state.is_over():
-        click.echo(_("The game is saved. Continue with 'uw-referee --game {game} table'.").format(game=gid))
-
-
-def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
-    """One answer at the table: do it through the library, print what happened, return the game as it now is.
-
-    Every write carries what the table saw (``Seen``): if another device changed the game meanwhile, it is
-    refused with what happened, and the table looks again."""
-    from referee.engine import Seen
-
-    state = game.state
-    referee = obj.referee
-    seen = Seen.of(game)
-    words = answer.split()
-    forced = bool(words) and words[0].startswith("/") and len(words[0]) > 1
-    first = words[0][1:] if forced else (words[0] if words else "")
-    command = table_command(first) if words else ""
-    table = "table"
-    word_phase = state.phase in (Phase.ACTION, Phase.LAST_WORDS)
-    if forced and command not in (*WORD_PROMPT_COMMANDS, "pass", "done", "roll"):
-        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
-    if word_phase and not forced and len(words) == 1 and command in WORD_PROMPT_COMMANDS:
-        prepared = run_store(obj, lambda: referee.prepare(gid, first), mode=table)
-        if prepared.verdict.legal:  # a word too: the table says which it means
-            choice = word_or_command(first, command)
-            if choice is None:
-                return game
-            if choice:
-                command = ""
-    if command == "quit" and (forced or len(words) == 1):
-        raise QuitTable
-    if command in ("help", "?") or not words:
-        click.echo(table_help())
-        return game
-    if command == "status":
-        game = run_store(obj, lambda: obj.store.load(gid), mode=table)[1]  # the game as it is now
-        write(status_lines(gid, game.state.view(), style()))
-        return game
-    if command in ("undo", "redo"):
-        count = 1
-        if len(words) == 2 and is_number(words[1]) and int(words[1]) >= 1:
-            count = int(words[1])
-        elif len(words) != 1:
-            raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=first))
-        call = referee.undo if command == "undo" else referee.redo
-        result = run_store(obj, lambda: call(gid, count, seen=seen), mode=table)
-        write(correction_lines("Undid" if command == "undo" else "Redid",
-                               list(result.removed if command == "undo" else result.restored), result, style()))
-        return result.game
-    if command == "amend":
-        if len(words) not in (2, 3) or not all(is_number(w) for w in words[1:]):
-            raise click.UsageError(_("type 'amend N' (the latest roll was N) or 'amend ACTION N' (the roll of "
-                                     "ACTION, numbered as in 'uw-referee log')"))
-        at = int(words[1]) if len(words) == 3 else None
-        right = int(words[-1])
-        if not 1 <= right <= DIE:
-            raise click.UsageError(_("{roll} is not a roll: type a number from 1 to {most}").format(roll=right, most=DIE))
-        amended = run_store(obj, lambda: referee.amend(gid, right, at, seen=seen), mode=table)
-        write(amend_lines(amended, style()))
-        return amended.game
-    if command == "leave":
-        if len(words) < 2:
-            raise click.UsageError(_("type 'leave NAME'"))
-        who = " ".join(words[1:])  # a whole name, spaces and all
-        result = run_store(obj, lambda: referee.leave(gid, who, seen=seen), mode=table)
-    elif state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
-        if state.phase is Phase.PSYCHOTHERAPY and (command == "pass" or command in ("skip", "no")):
-            result = run_store(obj, lambda: referee.roll(gid, skip=True, seen=seen), mode=table)
-        else:
-            value: int | None = None
-            if game.setup.dice == "physical":
-                if len(words) != 1 or not is_number(first) or not 1 <= int(first) <= DIE:
-                    raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
-                        answer=shown(answer[:40]), most=DIE)) from None
-                value = int(first)
-            result = run_store(obj, lambda: referee.roll(gid, value, seen=seen), mode=table)
-    elif state.phase is Phase.SPELL_BINDING:
-        if command == "done" and len(words) == 1:
-            result = run_store(obj, lambda: referee.bind_done(gid, seen=seen), mode=table)
-        else:
-            if len(words) < 2:
-                raise click.UsageError(_("name a word as 'NAME WORD', or type 'done'"))
-            by, word = " ".join(words[:-1]), words[-1]  # the name may have spaces: the word is the last
-            allow = word.endswith("!")
-            prepared = run_store(obj, lambda: referee.prepare(gid, word.rstrip("!")), mode=table)
-            write(play_verdict_lines(prepared.verdict, allow))
-            result = run_store(obj, lambda: referee.bind(prepared, by, allow=allow, seen=seen), mode=table,
-                               action="bind")
-    elif command == "discard":
-        letters = words[1] if len(words) > 1 else None
-        allow = bool(letters and letters.endswith("!"))
-        letters = letters.rstrip("!") if letters else None
-        result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow, seen=seen), mode=table,
-                           action="discard")
-    else:
-        if forced:  # a slash is never a word
-            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
-        if len(words) != 1:
-            raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(
-                answer=shown(answer[:40])))
-        if is_number(first):
-            raise click.UsageError(_("{answer} looks like a roll, but {player} has not played a word yet: type the "
-                                     "word first, then the roll").format(answer=first, player=state.current.name
-                                                                         if state.current else ""))
-        allow = first.endswith("!")
-        prepared = run_store(obj, lambda: referee.prepare(gid, first.rstrip("!")), mode=table)
-        if not prepared.verdict.legal:
-            for reason in prepared.verdict.reasons:
-                click.echo(_("The dictionary says: {reason}.").format(reason=say(reason.message)))
-        # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
-        result = run_store(obj, lambda: referee.play(prepared, allow=allow, seen=seen), mode=table, action="play")
-    say_result(result, table)
-    return result.game
-
-
 __all__ = ["Refused", "RULES_FILE", "new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo",
-           "amend", "leave", "games", "export", "table", "verify"]
+           "amend", "leave", "games", "export", "verify"]

@@ -135,7 +135,7 @@ class Listener:
         if self.on_change is not None:
             try:
                 self.on_change(games)
-            except Exception:  # noqa: BLE001 - a failed render must not stop the listener; the next commit retries
+            except Exception:
                 log.exception("the board could not render a change")
         with self._lock:
             self.version += 1
@@ -179,7 +179,7 @@ class Listener:
         while not self.stopping.is_set():
             try:
                 conn = self._connect()
-            except Exception as exc:  # noqa: BLE001 - psycopg.Error and OS errors alike: try again later
+            except Exception as exc:
                 if self.connected or first:
                     log.warning("the board cannot listen for changes: %s", " ".join(str(exc).split()))
                 self.connected, first = False, False
@@ -195,14 +195,14 @@ class Listener:
             first = False
             try:
                 self._listen(conn)
-            except Exception as exc:  # noqa: BLE001 - the connection was lost: make it again
+            except Exception as exc:
                 if not self.stopping.is_set():
                     log.warning("the board lost its connection for changes: %s", " ".join(str(exc).split()))
                 self.connected = False
             finally:
                 try:
                     conn.close()
-                except Exception:  # noqa: BLE001 - closing a broken connection
+                except Exception:
                     pass
 
     def _listen(self, conn: Connection[Any]) -> None:

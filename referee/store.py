@@ -1,11 +1,30 @@
-"""The event log in SQLite: one database, many games, one transaction per action.
+"""The persistence contract of the referee's games, over SQLite: one database, many games, one transaction per action.
 
-The store knows nothing of the rules: it loads a game, lets the engine check and apply the new
-events, and commits them all or nothing. Beside the events it keeps a snapshot of each game's
-state, tied to the game's last event by a digest, so a command resumes a game instead of replaying
-it, a summary per game for listing, and (schema 5) the words of the game's last few actions, so a
-reader such as the board says them without a replay. A file that is not a uw-referee database, or that is
-damaged, is never written to.
+The store persists and verifies; it knows no rule. It loads a game, lets the engine check and apply the new
+events, and commits them all or nothing. What it keeps (``referee.store_format``): each game's events, each
+carrying the running digest of the events up to it (the chain); a snapshot of the game's state tied to the chain
+by a digest, so a command resumes a game instead of replaying it; a summary per game for listing; the words of the
+game's last few actions, so a reader such as the board says them without a replay; the corrections the table made
+(``Correction``s, typed by the engine) and the redo stack. The contract callers use: ``create``, ``act`` and
+``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a write decided on a game that has moved on, and
+``check_seen`` asks the same without writing), and the readers ``view``, ``checked_view``, ``setup``, ``phase``,
+``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify`` names all
+damage. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
+``rewrite``; a game's generation is the engine's ``generation_of`` the kinds of its corrections.
+
+File safety is ``referee.store_file`` (the file is ours, opened without harm, SQLite's errors in words, the
+stamp of the last verification) and the schema and its migrations ``referee.store_schema``: SQLite's alone.
+
+The dialect seam, for a second backend (PostgreSQL through psycopg 3) implementing the same contract: the
+methods under "connection" (``_connect``, ``_transaction``, ``close``, ``exists``) and the few statements marked
+``# dialect:`` below (the chain's one-query aggregate ``CHAIN_SQL``, the snapshot's upsert, the new game's id, the
+bytes of a row in ``_chain_problem``). Every other statement is plain SQL with ``?`` placeholders (psycopg wants
+``%s``: the second backend's connection rewrites them) over the tables ``store_schema`` creates; the bytes
+written and the digests over them are ``store_format``'s, the same for both. ``self._version`` is the schema
+version: a new backend starts at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
+
+Why this module is over 500 lines: the contract's readers and writers share the chain, snapshot and window
+helpers, and each reader is a dozen lines; split further, each part would reach into the others' private helpers.
 """
 from __future__ import annotations
 
@@ -13,282 +32,41 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from datetime import datetime, timezone
 
-from dictionaries.i18n import Message, message_from_json, message_of, msg, nmsg
-from referee.paths import default_db_path, temporary_db_path
-from referee.values import value
-
-try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
+from dictionaries.i18n import Message, message_from_json, message_of, msg
+from referee.paths import default_db_path
+from referee.store_file import BUSY_TIMEOUT_S, STAMP_SUFFIX, SQLiteFile
+from referee.store_format import (
+    KEPT_ACTIONS,
+    Damaged,
+    GameSummary,
+    NoGame,
+    StoreError,
+    add_actions,
+    chain_record,
+    chain_start,
+    dumps,
+    game_digest,
+    now,
+    snapshot_digest,
+    summary_of,
+    told_tail,
+)
+from referee.store_schema import SCHEMA_VERSION, rollback
 
 TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterator
+    from collections.abc import Callable, Iterator
+    from typing import Any
 
-    from referee.engine import Event, Game, Seen, Setup, State
+    from referee.events import Correction, Event, Setup
+    from referee.rules import Game, Seen
+    from referee.state import State
 
-APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 5
-#: How many of a game's last actions the store keeps in words beside its snapshot (schema 5): a bounded window,
-#: so that a reader (the board) says the last actions without replaying the game. The board shows 5.
-#: Why words and not a second snapshot some events back for the reader to replay from: the words are what the
-#: reader needs, made once by the applies the writer does anyway (``Game.said``), a few hundred bytes that the
-#: snapshot's digest covers and ``verify`` compares with a replay; a second state would double what each write
-#: keeps and still leave each reader replaying a window whose length in events no bound fixes.
-KEPT_ACTIONS = 8
-BUSY_TIMEOUT_S = 10.0
-#: Suffix of the file beside the database that records the file as last verified (see ``Store._verify``).
-STAMP_SUFFIX = "-verified"
-#: A stamp is a few dozen bytes; anything longer is not one of ours and is not read further.
-STAMP_MAX_BYTES = 256
-
-#: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL
-    );
-    CREATE TABLE events (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        at TEXT NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    );
-    CREATE INDEX games_by_activity ON games(updated_at, id);
-    """,
-    # Version 2: a snapshot of each game's state (tied to its last event by a digest) and a summary
-    # for listing. Games written by version 1 get both at their next write; until then they replay.
-    """
-    CREATE TABLE snapshots (
-        game_id INTEGER PRIMARY KEY REFERENCES games(id),
-        seq INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        view TEXT NOT NULL,
-        digest TEXT NOT NULL
-    );
-    ALTER TABLE games ADD COLUMN summary TEXT;
-    """,
-    # Version 3: the corrections a table made (undo, redo, amend), for log and export and for new
-    # virtual rolls after an undo; and each game's redo stack (undone events, most recent first).
-    """
-    CREATE TABLE corrections (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        n INTEGER NOT NULL,
-        at TEXT NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game_id, n)
-    );
-    CREATE TABLE redo (
-        game_id INTEGER NOT NULL REFERENCES games(id),
-        pos INTEGER NOT NULL,
-        data TEXT NOT NULL,
-        PRIMARY KEY (game_id, pos)
-    );
-    """,
-    # Version 4: each event carries the running digest of its game's events up to it (``chain_start``,
-    # ``chain_record``), and snapshot digests cover the chain and the summary. Filled in by ``_fill_chains``.
-    """
-    ALTER TABLE events ADD COLUMN chain BLOB;
-    """,
-    # Version 5: beside each snapshot, the words of the game's last actions (``KEPT_ACTIONS``, as ``log`` says
-    # them), made by the same applies that make the snapshot and covered by its digest. Filled in by ``_fill_recent``.
-    """
-    ALTER TABLE snapshots ADD COLUMN recent TEXT;
-    """,
-]
-
-
-class StoreError(Exception):
-    """The database cannot be used (names the file and says why)."""
-
-
-class NoGame(StoreError):
-    """No game to act on."""
-
-
-@value(frozen=True)
-class GameSummary:
-    """One game as ``games`` lists it."""
-
-    id: int
-    players: tuple[str, ...]
-    created_at: str
-    updated_at: str
-    phase: str
-    turn: str | None
-    winner: str | None
-    scores: tuple[int, ...]
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    """Roll back if a transaction is still open (SQLite ends some on its own after an I/O or disk-full error)."""
-    if conn.in_transaction:
-        try:
-            conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # the original error is the one worth reporting
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def snapshot_digest(seq: int, last_event: str, state: str, view: str) -> str:
-    """Ties a snapshot to the event it follows: a changed event or snapshot no longer matches."""
-    return blake2b(f"{seq}\n{last_event}\n{state}\n{view}".encode(), digest_size=16).hexdigest()
-
-
-def chain_start(game_id: int) -> Any:
-    """The running digest of a game's events before its first (a BLAKE2b hasher), tied to the game's id so
-    that rows cannot move between games unseen. Each event row carries this digest updated with every
-    event up to and including it (``chain_record``): a changed byte anywhere breaks every digest after it."""
-    return blake2b(b"uw-referee game %d\n" % game_id, digest_size=16)
-
-
-def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
-    """One event as the chain hashes it: its time and its data, after a record separator from the second event
-    on, the bytes ``CHAIN_SQL`` joins in SQLite, so both agree. (The seq is not hashed: the chain is checked
-    with the count and the last seq, and ``verify`` checks every seq.)"""
-    return b"%s%s%s" % (b"\x1e" if seq else b"", at.encode() if isinstance(at, str) else at,
-                        data.encode() if isinstance(data, str) else data)
-
-
-#: A game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
+#: dialect: a game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
 #: one query and one hash call check thousands of events (the rows are read in the primary key's order).
 CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), max(seq) FROM (SELECT seq, at, data "
              "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
-
-
-def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None, recent: str | None = None) -> str:
-    """Ties a snapshot and the game's summary to the chain of events they follow (schema 4), and the words of
-    its last actions kept with it (schema 5; None: none kept, the digest schema 4 gave): a changed byte in
-    any of them, or in any event, no longer matches."""
-    text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}" + ("" if recent is None else f"\n{recent}")
-    return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
-
-
-def summary_of(state: State) -> dict[str, Any]:
-    """What ``games`` shows of a game, kept beside it so listing never replays."""
-    return {
-        "players": list(state.setup.players), "phase": state.phase.value,
-        "turn": None if state.current is None or state.is_over() else state.current.name,
-        "winner": state.winner, "scores": [p.score for p in state.players],
-    }
-
-
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
-
-
-def _note_json(note: str) -> dict[str, Any]:
-    """One note as the window keeps it: a Message's JSON (translatable later), a plain string as a bare template."""
-    if isinstance(note, Message):
-        return note.to_json()
-    return {"message": str(note).replace("{", "{{").replace("}", "}}"), "params": {}}
-
-
-def add_actions(window: list[list[Any]], told: list[tuple[Event, list[str]]], over: bool,
-                keep: int = KEPT_ACTIONS) -> list[list[Any]]:
-    """The window of last actions (each a list of notes as JSON) after the events ``told`` with the notes their
-    ``apply`` returned: as ``log`` says them (without the closing sentence of what the game waits for, unless
-    the game ended on the last one); a roll joins the play it belongs to, as the table sees one action. The
-    same grouping as the board's ``recent_notes``, so a window carried forward equals one made by a replay."""
-    actions = [list(action) for action in window]
-    for i, (event, notes) in enumerate(told):
-        said = notes if over and i == len(told) - 1 else notes[:-1]
-        if not said:
-            continue
-        if actions and not event.starts_action:
-            actions[-1].extend(_note_json(note) for note in said)
-        else:
-            actions.append([_note_json(note) for note in said])
-    return actions[-keep:] if keep > 0 else []
-
-
-def told_tail(events: list[Event], keep: int = KEPT_ACTIONS) -> tuple[Game, list[list[Any]]]:
-    """The game those events give and the window of its last ``keep`` actions in words (``add_actions``): the
-    events before the last ``keep`` + 1 actions are replayed without words (``Game.replay(words=False)``), the
-    rest with them, so it costs a quiet replay. A refused event raises as ``Game.replay`` does. (Should actions
-    that say nothing leave fewer than ``keep`` whole ones in the worded part, it starts further back.)"""
-    from referee.engine import Game
-
-    starts = [i for i, e in enumerate(events) if i and e.starts_action]
-    back = keep + 1
-    while True:
-        start = starts[-back] if back <= len(starts) else 1
-        game = Game.replay(events[:start], words=False)
-        said: list[list[str]] = []
-        game.said = said
-        try:
-            for event in events[start:]:
-                game.apply(event)
-        finally:
-            game.said = None
-        window = add_actions([], list(zip(events[start:], said, strict=True)), game.state.is_over(), keep + 1)
-        if start <= 1:
-            return game, window[-keep:] if keep > 0 else []
-        if len(window) > keep:  # the first may lack events that an earlier, silent start would join to it
-            return game, window[-keep:]
-        back *= 2
-
-
-def _fill_recent(conn: sqlite3.Connection) -> None:
-    """Migration to schema 5: every snapshot that matches its events gets the words of the game's last actions
-    (one replay per game, once) and its digest again with them. A game that cannot be replayed keeps none
-    (readers then replay it, and ``verify`` names the damage)."""
-    from referee.engine import event_from_dict
-
-    rows = conn.execute("SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g "
-                        "ON g.id = s.game_id").fetchall()
-    for gid, seq, state, view, digest, summary in rows:
-        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                            (gid,)).fetchone()
-        if last is None or last[0] + 1 != seq or not isinstance(last[1], bytes):
-            continue
-        if game_digest(seq, last[1], state, view, summary) != digest:
-            continue
-        try:
-            events = [event_from_dict(json.loads(data)) for (data,) in conn.execute(
-                "SELECT data FROM events WHERE game_id = ? ORDER BY seq", (gid,))]
-            _game, window = told_tail(events)
-        except (ValueError, KeyError, TypeError):
-            continue
-        recent = _dumps(window)
-        conn.execute("UPDATE snapshots SET recent = ?, digest = ? WHERE game_id = ?",
-                     (recent, game_digest(seq, last[1], state, view, summary, recent), gid))
-
-
-def _fill_chains(conn: sqlite3.Connection) -> None:
-    """Migration to schema 4: every event gets its running digest, every snapshot the digest of schema 4.
-
-    A snapshot that did not match its game's last event is dropped (the game replays until its next write).
-    """
-    heads: dict[int, tuple[int, str, bytes]] = {}
-    for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
-        chain = chain_start(gid)
-        rows = []
-        last: tuple[int, str] | None = None
-        for seq, at, data in conn.execute("SELECT seq, at, data FROM events WHERE game_id = ? ORDER BY seq", (gid,)):
-            chain.update(chain_record(seq, at, data))
-            rows.append((chain.digest(), gid, seq))
-            last = (seq, data)
-        conn.executemany("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", rows)
-        if last is not None:
-            heads[gid] = (last[0], last[1], chain.digest())
-    for gid, seq, state, view, digest, summary in conn.execute(
-            "SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g ON "
-            "g.id = s.game_id").fetchall():
-        head = heads.get(gid)
-        if head is None or head[0] + 1 != seq or snapshot_digest(seq, head[1], state, view) != digest:
-            conn.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
-        else:
-            conn.execute("UPDATE snapshots SET digest = ? WHERE game_id = ?",
-                         (game_digest(seq, head[2], state, view, summary), gid))
 
 
 class Store:
@@ -302,183 +80,28 @@ class Store:
         self.path = os.fspath(path) if path is not None else default_db_path()
         self.timeout = timeout
         self.read_only = read_only
+        self.file = SQLiteFile(self.path, timeout, read_only)  # file safety: opening, errors in words, the stamp
         self._conn: sqlite3.Connection | None = None
         self._version = SCHEMA_VERSION
         self._verified = False  # the whole file was checked (or known unchanged) on this connection
         self._resumed: tuple[int, int, Any] | None = None  # (game, events, running digest) checked before a write
-        self._unchanged: list[Any] | None = None  # read as it is: the file's state when opened (see ``_open``)
 
-    # -- connection -------------------------------------------------------------------------------
+    # -- connection (the dialect seam: SQLite) ----------------------------------------------------
 
     def exists(self) -> bool:
-        return os.path.isfile(self.path) and os.path.getsize(self.path) > 0
+        return self.file.exists()
 
     def _connect(self, create: bool) -> sqlite3.Connection:
-        if self._conn is not None:
-            return self._conn
-        self._refuse_temporary()
-        if os.path.isdir(self.path):
-            raise StoreError(msg("{path} is a directory, not a database file", path=self.path))
-        if not self.exists():
-            if not create or self.read_only:
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
-            try:
-                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-            except OSError as exc:
-                raise StoreError(msg("cannot create {path}: {why}", path=self.path, why=exc.strerror or exc)) from None
-        try:
-            conn = self._open()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(self._explain(exc)) from None
-        except sqlite3.Error as exc:
-            raise StoreError(msg("cannot open {path}: {why}", path=self.path, why=exc)) from None
-        try:
-            # Known to be ours and of a version this one can write before any PRAGMA that changes the file.
-            self._check_ours(conn)
-            self._version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if self._version > SCHEMA_VERSION:
-                raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
-                                     "{version})", path=self.path, found=self._version, version=SCHEMA_VERSION))
-            if not self.read_only:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=FULL")
-                conn.execute("PRAGMA foreign_keys=ON")
-                self._migrate(conn)
-                self._version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if self._version == 0:  # an empty SQLite file, never written by uw-referee (read-only: left so)
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StoreError(self._explain(exc)) from None
-        except StoreError:
-            conn.close()
-            raise
-        self._conn = conn
-        return conn
+        if self._conn is None:
+            self._conn, self._version = self.file.connect(create, self._verify_before_migration)
+        return self._conn
 
-    def _refuse_temporary(self) -> None:
-        """SQLite would keep '', ':memory:' or a ``file:`` URI in a throw-away database: the game would be lost."""
-        if temporary_db_path(self.path):
-            raise StoreError(msg("{path!r} is not a file SQLite would keep: the games would be lost when the command "
-                                 "ends. Give --db (or UW_REFEREE_DB) the path of a file", path=self.path))
-
-    def _open(self) -> sqlite3.Connection:
-        """A connection; read-only ones fall back to SQLite's ``immutable`` mode on read-only media."""
-        if not self.read_only:
-            return sqlite3.connect(str(self.path), timeout=self.timeout, isolation_level=None)
-        from urllib.parse import quote  # read-only opening needs a file: URI
-
-        uri = "file:" + quote(os.path.abspath(self.path))
-        if not os.access(self.path, os.W_OK) and not os.path.exists(self.path + "-wal"):
-            # A reader that cannot write the file would leave -wal and -shm files of its own, with the file's
-            # mode, that block the owner's next write: the file is read as it is, and a change during the read
-            # is noticed (``_transaction``).
-            self._unchanged = self._file_state()
-            return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=self.timeout, isolation_level=None)
-        try:
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return conn
-        except sqlite3.OperationalError as exc:
-            conn.close()
-            if "unable to open" not in str(exc) and "readonly" not in str(exc):
-                raise
-        # A WAL database on read-only media: nothing can change it, so read it as it is.
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=self.timeout, isolation_level=None)
-
-    def _explain(self, exc: sqlite3.Error) -> Message:
-        text = str(exc)
-        code = getattr(exc, "sqlite_errorname", "")
-        if "locked" in text or "busy" in text:
-            seconds = f"{self.timeout:g}"
-            return msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was changed; try "
-                       "again.", path=self.path, seconds=seconds)
-        if "not a database" in text:
-            return msg("{path} is not a readable uw-referee database ({why}); it was left untouched", path=self.path,
-                       why=text)
-        if "malformed" in text or "disk image" in text:
-            return msg("{path} is damaged and cannot be read ({why}); it was left untouched. Restore a backup, or move "
-                       "it aside and start a new file", path=self.path, why=text)
-        if code == "SQLITE_FULL" or "full" in text or (code.startswith("SQLITE_IOERR") and self._disk_full()):
-            return msg("the disk holding {path} is full: nothing was changed; free some space and try again",
-                       path=self.path)
-        folder = os.path.dirname(os.path.abspath(self.path))
-        blocking = self._blocking_files() if code.startswith("SQLITE_READONLY") or "readonly" in text else []
-        if blocking:
-            return msg("{path} cannot be written: {files} beside it cannot be written (left so by a program that could "
-                       "only read the database). Nothing was changed. Make them writable as the database is (chmod "
-                       "u+w {files}), or delete them while no uw-referee is using {path} (an empty -wal file holds "
-                       "nothing)", path=self.path, files=" ".join(blocking))
-        if code == "SQLITE_READONLY" or "readonly" in text or ("unable to open" in text and not os.access(folder, os.W_OK)):
-            return msg("{path} cannot be written (a read-only file, folder or medium): nothing was changed; it can "
-                       "still be read (status, log, export)", path=self.path)
-        return msg("{path}: {why}", path=self.path, why=text)
-
-    def _blocking_files(self) -> list[str]:
-        """The -wal and -shm files that cannot be written beside a database that can (they block every write)."""
-        if not os.access(self.path, os.W_OK):
-            return []
-        return [f"{self.path}{suffix}" for suffix in ("-wal", "-shm")
-                if os.path.exists(f"{self.path}{suffix}") and not os.access(f"{self.path}{suffix}", os.W_OK)]
-
-    def _disk_full(self) -> bool:
-        import shutil
-
-        try:
-            return shutil.disk_usage(os.path.dirname(os.path.abspath(self.path))).free < 1024 * 1024
-        except OSError:
-            return False
-
-    def _check_ours(self, conn: sqlite3.Connection) -> None:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if app_id != APPLICATION_ID and (app_id != 0 or tables):
-            raise StoreError(msg("{path} is an SQLite database of another program, not uw-referee's; it was left "
-                                 "untouched (use --db to choose another file)", path=self.path))
-
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version >= SCHEMA_VERSION:
-            return
-        if version:
-            self._verify(conn)  # never migrate a damaged file
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
-            for step in range(version, SCHEMA_VERSION):
-                for statement in MIGRATIONS[step].split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                if step == 3:
-                    _fill_chains(conn)
-                if step == 4:
-                    _fill_recent(conn)
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            _rollback(conn)
-            raise
+    def _verify_before_migration(self, conn: sqlite3.Connection, version: int) -> None:
+        """A file written by an older version is verified at its own version before it is migrated."""
+        self._version = version
+        self._verify(conn)
 
     # -- verification -----------------------------------------------------------------------------
-
-    def _stamp_path(self) -> str:
-        return self.path + STAMP_SUFFIX
-
-    def _file_state(self) -> list[Any]:
-        """What changes whenever anyone writes the file: size, time and identity of it and its WAL.
-
-        An empty WAL counts as none: opening a WAL database creates one.
-        """
-        marks: list[Any] = []
-        for path in (self.path, self.path + "-wal"):
-            try:
-                st = os.stat(path)
-            except FileNotFoundError:
-                marks.append(None)
-                continue
-            marks.append([st.st_size, st.st_mtime_ns, st.st_ino] if st.st_size else None)
-        return marks
 
     def _verify(self, conn: sqlite3.Connection) -> None:
         """Before the first write: make sure the file is whole, without reading it all every time.
@@ -490,12 +113,7 @@ class Store:
         """
         if self._verified:
             return
-        try:  # data, not code: only exactly what ``_write_stamp`` writes counts, anything else is ignored
-            with open(self._stamp_path(), "rb") as file:
-                stamp = file.read(STAMP_MAX_BYTES + 1)
-        except OSError:
-            stamp = None
-        if stamp is not None and stamp == _dumps(self._file_state()).encode():
+        if self.file.stamp_matches():
             self._verified = True
             return
         try:
@@ -503,23 +121,17 @@ class Store:
             try:
                 self._check_whole(conn)
             finally:
-                _rollback(conn)
+                rollback(conn)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(self._explain(exc)) from None
-        except StoreError as exc:
-            if "damaged" in str(exc) or "cannot be replayed" in str(exc):
-                raise StoreError(msg("{problem}. No command will write to this file", problem=message_of(exc))) from None
-            raise
+            raise StoreError(self.file.explain(exc)) from None
+        except Damaged as exc:
+            raise Damaged(msg("{problem}. No command will write to this file", problem=message_of(exc))) from None
         self._verified = True
 
     def _check_whole(self, conn: sqlite3.Connection) -> None:
         """SQLite's quick_check, then every game replayed and compared with its kept state."""
-        rows = conn.execute("PRAGMA quick_check(1)").fetchall()
-        if rows != [("ok",)]:
-            detail = " ".join(str(rows[0][0] if rows else "no answer").split())
-            raise StoreError(msg("{path} is damaged (SQLite's quick_check: {detail}); it was left untouched. Restore a "
-                                 "backup, or move it aside and start a new file", path=self.path, detail=detail))
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        self.file.check_pages(conn)
+        version = self._version
         for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
             if version >= 4:
                 problems = self._game_problems(conn, gid)
@@ -527,8 +139,8 @@ class Store:
                     raise self._damaged(gid, problems[0])
                 continue
             game = self._replay(conn, gid)
-            if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(_dumps(game.state.to_snapshot()))):
-                raise StoreError(msg("game {game} in {path} is damaged (its saved state does not match its events); "
+            if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(dumps(game.state.to_snapshot()))):
+                raise Damaged(msg("game {game} in {path} is damaged (its saved state does not match its events); "
                                      "the file was left untouched. Restore a backup, or export the other games and "
                                      "start a new file", game=gid, path=self.path))
 
@@ -556,7 +168,7 @@ class Store:
         if row is None:
             return problems
         seq, state, view, summary, _head, good, recent = row
-        replayed = json.loads(_dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state), window]))
+        replayed = json.loads(dumps([game.state.to_snapshot(), game.state.view(), summary_of(game.state), window]))
         parts = [(msg("saved state"), state, replayed[0]), (msg("saved view"), view, replayed[1]),
                  (msg("summary"), summary, replayed[2])]
         if recent is not None:
@@ -587,9 +199,7 @@ class Store:
         try:
             conn.execute("BEGIN")
             try:
-                rows = [" ".join(str(r[0]).split()) for r in conn.execute("PRAGMA integrity_check(20)").fetchall()]
-                if rows != ["ok"]:
-                    problems.extend(msg("SQLite's integrity check: {detail}", detail=row) for row in rows)
+                problems.extend(self.file.integrity_problems(conn))
                 ids = [self._resolve(conn, game_id)] if game_id is not None else [
                     gid for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall()]
                 events = 0
@@ -606,10 +216,10 @@ class Store:
                             found = [message_of(exc)]
                     problems.extend(msg("game {game}: {problem}", game=gid, problem=p) for p in found)
             finally:
-                _rollback(conn)
+                rollback(conn)
         except sqlite3.DatabaseError as exc:
             self._check_unchanged()
-            problems.append(self._explain(exc))
+            problems.append(self.file.explain(exc))
             return 0, 0, problems
         self._check_unchanged()
         return len(ids), events, problems
@@ -640,20 +250,6 @@ class Store:
                 view = self._game(conn, gid).state.view()
         return gid, view, problem
 
-    def _write_stamp(self) -> None:
-        """Record the file as this write left it (after the connection is closed, so SQLite is done with it)."""
-        stamp = self._stamp_path()
-        temp = f"{stamp}.{os.getpid()}"
-        try:
-            with open(temp, "w", encoding="utf-8") as file:
-                file.write(_dumps(self._file_state()))
-            os.replace(temp, stamp)
-        except OSError:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass  # no stamp: the next write checks the whole file, which is only slower
-
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
@@ -670,33 +266,33 @@ class Store:
         try:
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.OperationalError as exc:
-            raise StoreError(self._explain(exc)) from None
+            raise StoreError(self.file.explain(exc)) from None
         try:
             yield conn
             self._check_unchanged()
         except sqlite3.DatabaseError as exc:
             # Damage SQLite only finds when it reads a page (a corrupt table or index) surfaces here.
-            _rollback(conn)
+            rollback(conn)
             self._check_unchanged()
-            raise StoreError(self._explain(exc)) from None
+            raise StoreError(self.file.explain(exc)) from None
         except BaseException:
-            _rollback(conn)
+            rollback(conn)
             raise
         else:
             try:
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
-                _rollback(conn)
-                raise StoreError(self._explain(exc)) from None
+                rollback(conn)
+                raise StoreError(self.file.explain(exc)) from None
             if write:
                 self.close()
-                self._write_stamp()
+                self.file.write_stamp()
 
     def _check_unchanged(self) -> None:
-        """A file read as it is (``_open``) must not have been written meanwhile: else what was read may be torn."""
-        if self._unchanged is not None and self._file_state() != self._unchanged:
+        """A file read as it is (``SQLiteFile.open``) must not have been written meanwhile: else what was read may be
+        torn."""
+        if self.file.changed_while_read():
             self.close()
-            self._unchanged = None
             raise StoreError(msg("{path} was written by another program while it was read: nothing was changed; try "
                                  "again", path=self.path))
 
@@ -710,12 +306,13 @@ class Store:
             return int(row[0])
         row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
-            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id, path=self.path))
+            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
+                             path=self.path))
         return game_id
 
     def _events(self, conn: sqlite3.Connection, game_id: int, check: bool = True) -> tuple[list[Event], list[str]]:
         """The game's events and their times; ``check=False`` skips the chain (``verify`` reports it itself)."""
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         records, stamps = self._records(conn, game_id, check)  # every replay reads events whose chain is whole
         try:
@@ -743,11 +340,11 @@ class Store:
                 raise self._unreplayable(game_id, exc) from None
 
     def _unreplayable(self, game_id: int, exc: Exception) -> StoreError:
-        return StoreError(msg("game {game} in {path} cannot be replayed ({why}); it was left untouched", game=game_id,
+        return Damaged(msg("game {game} in {path} cannot be replayed ({why}); it was left untouched", game=game_id,
                               path=self.path, why=message_of(exc)))
 
     def _replay(self, conn: sqlite3.Connection, game_id: int, events: list[Event] | None = None) -> Game:
-        from referee.engine import Game
+        from referee.rules import Game
 
         if events is None:
             events, _ = self._events(conn, game_id)
@@ -773,7 +370,8 @@ class Store:
                 return None
             seq, state, view = row[0], row[1], row[2]
         else:
-            row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT seq, state, view, digest FROM snapshots WHERE game_id = ?",
+                               (game_id,)).fetchone()
             if row is None:
                 return None
             seq, state, view, digest = row
@@ -793,8 +391,8 @@ class Store:
         them and the digest the game's last event carries, and (schema 5) the words of its last actions kept
         with it; None when the game has no snapshot."""
         column = "s.recent" if self._version >= 5 else "NULL"
-        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s JOIN games g "
-                           "ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s "
+                           "JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         seq, state, view, digest, summary, recent = row
@@ -825,6 +423,7 @@ class Store:
     def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
         """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
         chain = chain_start(game_id)
+        # dialect: the rows' bytes as stored
         rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "
                             "ORDER BY seq", (game_id,)).fetchall()
         for i, (seq, at, data, digest) in enumerate(rows):
@@ -838,7 +437,7 @@ class Store:
         return None
 
     def _damaged(self, game_id: int, problem: Message) -> StoreError:
-        return StoreError(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Restore the file from "
+        return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Restore the file from "
                               "a backup, or start again from an earlier 'uw-referee export'; 'uw-referee verify' "
                               "lists all the damage", game=game_id, path=self.path, problem=problem))
 
@@ -862,7 +461,8 @@ class Store:
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
         """The game, resumed from its snapshot when it matches, else replayed from its events."""
-        from referee.engine import Game, State
+        from referee.rules import Game
+        from referee.state import State
 
         data = self._snapshot(conn, game_id)
         game = None
@@ -873,16 +473,23 @@ class Store:
                 pass  # a snapshot this version cannot read: replay
         if game is None:
             game = self._replay(conn, game_id)
-        game.generation = self._undos(conn, game_id)
+        game.generation = self._generation(conn, game_id)
         return game
 
-    def _undos(self, conn: sqlite3.Connection, game_id: int) -> int:
-        """How many undos the game has had (virtual rolls after an undo are new rolls)."""
+    def _generation(self, conn: sqlite3.Connection, game_id: int) -> int:
+        """The game's generation (``generation_of`` the kinds of its corrections: virtual rolls after an undo are new
+        rolls), without making the events they carry. A record this version cannot read counts for nothing."""
+        from referee.events import Correction, generation_of
+
         if self._version < 3:
             return 0
-        row = conn.execute("SELECT count(*) FROM corrections WHERE game_id = ? AND substr(data, 1, 15) = ?",
-                           (game_id, '{"type":"undo",')).fetchone()
-        return int(row[0])
+        kinds = []
+        for (data,) in conn.execute("SELECT data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)):
+            try:
+                kinds.append(Correction.kind_of(json.loads(data)))
+            except (ValueError, AttributeError):
+                continue
+        return generation_of(kinds)
 
     def _corrections(self, conn: sqlite3.Connection, game_id: int) -> list[tuple[str, dict[str, Any]]]:
         if self._version < 3:
@@ -890,14 +497,20 @@ class Store:
         rows = conn.execute("SELECT at, data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
         return [(at, json.loads(data)) for at, data in rows]
 
-    def _record(self, conn: sqlite3.Connection, game_id: int, correction: dict[str, Any]) -> None:
+    def _typed_corrections(self, conn: sqlite3.Connection, game_id: int) -> list[Correction]:
+        """The game's corrections as the engine's values."""
+        from referee.events import Correction
+
+        return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id)]
+
+    def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction) -> None:
         """Record a correction (undo, redo, amend) with the time."""
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
         conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (?, ?, ?, ?)",
-                     (game_id, row[0], now(), _dumps(correction)))
+                     (game_id, row[0], now(), dumps(correction.to_dict())))
 
     def _redo_stack(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         rows = conn.execute("SELECT data FROM redo WHERE game_id = ? ORDER BY pos", (game_id,)).fetchall()
         try:
@@ -908,7 +521,7 @@ class Store:
     def _set_redo(self, conn: sqlite3.Connection, game_id: int, events: list[Event]) -> None:
         conn.execute("DELETE FROM redo WHERE game_id = ?", (game_id,))
         conn.executemany("INSERT INTO redo (game_id, pos, data) VALUES (?, ?, ?)",
-                         [(game_id, i, _dumps(e.to_dict())) for i, e in enumerate(events)])
+                         [(game_id, i, dumps(e.to_dict())) for i, e in enumerate(events)])
 
     def load(self, game_id: int | None = None) -> tuple[int, Game]:
         """The game (the most recently active one when ``game_id`` is None), without its past events."""
@@ -940,7 +553,7 @@ class Store:
 
     def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
         """The game's set-up alone (its level, deck and dice), read from its first event."""
-        from referee.engine import Created, event_from_dict
+        from referee.events import Created, event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -969,7 +582,7 @@ class Store:
             gid = self._resolve(conn, game_id)
             events, stamps = self._events(conn, gid)
             game = self._replay(conn, gid, events)
-        return gid, game, list(zip(stamps, game.events))
+        return gid, game, list(zip(stamps, game.events, strict=True))
 
     def tail(self, game_id: int | None, start: int, same: int | None = None
              ) -> tuple[int, str, list[tuple[int, str, Event, bytes | None]]]:
@@ -980,7 +593,7 @@ class Store:
         asking from one before the first new event tells whether its copy is still the game's beginning (the
         digest covers every event up to it, so an undo or an amend changes it). ``same``: the game the reader
         keeps; when the game found is another (a new current game), no event is read (the reader starts again)."""
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -1005,7 +618,8 @@ class Store:
 
         The snapshot's digest covers the state, the view, the summary and the words, and ties them to the digest of
         the last event, which covers every event before it: damage to any of them is never served from here."""
-        from referee.engine import Game, State
+        from referee.rules import Game
+        from referee.state import State
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -1022,7 +636,7 @@ class Store:
             if any(note is None for action in recent for note in action):
                 return None
             game = Game.resume(state)
-            game.generation = self._undos(conn, gid)
+            game.generation = self._generation(conn, gid)
         return gid, str(updated), game, recent, row[0] - 1, row[4]  # type: ignore[return-value]  # no None left
 
     def stored(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
@@ -1035,7 +649,7 @@ class Store:
             game = self._game(conn, gid)
             if game.count != len(events):  # a snapshot out of step with the events it was read with: replay them
                 game = self._replay(conn, gid, events)
-        return gid, game, list(zip(stamps, events))
+        return gid, game, list(zip(stamps, events, strict=True))
 
     def records(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, dict[str, Any]]]]:
         """``stored`` without making the events: each as the JSON object stored (``Event.to_dict()`` when it
@@ -1046,7 +660,7 @@ class Store:
             game = self._game(conn, gid)
             if game.count != len(records):  # a snapshot out of step with the events: replay them
                 game = self._replay(conn, gid)
-        return gid, game, list(zip(stamps, records))
+        return gid, game, list(zip(stamps, records, strict=True))
 
     def corrections(self, game_id: int | None = None) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         """The corrections recorded for the game (undo, redo, amend), each with its time, in order."""
@@ -1056,7 +670,7 @@ class Store:
 
     def games(self) -> list[GameSummary]:
         """Every game, most recently active first, from the summaries kept beside them."""
-        self._refuse_temporary()
+        self.file.refuse_temporary()
         if not self.exists() and not os.path.isdir(self.path):  # a directory gets the store's error, not "no games"
             return []
         if self.read_only:
@@ -1092,18 +706,18 @@ class Store:
         chain = self._chain_before(conn, game_id, first_seq)
         rows = []
         for i, e in enumerate(new):
-            data = _dumps(e.to_dict())
+            data = dumps(e.to_dict())
             chain.update(chain_record(first_seq + i, stamp, data))
             rows.append((game_id, first_seq + i, stamp, data, chain.digest()))
         conn.executemany("INSERT INTO events (game_id, seq, at, data, chain) VALUES (?, ?, ?, ?, ?)", rows)
-        self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, _dumps(recent))
+        self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, dumps(recent))
 
     def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
                 ) -> list[list[Any]]:
         """The last actions in words after ``new``: the window kept with the snapshot they follow, carried forward by
         the notes their ``apply`` returned (``Game.said``, set by the writer before applying them); without
         either (a game kept without words, or events applied unheard), the game's events told again."""
-        from referee.engine import Created
+        from referee.events import Created
 
         said, game.said = game.said, None
         applied = [e for e in new if not isinstance(e, Created)]
@@ -1132,11 +746,12 @@ class Store:
 
     def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, head: bytes,
                     stamp: str, recent: str | None = None) -> None:
-        text = _dumps(state.to_snapshot())
-        view = _dumps(state.view())
-        summary = _dumps(summary_of(state))
+        text = dumps(state.to_snapshot())
+        view = dumps(state.view())
+        summary = dumps(summary_of(state))
         seq = last_seq + 1
         if self._version >= 5:
+            # dialect: an upsert (PostgreSQL: INSERT ... ON CONFLICT (game_id) DO UPDATE)
             conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "
                          "(?, ?, ?, ?, ?, ?)", (game_id, seq, text, view,
                                                 game_digest(seq, head, text, view, summary, recent), recent))
@@ -1147,7 +762,7 @@ class Store:
 
     def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
         """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
-        from referee.engine import Game
+        from referee.rules import Game
 
         game = Game(setup)
         game.said = []  # the words of the roll-off, for the window of last actions
@@ -1155,30 +770,19 @@ class Store:
         with self._transaction(create=True) as conn:
             stamp = now()
             cursor = conn.execute("INSERT INTO games (created_at, updated_at) VALUES (?, ?)", (stamp, stamp))
-            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT
+            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT; dialect: RETURNING id
             self._save(conn, game_id, game, 0, game.events)
         return game_id, game, result
 
     def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None) -> None:
-        """Refuse a write decided on a state the game has left (``Seen.check``), saying what happened meanwhile."""
+        """Refuse a write decided on a state the game has left (``Seen.check``), with what happened meanwhile
+        (``Seen.unseen``: read from the game's events and corrections only when it moved)."""
         if expect is None:
             return
-        happened = None
+        meanwhile = None
         if expect.moved(game):
-            from referee.words import meanwhile_words
-
-            events, _ = self._events(conn, game_id)
-            records = [record for _, record in self._corrections(conn, game_id)]
-            undos = [i for i, record in enumerate(records) if record.get("type") == "undo"]
-            seen_undos = len(undos) if expect.undos is None else expect.undos
-            if seen_undos < len(undos):  # undone meanwhile: the corrections from the first undo not seen
-                since, new = records[undos[seen_undos]:], []
-            else:  # the actions taken (or redone) since
-                since, new = [], events[expect.events or len(events):]
-            from referee.engine import event_from_dict
-
-            happened = meanwhile_words(new, [(r, [event_from_dict(e) for e in r.get("events", [])]) for r in since])
-        expect.check(game, happened)
+            meanwhile = expect.unseen(self._events(conn, game_id)[0], self._typed_corrections(conn, game_id))
+        expect.check(game, meanwhile)
 
     def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None
             ) -> tuple[int, Game, Any]:
@@ -1204,7 +808,7 @@ class Store:
 
     def rewrite(self, game_id: int | None,
                 change: Callable[[list[Event], list[Event]], tuple[list[Event], list[Event] | None, Any]],
-                correction: Callable[[Any], dict[str, Any] | None] | None = None, expect: Seen | None = None
+                correction: Callable[[Any], Correction | None] | None = None, expect: Seen | None = None
                 ) -> tuple[int, Game, list[Event], Any]:
         """Replace a game's events by ``change(events, redo)``'s, replayed, in one transaction (undo, redo, amend).
 
@@ -1255,42 +859,9 @@ class Store:
                 record = correction(result) if correction is not None else None
                 if record is not None:
                     self._record(conn, gid, record)
-                game.generation = self._undos(conn, gid)
+                game.generation = self._generation(conn, gid)
         return gid, game, events, result
 
-    def undo(self, game_id: int | None, actions: int, expect: Seen | None = None) -> tuple[int, Game, list[Event]]:
-        """Remove the last ``actions`` actions (they go on the redo stack); returns the game and the events removed."""
-        from referee.engine import undo_point
-
-        def cut(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
-            keep = undo_point(events, actions)
-            return events[:keep], events[keep:] + redo, events[keep:]
-
-        def record(removed: list[Event]) -> dict[str, Any]:
-            return {"type": "undo", "actions": actions, "events": [e.to_dict() for e in removed]}
-
-        gid, game, _, removed = self.rewrite(game_id, cut, record, expect)
-        return gid, game, removed
-
-    def redo(self, game_id: int | None, actions: int, expect: Seen | None = None) -> tuple[int, Game, list[Event]]:
-        """Put back the last ``actions`` undone actions, in order; returns the game and the events put back."""
-        from referee.engine import NothingToUndo, action_starts
-
-        def put_back(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
-            starts = action_starts([events[0], *redo])  # index 0 stands for the creation
-            if actions < 1 or actions > len(starts):
-                raise NothingToUndo(msg("there is nothing to redo") if not starts else
-                                    nmsg("only {n} undone action can be redone, not {actions}",
-                                         "only {n} undone actions can be redone, not {actions}", len(starts),
-                                         actions=actions))
-            end = starts[actions] - 1 if actions < len(starts) else len(redo)
-            return events + redo[:end], redo[end:], redo[:end]
-
-        def record(back: list[Event]) -> dict[str, Any]:
-            return {"type": "redo", "actions": actions, "events": [e.to_dict() for e in back]}
-
-        gid, game, _, back = self.rewrite(game_id, put_back, record, expect)
-        return gid, game, back
-
-
-__all__ = ["Store", "StoreError", "NoGame", "GameSummary", "KEPT_ACTIONS", "default_db_path"]
+#: The contract's names, with those of its parts that callers and tests name through this module.
+__all__ = ["Store", "StoreError", "NoGame", "Damaged", "GameSummary", "KEPT_ACTIONS", "SCHEMA_VERSION", "STAMP_SUFFIX",
+           "chain_record", "chain_start", "default_db_path", "game_digest"]

@@ -1,4 +1,5 @@
-"""The event log in PostgreSQL: the store's contract (``referee.store.Store``) on a shared database server.
+"""The event log in PostgreSQL: the store's contract (``referee.store.Store``) on a shared database server, through
+the store's dialect seam (its "connection" methods and its ``# dialect:`` statements).
 
 ``--db postgresql://...`` (or ``UW_REFEREE_DB``) selects it; a path keeps SQLite (``open_store``). The rows are
 the SQLite store's, table for table (events with their digest chain, snapshots with the words of the last actions,
@@ -23,7 +24,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from dictionaries.i18n import msg
-from referee.store import APPLICATION_ID, CHAIN_SQL, SCHEMA_VERSION, NoGame, Store, StoreError
+from referee.store import CHAIN_SQL, Store
+from referee.store_format import NoGame, StoreError
+from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -154,7 +157,7 @@ def shown_address(url: str) -> str:
 
     try:
         parts = conninfo_to_dict(url)
-    except Exception:  # noqa: BLE001 - psycopg's ProgrammingError; a bad address is named without details
+    except Exception:
         return "postgresql://?"
     host = parts.get("host") or "localhost"
     port = parts.get("port") or "5432"
@@ -277,9 +280,6 @@ class PgStore(Store):
         except NoGame:
             return False
         return True
-
-    def _refuse_temporary(self) -> None:
-        return None  # a server keeps what it commits
 
     def close(self) -> None:
         return None  # connections go back to the pool at the end of each transaction

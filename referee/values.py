@@ -11,7 +11,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself costs more to import than this module saves: only for the checkers
 if TYPE_CHECKING:
-    from typing import Any, Callable, TypeVar, dataclass_transform
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform
 
     T = TypeVar("T")
 
@@ -86,8 +87,9 @@ def _astuple(self: Any) -> tuple[Any, ...]:
 
 def _eq(self: Any, other: object) -> bool:
     if type(other) is not type(self):
-        return NotImplemented
-    return _astuple(self) == _astuple(other)
+        return NotImplemented  # type: ignore[no-any-return]  # Python then asks the other operand, as dataclasses do
+    same: bool = _astuple(self) == _astuple(other)
+    return same
 
 
 def _hash(self: Any) -> int:
@@ -98,7 +100,7 @@ def _repr(self: Any) -> str:
     return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._value_fields)})"
 
 
-def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+def _frozen_setattr(self: Any, name: str, _value: Any) -> None:
     raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
 
 

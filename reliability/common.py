@@ -13,13 +13,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 #: The real CLI in a fresh interpreter (the entry point ``referee.cli:main``, as ``uw-referee`` runs it).
 REFEREE: tuple[str, ...] = (sys.executable, "-c", "from referee.cli import main; main()")
@@ -100,7 +99,7 @@ def snapshot(db: Path) -> Snapshot:
     """Read every game and event; a gap in the sequence numbers is an error."""
     con = connect_ro(db)
     try:
-        games = {gid: [] for (gid,) in con.execute("SELECT id FROM games ORDER BY id")}
+        games: dict[int, list[Any]] = {gid: [] for (gid,) in con.execute("SELECT id FROM games ORDER BY id")}
         for gid, seq, at, data in con.execute("SELECT game_id, seq, at, data FROM events ORDER BY game_id, seq"):
             events = games.setdefault(gid, [])
             if seq != len(events):

@@ -30,13 +30,15 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a script (python reliability/x.py): the repository's packages import from here
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import Outcome, integrity, legal_words, run_referee, snapshot  # noqa: E402
+from reliability.common import Outcome, integrity, legal_words, run_referee, snapshot
 
 PLAYERS = ("Ann", "Bob", "Cy")
-KINDS = (("play_roll", 0.45), ("play", 0.20), ("roll", 0.15), ("discard", 0.20))
+KINDS: tuple[tuple[str, float], ...] = (("play_roll", 0.45), ("play", 0.20), ("roll", 0.15), ("discard", 0.20))
 
 
 @dataclass
@@ -93,7 +95,7 @@ def terminal(db: Path, game: int, name: str, words: list[str], commands: int, se
              sent: list[Sent], lock: threading.Lock) -> None:
     """One person at a table: ``commands`` commands of random kinds, each in a fresh process."""
     rng = random.Random(seed)
-    kinds, weights = zip(*KINDS)
+    kinds, weights = [kind for kind, _ in KINDS], [weight for _, weight in KINDS]
     words = list(words)
     for _ in range(commands):
         kind = rng.choices(kinds, weights)[0]
@@ -106,7 +108,7 @@ def terminal(db: Path, game: int, name: str, words: list[str], commands: int, se
             sent.append(Sent(game, name, kind, word, outcome))
 
 
-def check_game(game: int, events: list[tuple[str, dict]], sent: list[Sent], report: Report) -> None:
+def check_game(game: int, events: list[tuple[str, dict[str, Any]]], sent: list[Sent], report: Report) -> None:
     """Lost, duplicated, refused-but-recorded actions and turn order of one game."""
     from referee.engine import Game, event_from_dict
 
@@ -120,7 +122,7 @@ def check_game(game: int, events: list[tuple[str, dict]], sent: list[Sent], repo
     report.duplicated += sum(n - 1 for n in recorded.values() if n > 1)
     report.refused_but_recorded += sum(1 for w in extra_words if w in not_ok_words)
     if lost_words or extra_words:
-        report.failures.append(f"game {game}: lost words {sorted(lost_words)}, unexpected words {sorted(extra_words)}")
+        report.failures.append(f"game {game}: lost words {sorted(w for w in lost_words if w)}, unexpected words {sorted(w for w in extra_words if w)}")
     for kind, event_type, from_kinds in (("rolls", "sanity_rolled", ("play_roll", "roll")),
                                          ("discards", "discarded", ("discard",))):
         wanted = sum(1 for s in mine if s.result == "ok" and s.kind in from_kinds)
@@ -150,7 +152,7 @@ def check_game(game: int, events: list[tuple[str, dict]], sent: list[Sent], repo
             seat += 1
     try:
         Game.replay([event_from_dict(e) for _, e in events])
-    except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
+    except Exception as exc:  # any failure to replay is a finding
         report.replay_failures += 1
         report.failures.append(f"game {game} does not replay: {exc}")
 
@@ -183,7 +185,7 @@ def run_concurrency(db: Path, games: int = 3, terminals: int = 2, commands: int 
     report.ok, report.refused, report.busy, report.errors = (results[k] for k in ("ok", "refused", "busy", "error"))
     for s in sent:
         result = s.result
-        report.by_kind.setdefault(s.kind, Counter())[result] += 1  # type: ignore[index]
+        report.by_kind.setdefault(s.kind, Counter())[result] += 1
         if "database is locked" in s.outcome.stdout + s.outcome.stderr:
             report.locked_messages += 1
         if result == "error":
@@ -239,9 +241,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="uw-concurrency-") as tmp:
         db = Path(tmp) / "games.sqlite3"
         report = run_concurrency(db, args.games, args.terminals, args.commands, args.parallel, args.seed)
-        figures: dict = {"tables": asdict(report)}
+        figures: dict[str, Any] = {"tables": asdict(report)}
         print(json.dumps(figures["tables"], indent=2), flush=True)
-        waits = {}
+        waits: dict[str, dict[str, Any]] = {}
         fresh = run_referee(db, "new", "Wait", "Here", "--first", "Wait")  # a game waiting for a discard
         game = str(max(snapshot(db).games))
         for hold in (3.0, 15.0):

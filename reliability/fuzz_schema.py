@@ -17,9 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a script (python reliability/x.py): the repository's packages import from here
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import Server  # noqa: E402
+from reliability.common import Server
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"

@@ -31,10 +31,12 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a script (python reliability/x.py): the repository's packages import from here
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import (  # noqa: E402
+from reliability.common import (
     Outcome,
     Snapshot,
     integrity,
@@ -93,16 +95,16 @@ class Report:
 
 # -- the model: what the main game must look like ------------------------------------------------
 
-def completed_actions(events: list[tuple[str, dict]]) -> int:
+def completed_actions(events: list[tuple[str, dict[str, Any]]]) -> int:
     return sum(1 for _, e in events if e["type"] in ("sanity_rolled", "discarded"))
 
 
-def current_player(events: list[tuple[str, dict]]) -> str:
+def current_player(events: list[tuple[str, dict[str, Any]]]) -> str:
     """With nobody out, the turn passes seat by seat from Ann after each roll or discard."""
     return PLAYERS[completed_actions(events) % len(PLAYERS)]
 
 
-def pawns(events: list[tuple[str, dict]], player: str) -> int:
+def pawns(events: list[tuple[str, dict[str, Any]]], player: str) -> int:
     """Pawns left: one lost per failed sanity check (a roll below the score that is not a 20)."""
     lost, score = 0, 0
     for _, e in events:
@@ -113,7 +115,7 @@ def pawns(events: list[tuple[str, dict]], player: str) -> int:
     return PAWNS - lost
 
 
-def last_action_start(events: list[tuple[str, dict]]) -> int:
+def last_action_start(events: list[tuple[str, dict[str, Any]]]) -> int:
     """Index of the first event of the last action (a play starts one; its roll belongs to it)."""
     for i in range(len(events) - 1, 1, -1):
         if events[i][1]["type"] in ("word_played", "discarded"):
@@ -121,7 +123,7 @@ def last_action_start(events: list[tuple[str, dict]]) -> int:
     raise ValueError("no action to undo")
 
 
-def expected_delta(cmd: Command) -> list[tuple[str, dict]]:
+def expected_delta(cmd: Command) -> list[tuple[str, dict[str, Any]]]:
     """The events an applied command appends to the main game (type and the fields that matter)."""
     p = cmd.player
     if cmd.kind == "play_roll":
@@ -135,7 +137,7 @@ def expected_delta(cmd: Command) -> list[tuple[str, dict]]:
     raise ValueError(cmd.kind)
 
 
-def matches(events: list[tuple[str, dict]], delta: list[tuple[str, dict]]) -> bool:
+def matches(events: list[tuple[str, dict[str, Any]]], delta: list[tuple[str, dict[str, Any]]]) -> bool:
     return len(events) == len(delta) and all(
         e["type"] == kind and all(e.get(k) == v for k, v in wanted.items()) for (_, e), (kind, wanted) in zip(events, delta))
 
@@ -223,7 +225,7 @@ class KillTest:
         names = (f"Side{self.side_games}a", f"Side{self.side_games}b")
         return Command("new", ("new", *names, "--first", names[0]))
 
-    def roll(self, events: list[tuple[str, dict]], player: str) -> int:
+    def roll(self, events: list[tuple[str, dict[str, Any]]], player: str) -> int:
         """Mostly a pass (20); sometimes a 1 (a failure) while the player keeps at least 2 pawns."""
         return 1 if pawns(events, player) > 2 and self.rng.random() < 0.15 else 20
 

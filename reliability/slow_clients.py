@@ -26,11 +26,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a script (python reliability/x.py): the repository's packages import from here
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import GUNICORN, Server  # noqa: E402
-from service import gunicorn_conf  # noqa: E402
-from service.core import BODY_SECONDS  # noqa: E402
+from reliability.common import GUNICORN, Server
+from service import gunicorn_conf
+from service.core import BODY_SECONDS
 
 HEAD = b"GET /v1/words/taps HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200 + b"\r\n\r\n"
 BODY_HEAD = b"POST /v1/words HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n"
@@ -62,7 +63,7 @@ class Report:
 
 
 async def trickle(port: int, head: bytes, body: bool, interval: float, until: float, lifetimes: list[float],
-                  failures: list[int]) -> None:
+                  failures: list[float]) -> None:
     """One slow client, reopened whenever the server closes it, until ``until``."""
     while time.monotonic() < until:
         try:
@@ -82,7 +83,7 @@ async def trickle(port: int, head: bytes, body: bool, interval: float, until: fl
                 await writer.drain()
                 try:
                     await asyncio.wait_for(asyncio.shield(closed), timeout=interval)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
                 if closed.done() or time.monotonic() >= until:
                     break
@@ -91,7 +92,7 @@ async def trickle(port: int, head: bytes, body: bool, interval: float, until: fl
                 while (await asyncio.wait_for(reader.read(65536), timeout=5)):
                     pass
                 lifetimes.append(time.monotonic() - opened)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             lifetimes.append(time.monotonic() - opened)
         finally:
             closed.cancel()

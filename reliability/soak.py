@@ -32,13 +32,15 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a script (python reliability/x.py): the repository's packages import from here
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reliability.common import GUNICORN, ROOT, Server, legal_words  # noqa: E402
+from reliability.common import GUNICORN, ROOT, Server, legal_words
 
 HEALTH_LIMIT_MS = 100.0
 #: Worker RSS may grow after the warm-up by at most this much. A worker's RSS rises to the high-water
@@ -61,7 +63,7 @@ class Request:
     expect: tuple[int, ...]
     body: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
-    check: Callable[[dict], bool] | None = None   # on the JSON of a 200
+    check: Callable[[dict[str, Any]], bool] | None = None   # on the JSON of a 200
     from_gunicorn: bool = False                    # gunicorn itself answers (and closes): no JSON, no nosniff
 
 
@@ -95,7 +97,11 @@ def make_request(rng: random.Random, words: list[str], oversized_close: bool) ->
     if roll < 68:
         n = rng.choice((1, 10, 100, 500, 1000))
         body = json.dumps({"words": _batch(rng, words, n), "level": 60}).encode()
-        return Request("batch", "POST", "/v1/words", (200,), body, JSON_TYPE, check=lambda d, n=n: len(d["results"]) == n)
+
+        def check(answer: dict[str, Any], n: int = n) -> bool:
+            return len(answer["results"]) == n
+
+        return Request("batch", "POST", "/v1/words", (200,), body, JSON_TYPE, check=check)
     if roll < 75:
         body = rng.choice((b"{not json", b"[]", b'{"words": "taps"}', b'{"words": ["taps"], "extra": 1}',
                            json.dumps({"words": ["taps"] * 1001}).encode(), b'{"words": [1, 2]}',
@@ -346,7 +352,7 @@ def run_soak(seconds: float = 60, threads: int = 4, workers: int | None = None, 
                                 for pid, m in memory["warm"].items()}
     access = [line for line in log.splitlines() if '"' in line and ACCESS.search(line)]
     report.access_log_lines = len(access)
-    report.access_log_5xx = sum(1 for line in access if ACCESS.search(line).group(1).startswith("5"))  # type: ignore[union-attr]
+    report.access_log_5xx = len([line for line in access if ACCESS.search(line).group(1).startswith("5")])  # type: ignore[union-attr]  # every line kept matched ACCESS above
     report.log_errors = [line for line in log.splitlines()
                          if any(m in line for m in ("Traceback", "[ERROR]", "[CRITICAL]", "WORKER TIMEOUT", "Booting worker"))][:10]
     report.examples = stats.examples + health_failures[:5]

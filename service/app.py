@@ -11,19 +11,21 @@ from __future__ import annotations
 import json
 import logging
 import os
-from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
 
 from flask import Flask, Response, request
 from flask.sessions import NullSession, SessionInterface
 from werkzeug.exceptions import HTTPException
 
-from dictionaries import DEFAULT_LEVEL, __version__
+from dictionaries import DEFAULT_LEVEL
 from dictionaries.deck import BUILT_IN, Deck, load_deck
 from dictionaries.dictionary import level_code, open_dictionary
 from dictionaries.errors import WordError
 from dictionaries.i18n import _, choose_language, language, message_of, msg, say_in, set_language
-from service.api import api, fast_answer, root, verdict_writers
+from service.answers import fast_answer, verdict_writers
+from service.api import api, root
 from service.core import (
     MAX_BODY_BYTES,
     DictionaryDamaged,
@@ -33,6 +35,7 @@ from service.core import (
     request_language,
 )
 from service.openapi import build_document
+from unspeakable_words import __version__
 
 #: Configuration keys with their defaults; each can be set by an environment variable of the same name.
 DEFAULTS: dict[str, Any] = {
@@ -64,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(root)
     app.before_request(speak_the_request_language)
     app.register_error_handler(Exception, problem_from_exception)
-    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]
+    app.wsgi_app = CommonHeaders(app.wsgi_app, fast_answer(app.extensions["word_service"]))  # type: ignore[method-assign]  # the middleware wraps Flask's WSGI callable, as Flask's docs show
     return app
 
 
@@ -78,10 +81,10 @@ class _NoSessions(SessionInterface):
 
     _null = NullSession()
 
-    def open_session(self, app: Flask, request: Any) -> NullSession:
+    def open_session(self, app: Flask, request: Any) -> NullSession:  # noqa: ARG002 - Flask's SessionInterface
         return self._null
 
-    def save_session(self, app: Flask, session: Any, response: Response) -> None:  # pragma: no cover - never called
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:  # noqa: ARG002 - Flask's SessionInterface; never called
         return None
 
 
@@ -115,7 +118,7 @@ class CommonHeaders:
 
     ``fast`` answers the hot requests, ``GET /healthz`` and a plain ``GET /v1/words/<letters>``
     with no query string (304s included), without Flask's request and response objects: it calls
-    the views' own answer functions, ``service.api.word_answer`` and ``health_answer``
+    the views' own answer functions, ``service.answers.word_answer`` and ``health_answer``
     (tests/test_app.py compares the answers).
     Anything else, and anything the fast path fails on, goes through Flask.
     """
@@ -129,7 +132,7 @@ class CommonHeaders:
         if self.fast is not None and environ.get("REQUEST_METHOD") == "GET":
             try:
                 answer = self.fast(environ)
-            except Exception:  # noqa: BLE001 - Flask's path answers it, as a logged problem document
+            except Exception:  # Flask's path answers it, as a logged problem document
                 answer = None
             if answer is not None:
                 status, headers, body = answer
@@ -182,8 +185,8 @@ PROBLEM_TYPES: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
-def _titles(language_code: str) -> dict[str, str]:
+@cache
+def _titles(language_code: str) -> dict[str, str]:  # noqa: ARG001 - the cache's key
     """The titles of the bad-input problems, in the language in use (``language_code`` keys the cache)."""
     return {
         "InvalidWord": _("Invalid word"),
@@ -194,8 +197,8 @@ def _titles(language_code: str) -> dict[str, str]:
     }
 
 
-@lru_cache(maxsize=None)
-def _http_titles(language_code: str) -> dict[int, str]:
+@cache
+def _http_titles(language_code: str) -> dict[int, str]:  # noqa: ARG001 - the cache's key
     """The titles of HTTP errors, in the language in use: the English ones are HTTP's own reason
     phrases as werkzeug and gunicorn write them."""
     return {

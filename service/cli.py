@@ -14,7 +14,8 @@ import sys
 
 import click
 
-from dictionaries.i18n import _, choose_language, ngettext, set_language
+from dictionaries.i18n import _, choose_language
+from unspeakable_words.click_i18n import speak
 
 #: gunicorn's configuration, as an installed module (no file path: any working directory works).
 GUNICORN_CONFIG = "python:service.gunicorn_conf"
@@ -28,20 +29,6 @@ def gunicorn_argv(host: str, port: int, workers: int | None) -> list[str]:
     if workers is not None:
         argv += ["--workers", str(workers)]
     return [*argv, APP]
-
-
-def speak(language: str) -> None:
-    """Speak ``language``: this command's sentences and Click's own (usage errors, help headings).
-
-    Click's modules call the standard library's ``gettext``/``ngettext``, bound at their import; they
-    are pointed at the project's catalogs, which hold Click's messages (as ``uw-referee`` does)."""
-    set_language(language)
-    for name, module in list(sys.modules.items()):
-        if name == "click" or name.startswith("click."):
-            if callable(getattr(module, "_", None)):
-                setattr(module, "_", _)  # noqa: B010 (Click's module globals)
-            if callable(getattr(module, "ngettext", None)):
-                setattr(module, "ngettext", ngettext)  # noqa: B010
 
 
 def command() -> click.Command:

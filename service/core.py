@@ -11,9 +11,10 @@ import re
 import threading
 import time
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from flask import Response, current_app
 
@@ -105,7 +106,7 @@ class WordService:
     level: int
     etag_seed: bytes
     #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached, the reasons'
-    #: messages in that language): service.api.verdict_writers
+    #: messages in that language): service.answers.verdict_writers
     verdicts: Mapping[str, Callable[[str, int, str], str]]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)
@@ -160,7 +161,8 @@ class WordService:
 
 def word_service() -> WordService:
     """The WordService of the current application."""
-    return current_app.extensions["word_service"]
+    service: WordService = current_app.extensions["word_service"]
+    return service
 
 
 #: The header naming the request header a body's language depends on.

@@ -76,7 +76,7 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm
 
 # -- hooks --------------------------------------------------------------------------------------
 
-def on_starting(server: object) -> None:
+def on_starting(_server: object) -> None:
     """Open the dictionary once in the master, so a missing, truncated, damaged or foreign file
     stops the start with one line naming it (not a traceback from every worker's failed boot),
     in the operator's language (UW_LANG, else the locale)."""
@@ -96,7 +96,7 @@ def on_starting(server: object) -> None:
         sys.exit(1)
 
 
-def pre_request(worker: object, req: object) -> None:
+def pre_request(_worker: object, req: object) -> None:
     """Close the connection after the answer when the body may be left unread: one over the limit
     (answered 413 unread) or a chunked one (a malformed chunk leaves the stream unusable). The
     answer then says ``Connection: close`` instead of announcing a keep-alive that will not happen."""
@@ -105,7 +105,7 @@ def pre_request(worker: object, req: object) -> None:
     for name, value in getattr(req, "headers", []):
         if (name == "CONTENT-LENGTH" and (not value.isdigit() or int(value) > MAX_BODY_BYTES)) or (
                 name == "TRANSFER-ENCODING"):
-            req.must_close = True  # type: ignore[attr-defined]
+            req.must_close = True  # type: ignore[attr-defined]  # gunicorn ships no types
 
 
 def _problem_page(sock: object, status_int: int, reason: str, mesg: str) -> None:
@@ -146,15 +146,15 @@ class _Logger(gunicorn.glogging.Logger):
         if not self.access_log_enabled:
             return
         try:
-            status = resp.status  # type: ignore[attr-defined]
+            status = resp.status  # type: ignore[attr-defined]  # gunicorn ships no types
             if isinstance(status, str):
                 status = _quoted(status.split(None, 1)[0])
             sent = getattr(resp, "sent", None)
-            took = request_time.seconds * 1000 + int(request_time.microseconds / 1000)  # type: ignore[attr-defined]
-            line = "%s %s %s" % (environ["REQUEST_METHOD"], environ["RAW_URI"], environ["SERVER_PROTOCOL"])
+            took = request_time.seconds * 1000 + int(request_time.microseconds / 1000)  # type: ignore[attr-defined]  # gunicorn ships no types
+            line = f'{environ["REQUEST_METHOD"]} {environ["RAW_URI"]} {environ["SERVER_PROTOCOL"]}'
             self.access_log.info(f'{_quoted(environ.get("REMOTE_ADDR", "-"))} "{_quoted(line)}" {status} '
                                  f'{sent is not None and str(sent) or "-"} {took}ms')
-        except Exception:  # noqa: BLE001 - as gunicorn's own access(): a bad line never fails a request
+        except Exception:  # as gunicorn's own access(): a bad line never fails a request
             import traceback
 
             self.error(traceback.format_exc())
@@ -178,7 +178,8 @@ def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
     length that comes in one piece (every answer of this service), send both in one."""
     if (self.headers_sent or not isinstance(arg, bytes) or not arg or self.chunked or self._omits_body
             or self.response_length is None or len(arg) > self.response_length):
-        return _gunicorn_write(self, arg)
+        _gunicorn_write(self, arg)
+        return
     head = "".join([*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"])
     gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
     self.headers_sent = True
@@ -198,7 +199,7 @@ if all(hasattr(gunicorn.http.wsgi.Response, name) for name in ("default_headers"
 YIELD_SECONDS = 1e-6
 
 
-def post_request(worker: object, req: object, environ: object, resp: object) -> None:
+def post_request(worker: object, _req: object, _environ: object, _resp: object) -> None:
     """Yield to the other connections after each answer, until the event loop has polled again.
 
     Without a yield, a kept-alive client whose next request is already waiting is served again and

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dictionaries import LEVELS, MAX_WORD_LETTERS, __version__
+from dictionaries import LEVELS, MAX_WORD_LETTERS, PARTS_OF_SPEECH
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES
@@ -23,6 +23,7 @@ from service.core import (
     WORD_PATTERN,
     WordService,
 )
+from unspeakable_words import __version__
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -98,7 +99,7 @@ _UNAVAILABLE = _problem("The dictionary files changed under the running server a
 
 
 def _get(summary: str, op_id: str, schema: dict[str, Any], description: str, params: dict[str, dict[str, Any]], *,
-         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter",  # type: ignore[assignment]
+         path_params: list[dict[str, Any]] = (), bad_input: str = "An unknown query parameter",  # type: ignore[assignment]  # an empty tuple as a default that is never changed
          in_language: bool = False, headers: dict[str, Any] | None = None) -> dict[str, Any]:
     """A cacheable GET operation; its query parameters are exactly QUERY_PARAMETERS[op_id].
     ``in_language``: the 200's body has sentences that follow Accept-Language."""
@@ -183,7 +184,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         },
         "Definition": {
             "type": "object", "additionalProperties": False, "required": ["part_of_speech", "text"],
-            "properties": {"part_of_speech": {"type": "string", "enum": ["noun", "verb", "adjective", "adverb"]},
+            "properties": {"part_of_speech": {"type": "string", "enum": list(PARTS_OF_SPEECH)},
                            "text": {"type": "string"}},
         },
         "BatchRequest": {

@@ -1,4 +1,9 @@
-"""Shared fixtures: the real built dictionary, and a toy one built from fixture inputs.
+"""Shared fixtures: the real built dictionary, a toy one built from fixture inputs, the word service
+(``app``, ``client``, its OpenAPI ``document``), a games file (``db``) and a headless browser (``browser``).
+
+Helpers that are not fixtures live beside it: ``cli_support`` (the referee's CLI in this process),
+``service_fixtures`` (the service's test configuration and WSGI helpers), ``board_support`` (a board
+in its own process, Chromium).
 
 The toy inputs live in tests/data: a tiny SCOWL-shaped tree (scowl/), a toy WordNet database
 (wordnet/), a frequency file shaped like what the build reads from wordfreq (frequencies.tsv)
@@ -8,16 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from postgres_support import backend, postgres_db, postgres_url  # noqa: F401 - the PostgreSQL fixtures (issue 25)
 
-from dictionaries.build import Frequencies, build, read_wordnet
 from dictionaries.dictionary import Dictionary, open_dictionary
+from tools.build_dictionary import Frequencies, build, read_wordnet
 
 DATA = Path(__file__).parent / "data"
 
 
-def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict:
+def build_toy(out: Path, overlay: Path = DATA / "overlay.txt") -> dict[str, Any]:
     """Build the toy dictionary (with its definitions) into ``out``; return its metadata."""
     return build(DATA / "scowl", overlay, out, "toy", frequencies=Frequencies.from_file(DATA / "frequencies.tsv"),
                  wordnet=read_wordnet(DATA / "wordnet"))
@@ -54,15 +63,64 @@ def toy_dictionary(toy_dictionary_dir: Path) -> Dictionary:
     return Dictionary(toy_dictionary_dir)
 
 
-#: Tests that take seconds each (real processes, real servers, a browser, random games by the hundred).
-#: They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
+@pytest.fixture(scope="session")
+def catalog_problems() -> list[str]:
+    """What ``tools/catalogs.py check`` finds wrong with the catalogs (it extracts every message of the
+    code: once a session, for the tests of each package's catalog)."""
+    pytest.importorskip("babel")
+    from tools import catalogs
+
+    return catalogs.problems()
+
+
+@pytest.fixture(scope="session")
+def app(dictionary: Dictionary) -> Flask:  # noqa: ARG001 - the shipped dictionary, opened once a session first
+    """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
+    from service_fixtures import TEST_CONFIG
+
+    from service.app import create_app
+
+    return create_app(TEST_CONFIG)
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def document(app: Flask) -> dict[str, Any]:
+    """The service's OpenAPI document, as served."""
+    response = app.test_client().get("/openapi.json")
+    assert response.status_code == 200
+    data: dict[str, Any] = response.get_json()
+    return data
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> Path:
+    """Where a test's games file goes (not created: a module's own ``db`` fixture may start a game in it)."""
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, one per test module (board_support.chromium: Debian's chromium and chromedriver)."""
+    from board_support import chromium
+
+    with chromium() as driver:
+        yield driver
+
+
+#: Tests that take seconds each (real processes, real servers, a browser, a pip install, random games by the
+#: hundred). They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
 SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
-                "test_board_browser.py", "test_examples.py", "test_service_cli.py")
+                "test_board_browser.py", "test_examples.py", "test_service_cli.py", "test_packaging.py")
 SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
               "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in SLOW_MODULES or item.originalname in SLOW_TESTS:
+        if item.path.name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)

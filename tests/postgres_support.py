@@ -18,7 +18,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 import pytest
@@ -30,7 +30,7 @@ DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
 _told: list[str] = []
 
 
-def _loud_skip(why: str) -> None:
+def _loud_skip(why: str) -> NoReturn:
     if not _told:
         _told.append(why)
         print(f"\nSKIPPED LOUDLY: the PostgreSQL tests: {why}", file=sys.stderr)

@@ -1,32 +1,17 @@
-"""Fixtures of the word service tests: the application and its test client.
-
-Test modules import them (``from service_fixtures import app, client``); tests/conftest.py
-stays as it is.
-"""
+"""Helpers of the word service tests: the fixed test configuration and WSGI helpers (the fixtures
+``app`` and ``client`` are in conftest.py)."""
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
-import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
-from service.app import COMMON_HEADERS, create_app
+from service.app import COMMON_HEADERS
 
 #: A fixed configuration, whatever UW_* variables the developer's shell holds.
 TEST_CONFIG = {"UW_LEVEL": 60, "UW_DICTIONARY": None, "UW_DECK": "standard"}
-
-
-@pytest.fixture(scope="session")
-def app(dictionary) -> Flask:  # noqa: ANN001 - the session fixture from conftest.py
-    """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
-    return create_app(TEST_CONFIG)
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def get_environ(path: str, **headers: str) -> dict[str, Any]:
@@ -40,11 +25,12 @@ def fast_and_flask(app: Flask, environ: dict[str, Any]) -> list[tuple[str, bytes
     """(status, body, sorted headers) of ``environ`` answered by the middleware's fast path, then by
     Flask alone; the Flask answer's headers include the ones the middleware adds to every answer."""
     answers = []
-    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]
+    for wsgi in (app.wsgi_app, app.wsgi_app.wsgi_app):  # type: ignore[attr-defined]  # CommonHeaders keeps Flask's callable as wsgi_app
         seen: dict[str, Any] = {}
 
-        def start(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> None:
+        def start(status: str, headers: list[tuple[str, str]], _exc_info: object = None) -> Callable[[bytes], object]:
             seen["status"], seen["headers"] = status, headers  # noqa: B023 - called within this iteration
+            return lambda _data: None  # WSGI's write(): never called by these answers
 
         body = b"".join(wsgi(dict(environ), start))
         answers.append((seen["status"], body, list(seen["headers"])))

@@ -21,9 +21,11 @@ out=$(UW_LANG=es "$work/venv/bin/uw-referee" check london || true)
 echo "$out" | grep -q "LONDON es un nombre propio" || { echo "installed Spanish check failed: $out"; exit 1; }
 "$work/venv/bin/uw-referee" --lang es rules | grep -q "prueba de cordura" || { echo "installed Spanish rules failed"; exit 1; }
 "$work/venv/bin/python" - <<'PY' || { echo "installed Spanish catalogs failed"; exit 1; }
-from dictionaries.i18n import DOMAINS, catalog_path, say_in, msg
 import os
-missing = [d for d, p in DOMAINS if not os.path.isfile(catalog_path("es", d, p))]
+import referee, referee.board, service, unspeakable_words.click_i18n  # each registers its catalog
+from dictionaries.i18n import catalog_path, catalogs, say_in, msg
+assert {d for d, _ in catalogs()} == {"dictionaries", "referee", "board", "service", "click"}, catalogs()
+missing = [d for d, p in catalogs() if not os.path.isfile(catalog_path("es", d, p))]
 assert not missing, missing
 assert say_in(msg("Waiting for the roll-off."), "es") != "Waiting for the roll-off."
 PY

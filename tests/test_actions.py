@@ -54,7 +54,7 @@ def test_an_amendment_that_makes_a_later_action_impossible_is_refused_and_change
         referee.amend(gid, 7, at=0)
 
 
-def test_amending_is_for_physical_dice(tmp_path: Path, referee: Referee) -> None:
+def test_amending_is_for_physical_dice(referee: Referee) -> None:
     result = referee.start(Setup(players=("Ann", "Bob"), dice="virtual", seed=3))
     referee.play(referee.prepare(result.game_id, "champ"))
     with pytest.raises(RequestError, match="virtual dice"):
@@ -76,7 +76,7 @@ def test_spell_binding_with_nothing_to_bind_goes_on_at_once(referee: Referee) ->
     gid = start(referee, spell_binding=True)
     result = referee.discard(gid, "bcdfghj")
     assert "No legal unused word can be made from BCDFGHJ: Spell Binding has nothing to bind." in result.notes
-    assert result.state.phase is Phase.ACTION and result.state.current.name == "Bob"  # type: ignore[union-attr]
+    assert result.state.phase is Phase.ACTION and result.state.current.name == "Bob"  # type: ignore[union-attr]  # under way: there is a current player
     result = referee.discard(gid, "oclnusm")
     assert result.state.phase is Phase.SPELL_BINDING
 
@@ -97,7 +97,7 @@ def test_an_amended_roll_drops_a_psychotherapy_that_can_no_longer_happen(referee
     referee.roll(gid, skip=True)       # Psychotherapy offered to Ann, who has lost a pawn: skipped
     amended = referee.amend(gid, 13, at=1)  # CAT passes after all: Ann never lost a pawn
     assert any("Ann's skipped Psychotherapy is dropped" in say(note) for note in amended.notes)
-    assert amended.state.player("Ann").pawns == 5 and amended.state.current.name == "Bob"  # type: ignore[union-attr]
+    assert amended.state.player("Ann").pawns == 5 and amended.state.current.name == "Bob"  # type: ignore[union-attr]  # under way: there is a current player
     kinds = [e.kind for _, e in referee.store.history(gid)[2]]
     assert "psychotherapy_rolled" not in kinds
 
@@ -127,9 +127,9 @@ def test_amending_keeps_what_can_be_redone(referee: Referee) -> None:
 def test_a_roll_off_roll_is_amended_by_name_and_round_until_the_first_action(referee: Referee) -> None:
     setup = Setup(players=("Ann", "Bob"))
     gid = referee.start(setup, RollOff(((("Ann", 3), ("Bob", 3)), (("Ann", 5), ("Bob", 2))))).game_id
-    assert referee.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
+    assert referee.store.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]  # under way: there is a current player
     amended = referee.amend_roll_off(gid, "bob", 2, 6)
-    assert amended.state.current.name == "Bob" and amended.action == 0  # type: ignore[union-attr]
+    assert amended.state.current.name == "Bob" and amended.action == 0  # type: ignore[union-attr]  # under way: there is a current player
     with pytest.raises(AmendRefused, match="still tied"):
         referee.amend_roll_off(gid, "Ann", 2, 6)
     play(referee, gid, "cat", 12)

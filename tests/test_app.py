@@ -1,4 +1,7 @@
-"""The word service through Flask's test client: every endpoint, error, limit and header."""
+"""The word service through Flask's test client: every endpoint, error, limit and header.
+
+Over 500 lines because it walks the whole API surface, endpoint by endpoint; its contract with the
+OpenAPI document, its languages and its definitions have modules of their own."""
 from __future__ import annotations
 
 import json
@@ -12,14 +15,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries import LEVELS
 from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import api as api_module
+from service import answers
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 
@@ -53,7 +56,8 @@ def assert_problem(response: Any, status: int, type_: str | None = None) -> dict
         assert body["type"] == type_
     text = response.get_data(as_text=True)
     assert "Traceback" not in text and "<html" not in text.lower()
-    return body
+    problem: dict[str, Any] = body
+    return problem
 
 
 def problem_type(name: str) -> str:
@@ -269,7 +273,8 @@ def test_deck(client: FlaskClient) -> None:
     assert body["cards"][0] == {"letter": "A", "count": 10, "points": 5}
 
 
-def test_double_deck_config(dictionary: Dictionary) -> None:
+@pytest.mark.usefixtures("dictionary")
+def test_double_deck_config() -> None:
     client = create_app({**TEST_CONFIG, "UW_DECK": "double"}).test_client()
     assert client.get("/v1/deck").get_json()["cards"] == DOUBLE.table()
     assert client.get("/v1/words/jazz").get_json()["legal"] is True
@@ -319,7 +324,7 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(api_module, "judge", broken)
+    monkeypatch.setattr(answers, "judge", broken)
     client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")
@@ -472,7 +477,7 @@ def _reference_json(verdict: Any, deck: str) -> str:
 @pytest.mark.parametrize("level", [10, 60, 95])
 def test_verdict_json_is_to_dict(dictionary: Dictionary, text: str, level: int) -> None:
     verdict = judge(dictionary, text, level)
-    assert api_module.verdict_json(verdict, "standard") == _reference_json(verdict, "standard")
+    assert answers.verdict_json(verdict, "standard") == _reference_json(verdict, "standard")
 
 
 @settings(max_examples=300, deadline=None)
@@ -483,7 +488,7 @@ def test_verdict_json_is_to_dict_for_any_word(dictionary: Dictionary, text: str,
         verdict = judge(dictionary, text, level, deck)
     except ValueError:
         return  # malformed input has no verdict
-    assert api_module.verdict_json(verdict, deck.name) == _reference_json(verdict, deck.name)
+    assert answers.verdict_json(verdict, deck.name) == _reference_json(verdict, deck.name)
 
 
 @pytest.mark.parametrize("if_none_match", [None, "matching", '"other"'])

@@ -1,5 +1,7 @@
 """The board's Flask app (through Flask's test client), its read-only source, its change watcher and
-the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py."""
+the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py.
+Over 500 lines because it mirrors the board's whole read side, one section per part (app, source, watcher,
+command); its language and its players have modules of their own."""
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from cli_support import run
+from click.testing import CliRunner
 
 from referee.board.app import create_app
 from referee.board.cli import check_port, lan_address, print_qr
@@ -21,18 +24,13 @@ from referee.board.source import Source, Watcher
 from referee.cli import cli
 
 
-def run(db: Path, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-    return result
-
-
 def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
+def db(db: Path) -> Path:
+    path = db
     assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
     assert run(path, "play", "look", "--roll", "7").exit_code == 0
     assert run(path, "play", "champ", "--roll", "3").exit_code == 0
@@ -318,7 +316,7 @@ def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
     assert result.output.strip() == f"Error: port {port} on 127.0.0.1 is already in use: choose another with --port"
 
 
-def test_a_host_that_is_not_an_address_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_host_that_is_not_an_address_is_a_usage_error() -> None:
     result = CliRunner().invoke(cli, ["board", "--host", "no.such.host.invalid"])
     assert result.exit_code == 2 and "--host" in result.output and "Traceback" not in result.output
 
@@ -334,7 +332,7 @@ def test_the_address_as_a_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
     print_qr("http://192.168.1.20:8080/")
     drawn = capsys.readouterr().out
     assert len(drawn.splitlines()) > 10 and ("█" in drawn or "▀" in drawn)
-    assert lan_address() is None or lan_address().count(".") == 3  # type: ignore[union-attr]
+    assert lan_address() is None or lan_address().count(".") == 3  # type: ignore[union-attr]  # asked again only when the first answer was not None
 
 
 # -- the real server ------------------------------------------------------------------------------
@@ -365,7 +363,11 @@ def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: 
 
     renders = []
     real = views.render_board
-    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(shown.id) or real(shown))
+    def render_board(shown: Any) -> Any:
+        renders.append(shown.id)
+        return real(shown)
+
+    monkeypatch.setattr(views, "render_board", render_board)
     client = client_for(db)
     streams = [client.get("/events", buffered=False) for _ in range(5)]
     for response in streams:
@@ -526,7 +528,8 @@ def count_work(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def replayed(cls: type[Game], events: Any, words: bool = True) -> Game:
         calls[1] += 1
-        return replay.__func__(cls, events, words)  # type: ignore[attr-defined]
+        game: Game = replay.__func__(cls, events, words)  # type: ignore[attr-defined]  # the classmethod's function
+        return game
 
     monkeypatch.setattr(Game, "apply", counted)
     monkeypatch.setattr(Game, "replay", classmethod(replayed))
@@ -575,23 +578,22 @@ def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The front page follows the current game: when another game becomes current (here a long one, by an
     undo), the board starts from that game's snapshot without reading its events."""
-    import referee.engine
-    from referee.store import Store
+    import referee.events
 
     db = tmp_path / "g.sqlite3"
     long = long_game(db, 1500)
     assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
     client = client_for(db)
     assert "Ann" in client.get("/").get_data(as_text=True)
-    Store(db).undo(long, 1)  # the long game is the current one again
+    assert run(db, "undo", "--game", str(long)).exit_code == 0  # the long game is the current one again
     calls = count_work(monkeypatch)
     made = [0]
-    event_from_dict = referee.engine.event_from_dict
+    event_from_dict = referee.events.event_from_dict
 
     def counted(data: Any) -> Any:
         made[0] += 1
         return event_from_dict(data)
 
-    monkeypatch.setattr(referee.engine, "event_from_dict", counted)
+    monkeypatch.setattr(referee.events, "event_from_dict", counted)
     body = client.get("/").get_data(as_text=True)
     assert "Cindi" in body and calls == [0, 0] and made[0] == 0

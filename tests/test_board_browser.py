@@ -8,15 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_phone, uw
+from board_support import Board, console_errors, emulate_phone, uw
 
 LIVE_LIMIT_S = 2.0
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as d:
-        yield d
 
 
 @pytest.fixture
@@ -29,8 +23,8 @@ def driver(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
+def db(db: Path) -> Path:
+    path = db
     uw(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding")
     uw(path, "play", "look", "--roll", "7")
     return path

@@ -1,11 +1,10 @@
 """The board and the judge in Spanish (issue 12): the language each request gets (``?lang=``, the
 cookie the switch sets, ``Accept-Language``, English), the pages, streams and JSON in it, and the
 board's catalog (complete, compiled, its placeholders kept). The switch in a real browser is in
-test_board_browser.py."""
+test_board_browser.py. About 500 lines: every page, stream and error of the board, each in Spanish."""
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
 import sys
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from cli_support import run
 from click.testing import CliRunner
 
 from dictionaries.i18n import language
@@ -30,21 +30,16 @@ BOARD_PO = ROOT / "referee" / "board" / "locale" / "es" / "LC_MESSAGES" / "board
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
 
 
-def run(db: Path, *args: str, input: str | None = None) -> None:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-
-
 def client_for(path: Path, **config: Any) -> Any:
     return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config}).test_client()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
-    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words")
-    run(path, "play", "look", "--roll", "7")
-    run(path, "play", "champ", "--roll", "3")
+def db(db: Path) -> Path:
+    path = db
+    run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", "--spell-binding", "--last-words", check=True)
+    run(path, "play", "look", "--roll", "7", check=True)
+    run(path, "play", "champ", "--roll", "3", check=True)
     return path
 
 
@@ -92,7 +87,7 @@ def readable(page: str) -> list[str]:
 ALL_PO = sorted(ROOT.glob("*/locale/es/LC_MESSAGES/*.po")) + sorted(ROOT.glob("*/*/locale/es/LC_MESSAGES/*.po"))
 
 
-def _messages(path: Path) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+def _messages(path: Path) -> list[tuple[tuple[Any, ...], tuple[Any, ...]]]:
     """(English forms, Spanish forms) of every message of a Spanish catalog, singular and plural."""
     with path.open("rb") as f:
         catalog = read_po(f, locale="es")
@@ -150,12 +145,12 @@ def library_marked(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sentence the board takes from the library (the engine's notes and waiting text, verdict
     reasons, word and store errors) comes out as ⟦sentence⟧: what is not marked is the board's own."""
     from referee.board import app as app_module
-    from referee.board import source, views
+    from referee.board import source, views, wording
 
     def mark(text: str) -> str:
         return f"⟦{text}⟧"
 
-    for module in (source, views, app_module):
+    for module in (source, views, app_module, wording):
         monkeypatch.setattr(module, "say", mark)
 
 
@@ -251,21 +246,23 @@ def test_the_switch_keeps_the_page_and_its_parameters(db: Path) -> None:
 
 # -- the pages in Spanish -------------------------------------------------------------------------
 
-def test_no_english_on_the_spanish_board(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_board(db: Path) -> None:
     client = client_for(db)
     assert_no_english(client.get("/", headers=SPANISH).get_data(as_text=True), "the board")
-    run(db, "leave", "Paul")
-    run(db, "play", "taps", input="\n")  # Sue's sanity roll is awaited: the board says it in its own words
+    run(db, "leave", "Paul", check=True)
+    run(db, "play", "taps", input="\n", check=True)  # Sue's sanity roll is awaited: the board says it in its own words
     body = client.get("/?lang=es").get_data(as_text=True)
     assert "Sue tira por TAPS: un 10 o más supera la prueba." in body and "Ha dejado la partida" in body
     assert_no_english(body, "the board waiting for a roll")
     assert_no_english(client.get("/games?lang=es").get_data(as_text=True), "the list of games")
 
 
-def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_a_finished_game(tmp_path: Path) -> None:
     db = tmp_path / "g.sqlite3"
-    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy")
-    run(db, "play", "champ", "--roll", "19")
+    run(db, "new", "Ana", "Ben", "--first", "Ana", "--target", "5", "--oath", "--psychotherapy", check=True)
+    run(db, "play", "champ", "--roll", "19", check=True)
     body = client_for(db).get("/?lang=es").get_data(as_text=True)
     assert "Ana gana con 15 puntos al alcanzar la meta de 5." in body and "Gana la partida" in body
     assert "El juramento indescriptible, Psicoterapia" in body and "5 puntos" in body
@@ -275,7 +272,8 @@ def test_no_english_on_a_finished_game(tmp_path: Path, library_marked: None) -> 
     assert re.search(r"<td>\d\d/\d\d/20\d\d \d\d:\d\d UTC</td>", games)  # day/month/year
 
 
-def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_the_spanish_judge(db: Path) -> None:
     client = client_for(db)
     page = client.get("/judge?words=taps+apts+look+xqzt+h%C3%B6%24e&lang=es")
     assert page.status_code == 400  # a word that cannot be judged
@@ -296,7 +294,8 @@ def test_no_english_on_the_spanish_judge(db: Path, library_marked: None) -> None
 
 
 @pytest.mark.parametrize("path", ["/games/7", "/nope", "/games/99999999999999999999999", "/judge?words=taps&game=x"])
-def test_no_english_on_spanish_error_pages(db: Path, library_marked: None, path: str) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_no_english_on_spanish_error_pages(db: Path, path: str) -> None:
     page = client_for(db).get(path, headers=SPANISH)
     assert page.status_code == 404 and page.headers["Content-Language"] == "es"
     body = page.get_data(as_text=True)
@@ -317,7 +316,8 @@ def test_the_boards_own_errors_in_spanish(db: Path) -> None:
     assert posted.status_code == 405 and "no acepta peticiones POST" in posted.get_data(as_text=True)
 
 
-def test_library_sentences_reach_the_page_through_say(db: Path, library_marked: None) -> None:
+@pytest.mark.usefixtures("library_marked")
+def test_library_sentences_reach_the_page_through_say(db: Path) -> None:
     """The engine's notes and waiting text, the verdicts' reasons and the store's and words' errors
     are said in the page's language (today English: the library's catalogs come with the engine)."""
     client = client_for(db)
@@ -351,7 +351,7 @@ def test_the_stream_speaks_its_pages_language(db: Path) -> None:
     first_es, first_en = _next_event(es_chunks), _next_event(en_chunks)
     assert "Pila de robo" in first_es["html"] and first_es["title"] == "Partida 1: Cindi, Paul, Sue"
     assert "Draw pile" in first_en["html"] and first_en["title"] == "Game 1: Cindi, Paul, Sue"
-    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n")).start()
+    threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n", check=True)).start()
     started = time.monotonic()
     update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)
     assert time.monotonic() - started < 2
@@ -368,7 +368,11 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
 
     renders: list[str] = []
     real = views.render_board
-    monkeypatch.setattr(views, "render_board", lambda shown: renders.append(language()) or real(shown))
+    def render_board(shown: Any) -> Any:
+        renders.append(language())
+        return real(shown)
+
+    monkeypatch.setattr(views, "render_board", render_board)
     client = client_for(db)
     streams = [client.get(f"/events?lang={lang}", buffered=False) for lang in ("es", "en", "es", "en", "es")]
     for response in streams:
@@ -382,19 +386,10 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
 
 # -- the catalog ----------------------------------------------------------------------------------
 
-def _catalogs_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("uw_catalogs", ROOT / "tools" / "catalogs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("uw_catalogs", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_board_catalog_is_complete_and_compiled() -> None:
+def test_the_board_catalog_is_complete_and_compiled(catalog_problems: list[str]) -> None:
     """Every message of the board's code and templates is in board.po, translated, not fuzzy, and
     board.mo is compiled from it (``python tools/catalogs.py update`` / ``compile``)."""
-    problems = [p for p in _catalogs_tool().problems() if "referee/board/" in p]
+    problems = [p for p in catalog_problems if "referee/board/" in p]
     assert problems == []
 
 
@@ -481,7 +476,7 @@ def test_a_whole_game_on_the_spanish_board_meets_no_english_message(tmp_path: Pa
         CliRunner().invoke(cli, ["--db", str(db), *shlex.split(command)])  # a refusal is part of the game
         page = client.get("/?lang=es").get_data(as_text=True)
         assert_no_english(page, f"the board after {command!r}", tuple(ALL_PO))
-        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]
+        seen.add(re.search(r'id="waiting">([^<]*)<', page).group(1))  # type: ignore[union-attr]  # every page has the waiting line (the test fails otherwise)
     assert len(seen) > 5  # the board went through many states, each said in Spanish
     assert "Gana la partida" in page and "terminada: ha ganado" in client.get("/games?lang=es").get_data(as_text=True)
     for path in ("/judge?words=champ+london+don%27t+quartz+xqzt&game=1", "/games", "/games/9", "/games/1/events/x"):

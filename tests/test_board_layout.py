@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import LAYOUT_PLAYERS, Board, chromium, console_errors, emulate_phone, emulate_screen, layout_game
+from board_support import LAYOUT_PLAYERS, Board, console_errors, emulate_phone, emulate_screen, layout_game
 
 pytestmark = pytest.mark.slow
 
@@ -45,12 +45,6 @@ return {
   width: document.documentElement.scrollWidth,
 };
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as d:
-        yield d
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
+def db(db: Path) -> Path:
+    path = db
     uw(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi")
     uw(path, "play", "look", "--roll", "7")
     return path

@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG
 
-from dictionaries import __version__
 from dictionaries.deck import DOUBLE, STANDARD
 from service.app import create_app
 from service.core import BATCH_FIELDS, QUERY_PARAMETERS
+from unspeakable_words import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"
@@ -24,12 +23,8 @@ PROBLEM = "application/problem+json"
 def problem(response: Any, status: int = 400) -> dict[str, Any]:
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == PROBLEM
-    return response.get_json(force=True)
-
-
-@pytest.fixture(scope="module")
-def document(app: Flask) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").get_json()
+    body: dict[str, Any] = response.get_json(force=True)
+    return body
 
 
 # -- the deck per request -------------------------------------------------------------------------
@@ -118,7 +113,9 @@ def test_every_documented_parameter_is_read_and_any_other_refused(client: FlaskC
     """The code reads each documented parameter (a bad value is a 400 naming it) and no other
     (an unknown one is a 400 naming it, not silently ignored)."""
     method, path, operation = _operations(document)[op_id]
-    send = (lambda url: client.post(url, json={"words": ["taps"]})) if method == "post" else client.get
+    def send(url: str) -> Any:
+        return client.post(url, json={"words": ["taps"]}) if method == "post" else client.get(url)
+
     for param in (p for p in operation.get("parameters", ()) if p["in"] == "query"):
         body = problem(send(f"{_url(path)}?{param['name']}={BAD_VALUE[param['name']]}"))
         assert param["name"] in body["detail"], (op_id, body)

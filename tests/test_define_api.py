@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client  # noqa: F401 - fixtures
 
 from dictionaries.definitions import definitions
 

@@ -58,7 +58,8 @@ def test_nginx_accepts_the_configuration(tmp_path: Path) -> None:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], what: str, log: Path | None = None) -> None:
@@ -294,7 +295,7 @@ def healthz_p99_ms(base: str, seconds: int = 3, connections: int = 64) -> float:
     if shutil.which("wrk"):
         out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", f"{base}/healthz"],
                              check=True, capture_output=True, text=True, timeout=seconds + 60).stdout
-        value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()  # type: ignore[union-attr]
+        value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()  # type: ignore[union-attr]  # wrk always prints the 99% line (the test fails otherwise)
         assert "Non-2xx" not in out, out
         timeouts = re.search(r"timeout (\d+)", out)
         if timeouts and int(timeouts.group(1)):

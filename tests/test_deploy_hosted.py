@@ -21,8 +21,7 @@ from typing import Any
 
 import pytest
 from board_support import Board, free_port
-from postgres_support import postgres_db, postgres_url  # noqa: F401 - fixtures
-from test_board_pg import Stream, new_game
+from test_board_pg import SECRET, Stream, code_of, new_game
 from test_deploy import NGINX, NO_NGINX, Replica, wait_until_up
 
 from referee.board.server import HEAD_SECONDS, SEND_SECONDS
@@ -31,8 +30,6 @@ from referee.store_pg import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "deploy" / "hosted-nginx.conf"
-CODE = "HOSTED"
-SECRET = "a-host-secret-shared-by-the-replicas-0123456789"
 
 
 def test_the_configuration_keeps_the_boards_limits_and_streams_unbuffered() -> None:
@@ -57,7 +54,6 @@ class Site:
     """nginx with the hosted configuration, two board replicas on ``db`` and one word service replica."""
 
     def __init__(self, prefix: Path, db: str) -> None:
-        assert NGINX is not None
         self.prefix, self.db, self.port = prefix, db, free_port()
         self.ports = [free_port(), free_port()]
         self.service = Replica(free_port(), prefix / "service.log")
@@ -69,14 +65,14 @@ class Site:
         return f"http://127.0.0.1:{self.port}"
 
     def start_board(self, i: int) -> None:
-        os.environ.update(UW_BOARD_JOIN_CODE=CODE, UW_BOARD_HOST_SECRET=SECRET)
+        os.environ["UW_BOARD_HOST_SECRET"] = SECRET  # shared by the replicas: each makes the same join codes
         try:
             self.boards[i] = Board(self.db, "--players", port=self.ports[i])
         finally:
-            for name in ("UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET"):
-                os.environ.pop(name, None)
+            os.environ.pop("UW_BOARD_HOST_SECRET", None)
 
     def start(self) -> None:
+        assert NGINX is not None
         conf = CONF.read_text()
         for default, port in (("8101", self.ports[0]), ("8102", self.ports[1]), ("8001", self.service.port),
                               ("8002", free_port())):
@@ -141,7 +137,7 @@ def test_two_replicas_behind_nginx_stream_at_once_and_survive_a_kill(site: Site)
     page = Stream(f"{site.base}/games/{gid}/events")  # a TV, through nginx
     try:
         assert page.wait_for(1, 10)
-        status, seat = call(f"{site.base}/api/games/{gid}/seats", {"code": CODE, "seat": "Cindi"})
+        status, seat = call(f"{site.base}/api/games/{gid}/seats", {"code": code_of(gid), "seat": "Cindi"})
         assert status in (200, 201), seat
         acted = time.monotonic()
         status, done = call(f"{site.base}/api/games/{gid}/actions", {"action": "discard", "seen": 2}, seat["token"])
@@ -159,7 +155,7 @@ def test_two_replicas_behind_nginx_stream_at_once_and_survive_a_kill(site: Site)
     assert status == 200 and view["events"] == 3, view
     again = Stream(f"{site.base}/games/{gid}/events")  # the page reconnects: the same game, nothing lost
     try:
-        assert again.wait_for(1, 10) and again.payloads[0]["key"] == page.payloads[1]["key"]
+        assert again.wait_for(1, 10) and again.payloads[0]["announce"] == page.payloads[1]["announce"]
         open_store(site.db).act(gid, lambda g: g.apply(Discarded("Paul")))  # the CLI, on the same database
         assert again.wait_for(2, 5) and "Sue" in again.payloads[1]["announce"]
     finally:

@@ -7,8 +7,9 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import pytest
@@ -33,7 +34,7 @@ def _drop_deck(app: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[by
     def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         seen: dict[str, Any] = {}
 
-        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], _exc_info: Any = None) -> Any:
             seen["status"], seen["headers"] = status, headers
 
         body = b"".join(app(environ, start))

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from board_support import Board, free_port
 from postgres_support import Cluster, binaries
-from test_board_pg import Stream, _code, new_game
+from test_board_pg import SECRET, Stream, code_of, new_game
 
 from referee.store_pg import close_pools, open_store
 
@@ -53,12 +53,14 @@ def call(url: str, body: dict[str, Any] | None = None, token: str | None = None
 
 
 @pytest.mark.slow
-def test_a_database_restart_gives_clear_503s_then_the_table_plays_on(cluster: Cluster) -> None:
+def test_a_database_restart_gives_clear_503s_then_the_table_plays_on(cluster: Cluster,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     url = cluster.address()
     gid = new_game(url)
     close_pools()
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
     with Board(url, "--players") as board:
-        code = _code(board)
+        code = code_of(gid)
         _s, _h, seat = call(f"{board.url}/api/games/{gid}/seats", {"code": code, "seat": "Cindi"})
         page = Stream(f"{board.url}/games/{gid}/events")
         try:
@@ -156,14 +158,13 @@ def test_a_network_cut_between_a_replica_and_its_database(namespace: Namespace) 
     bindir = binaries()
     assert bindir is not None
     cluster = Cluster(bindir, port=free_port(), host=namespace.db_host)
-    board: subprocess.Popen[str] | None = None
+    board: subprocess.Popen[bytes] | None = None
     try:
         url = cluster.address()
         gid = new_game(url)
         close_pools()
         port = 8765
-        env = {**os.environ, "UW_BOARD_JOIN_CODE": "NETCUT", "UW_BOARD_HOST_SECRET": "netcut-secret-0123456789abcdef",
-               "UW_PG_POOL_TIMEOUT": "3"}
+        env = {**os.environ, "UW_BOARD_HOST_SECRET": SECRET, "UW_PG_POOL_TIMEOUT": "3"}
         board = subprocess.Popen(["ip", "netns", "exec", namespace.name, sys.executable, "-m", "referee.cli", "board",
                                   "--db", url, "--players", "--host", namespace.client_ns, "--port", str(port)],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
@@ -177,7 +178,7 @@ def test_a_network_cut_between_a_replica_and_its_database(namespace: Namespace) 
             except OSError:
                 assert time.monotonic() < deadline and board.poll() is None, "the board did not start"
                 time.sleep(0.2)
-        token = call(f"{base}/api/games/{gid}/seats", {"code": "NETCUT", "seat": "Cindi"})[2]["token"]
+        token = call(f"{base}/api/games/{gid}/seats", {"code": code_of(gid), "seat": "Cindi"})[2]["token"]
         page = Stream(f"{base}/games/{gid}/events")
         try:
             assert page.wait_for(1, 10)

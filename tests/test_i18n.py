@@ -2,7 +2,6 @@
 without an English sentence, messages that stay translatable through the library."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import pickle
@@ -10,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -26,27 +26,17 @@ from dictionaries.i18n import (
     set_language,
     translations,
 )
+from tools import catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = ROOT / "tests" / "data" / "transcripts"
 UW_REFEREE = str(Path(sys.executable).with_name("uw-referee"))
 
 
-def load_catalogs_tool():  # tools/ is not a package: load it by path
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-catalogs = load_catalogs_tool()
-
-
 # -- the catalogs ------------------------------------------------------------------------------------
 
-def test_every_message_of_the_code_is_translated_and_compiled() -> None:
-    assert catalogs.problems() == []
+def test_every_message_of_the_code_is_translated_and_compiled(catalog_problems: list[str]) -> None:
+    assert catalog_problems == []
 
 
 def test_the_catalog_check_finds_missing_empty_fuzzy_and_mismatched_entries() -> None:
@@ -72,16 +62,17 @@ def test_the_compiled_catalogs_ship_in_the_package() -> None:
     import tomllib
 
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    for package in ("dictionaries", "referee", "referee.board", "service"):
+    for package in ("dictionaries", "referee", "referee.board", "service", "unspeakable_words"):
         assert "locale/*/LC_MESSAGES/*.mo" in package_data[package]
     assert "RULES.*.txt" in package_data["referee"]
 
 
 # -- untranslated English in the Spanish transcripts ---------------------------------------------------
 
-def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
+def english_patterns() -> list[tuple[str, str, re.Pattern[str]]]:
     """Each English message whose Spanish differs, as a pattern that finds it inside a line (its
-    fields match anything); messages of fewer than 8 letters outside their fields are left out."""
+    fields match anything), with the pattern's longest piece of text (a line without it cannot match);
+    messages of fewer than 8 letters outside their fields are left out."""
     es = translations("es")
     patterns = []
     for domain, _ in catalogs.DOMAINS:
@@ -98,35 +89,35 @@ def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
                     parts = re.split(r"\{[^{}]*\}|%\([a-z_]+\)s|%s|%d", line.strip())
                     if sum(c.isalpha() for c in "".join(parts)) < 8:
                         continue
-                    patterns.append((line, re.compile(".+?".join(re.escape(p) for p in parts))))
+                    patterns.append((line, max(parts, key=len), re.compile(".+?".join(re.escape(p) for p in parts))))
     return patterns
 
 
-def english_lines(text: str, patterns: list[tuple[str, re.Pattern[str]]]) -> list[tuple[str, str]]:
+def english_lines(text: str, patterns: list[tuple[str, str, re.Pattern[str]]]) -> list[tuple[str, str]]:
     """The lines of a transcript that hold an English message (the commands typed are not checked)."""
     found = []
     for line in text.splitlines():
         if line.startswith("$ uw-referee") or re.fullmatch(r"\[exit \d\]", line):
             continue
-        for message, pattern in patterns:
-            if pattern.search(line):
+        for message, piece, pattern in patterns:
+            if piece in line and pattern.search(line):
                 found.append((line, message))
                 break
     return found
 
 
 @pytest.fixture(scope="module")
-def patterns() -> list[tuple[str, re.Pattern[str]]]:
+def patterns() -> list[tuple[str, str, re.Pattern[str]]]:
     return english_patterns()
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in TRANSCRIPTS.glob("es_*.golden")))
-def test_the_spanish_transcripts_hold_no_english_message(name: str, patterns: list) -> None:
+def test_the_spanish_transcripts_hold_no_english_message(name: str, patterns: list[Any]) -> None:
     text = (TRANSCRIPTS / f"{name}.golden").read_text()
     assert english_lines(text, patterns) == []
 
 
-def test_the_english_check_finds_english_lines(patterns: list) -> None:
+def test_the_english_check_finds_english_lines(patterns: list[Any]) -> None:
     text = (TRANSCRIPTS / "table.golden").read_text()
     found = english_lines(text, patterns)
     assert len(found) > 20
@@ -193,7 +184,7 @@ def test_an_old_view_without_a_message_is_not_a_message() -> None:
     (None, {"LANG": "C.UTF-8"}, "en"),
     (None, {}, "en"),
 ])
-def test_the_language_is_the_option_then_uw_lang_then_the_locale(option: str | None, environ: dict, expected: str) -> None:
+def test_the_language_is_the_option_then_uw_lang_then_the_locale(option: str | None, environ: dict[str, Any], expected: str) -> None:
     assert choose_language(option, environ) == expected
 
 
@@ -221,7 +212,7 @@ def run_referee(args: list[str], tmp_path: Path, **env: str) -> subprocess.Compl
     (["check", "london"], {"LANG": "es_ES.UTF-8"}),
     (["check", "--define", "london"], {"LC_ALL": "es_ES.UTF-8", "LANG": "en_US.UTF-8"}),
 ])
-def test_the_cli_speaks_spanish_however_it_is_asked(args: list[str], env: dict, tmp_path: Path) -> None:
+def test_the_cli_speaks_spanish_however_it_is_asked(args: list[str], env: dict[str, Any], tmp_path: Path) -> None:
     result = run_referee(args, tmp_path, **env)
     assert result.returncode == 1
     assert "LONDON: no" in result.stdout and "nombre propio" in result.stdout
@@ -294,8 +285,8 @@ ENGLISH_PLACEHOLDERS = ("WORDS", "WORD", "LETTERS", "NAMES", "NAME", "VALUE", "A
 ENGLISH_COMMANDS = ("discard", "undo", "redo", "status", "amend", "leave", "help", "quit", "pass", "done", "roll",
                     "play", "bind", "check", "rack", "define", "log", "games", "export", "rules", "table", "board",
                     "verify")
-_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:%s)(?:, (?:%s))*)?" % (
-    "|".join(ENGLISH_COMMANDS), "|".join(ENGLISH_COMMANDS)))
+_COMMANDS = "|".join(ENGLISH_COMMANDS)
+_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:" + _COMMANDS + r")(?:, (?:" + _COMMANDS + r"))*)?")
 
 
 def english_words(text: str) -> list[str]:
@@ -303,8 +294,8 @@ def english_words(text: str) -> list[str]:
     {fields} left out)."""
     text = _SHELL.sub("", text)
     text = re.sub(r"\{[^{}]*\}|%\([a-z_]+\)s|--[\w-]+", "", text)
-    found = re.findall(r"\b(%s)\b" % "|".join(ENGLISH_PLACEHOLDERS), text)
-    found += re.findall(r"\b(%s)\b" % "|".join(ENGLISH_COMMANDS), text)
+    found = re.findall(r"\b(" + "|".join(ENGLISH_PLACEHOLDERS) + r")\b", text)
+    found += re.findall(r"\b(" + _COMMANDS + r")\b", text)
     return found
 
 
@@ -328,7 +319,7 @@ def spanish_entries() -> list[tuple[str, str, str]]:
             if not message.id:
                 continue
             ids = [message.id] if isinstance(message.id, str) else list(message.id)
-            strings = [message.string] if isinstance(message.string, str) else list(message.string)
+            strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
             entries += [(domain, ids[0], text) for text in strings if text]
     return entries
 

@@ -1,14 +1,16 @@
 """The layout holds: the referee never imports the HTTP service, the word engine never imports Flask or
-Click, and no two project modules import each other in a circle (imports inside functions count)."""
+Click nor names a face's folder or catalog, and no two project modules import each other in a circle
+(imports inside functions count)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("dictionaries", "referee", "service")
+PACKAGES = ("dictionaries", "referee", "service", "unspeakable_words")
 
 
 def project_modules() -> dict[str, Path]:
@@ -59,6 +61,40 @@ def test_the_word_engine_imports_neither_flask_nor_click(name: str) -> None:
     assert not {i for i in imports_of(name) if i.split(".")[0] in ("flask", "werkzeug", "click", "referee")}
 
 
+#: The faces' packages, folders and gettext domains (Click's catalog is the faces' too): names the word
+#: engine never spells out. Each face registers its own catalog (``dictionaries.i18n.register_catalog``).
+FACE_NAMES = frozenset({"referee", "board", "service", "click", "unspeakable_words"})
+
+
+def names_of_faces(source: str) -> list[str]:
+    """The strings of ``source`` (docstrings left out) that name a face: the name itself (a domain, a
+    folder), or a path or dotted name with it as a part (``referee/board``, ``service.app``)."""
+    tree = ast.parse(source)
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)
+                  and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if not any(c.isspace() for c in node.value) and FACE_NAMES & set(re.split(r"[/\\.]", node.value)):
+                found.append(node.value)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.split(".")[0] == "dictionaries"))
+def test_the_word_engine_names_no_face_s_folder_or_catalog(name: str) -> None:
+    assert names_of_faces(MODULES[name].read_text()) == []
+
+
+def test_the_face_name_check_can_fail() -> None:
+    """What ``DOMAINS`` held before each package registered its own catalog is found (docstrings are not)."""
+    before = '''"""The referee's catalog is in referee/locale."""
+DOMAINS = (("referee", "referee"), ("click", "referee"), ("board", os.path.join("referee", "board")),
+           ("service", "service"), ("x", "referee/board"))
+'''
+    assert sorted(names_of_faces(before)) == sorted(["referee", "referee", "click", "referee", "board", "referee",
+                                                     "board", "service", "service", "referee/board"])
+
+
 def test_no_import_circles() -> None:
     """Tarjan's strongly connected components: any component of more than one module is a circle."""
     index: dict[str, int] = {}
@@ -102,3 +138,49 @@ def test_the_circle_check_can_fail() -> None:
             test_no_import_circles()
     finally:
         GRAPH["referee.render"] = GRAPH["referee.render"] - {"referee.quick"}
+
+
+#: What the store may take from the engine's rooms: the values it keeps (``referee.events``, ``referee.state``)
+#: and, of the rules, the game it replays to verify them and the turn guard it checks. Never a rule (what an action
+#: is, what undo takes back: ``action_starts``, ``undo_point``, ``undo_events``), nor words, nor the engine's face
+#: (``referee.engine``, which carries the rules).
+STORE_MAY_IMPORT = {"referee.events": None, "referee.state": None, "referee.rules": {"Game", "Seen"}}
+STORE_MODULES = sorted(n for n in MODULES if n == "referee.store" or n.startswith("referee.store_"))
+
+
+def engine_imports(name: str) -> set[tuple[str, str]]:
+    """(module, name) for each name ``name`` imports from the engine's rooms or face, anywhere in its file
+    (``import referee.rules`` counts as every name, "*")."""
+    engine = ("referee.engine", "referee.events", "referee.state", "referee.rules")
+    found: set[tuple[str, str]] = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text(), str(MODULES[name]))):
+        if isinstance(node, ast.ImportFrom) and node.module in engine:
+            found.update((node.module, alias.name) for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update((alias.name, "*") for alias in node.names if alias.name in engine)
+    return found
+
+
+def store_may_import(module: str, name: str) -> bool:
+    if module not in STORE_MAY_IMPORT:
+        return False
+    allowed = STORE_MAY_IMPORT[module]
+    return allowed is None or name in allowed
+
+
+def test_the_store_modules_were_found() -> None:
+    assert {"referee.store", "referee.store_file", "referee.store_format", "referee.store_schema"} <= set(STORE_MODULES)
+
+
+@pytest.mark.parametrize("name", STORE_MODULES)
+def test_the_store_imports_no_rule_of_the_engine_and_no_words(name: str) -> None:
+    assert not {(m, n) for m, n in engine_imports(name) if not store_may_import(m, n)}
+    assert not {i for i in imports_of(name) if i in ("referee.words", "referee.render", "referee.actions")}
+
+
+def test_the_store_rule_check_can_fail() -> None:
+    """The engine's rule functions the store used to import, and the engine's face, are refused (so the check
+    above means something); the store does import from the engine (so it looks at the right imports)."""
+    assert not any(store_may_import("referee.rules", n) for n in ("undo_point", "action_starts", "undo_events"))
+    assert not store_may_import("referee.engine", "Game")
+    assert ("referee.rules", "Game") in engine_imports("referee.store")

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_importing_the_package_loads_nothing_it_does_not_use() -> None:
 
 @pytest.mark.parametrize("bad", [dict(level=61), dict(target=True), dict(target=0), dict(players=["A", "B"]),
                                  dict(seed="7"), dict(card_accounting="yes"), dict(dice="loaded")])
-def test_a_setup_no_game_can_be_played_with_is_refused_when_built(bad: dict) -> None:
+def test_a_setup_no_game_can_be_played_with_is_refused_when_built(bad: dict[str, Any]) -> None:
     args = {"players": ("A", "B"), **bad}
     with pytest.raises(referee.SetupError):
         referee.Setup(**args)
@@ -55,7 +56,7 @@ def test_the_roll_is_given_once_and_a_verdict_made_elsewhere_is_refused(tmp_path
     ref = referee.Referee(referee.Store(tmp_path / "g.db"), lambda: dictionary)
     gid = ref.start(referee.Setup(players=("A", "B")), referee.RollOff(first="A")).game_id
     with pytest.raises(TypeError):
-        ref.prepare(gid, "cat", roll=3)  # type: ignore[call-arg]
+        ref.prepare(gid, "cat", roll=3)  # type: ignore[call-arg]  # the call the test expects to be refused
     prepared = ref.prepare(gid, "zzxq")
     assert isinstance(prepared.verdict, Verdict) and not prepared.verdict.legal
     forged = referee.Prepared(gid, prepared.setup, prepared.verdict)  # the same facts, not from this referee

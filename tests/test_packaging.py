@@ -56,7 +56,6 @@ def test_installed_uw_service_serves_from_any_directory(build: tuple[Path, str],
     done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    sys.path.insert(0, str(ROOT))
     from reliability.common import clean_env, free_port
 
     port, cwd = free_port(), tmp_path / "elsewhere"

@@ -2,21 +2,19 @@
 locked database, and proofs that their checkers catch what they look for."""
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from referee.cli import cli  # noqa: E402
-from referee.store import Store  # noqa: E402
-from reliability.common import Outcome, Snapshot, integrity, run_referee, snapshot  # noqa: E402
-from reliability.concurrency import Report as TablesReport  # noqa: E402
+from referee.cli import cli
+from referee.store import Store
+from reliability.common import Outcome, Snapshot, integrity, run_referee, snapshot
+from reliability.concurrency import Report as TablesReport
 from reliability.concurrency import Sent, check_game, hold_lock_while, run_concurrency
-from reliability.kill_test import Command, KillTestFailure, classify, run_kill_test  # noqa: E402
+from reliability.kill_test import Command, KillTestFailure, classify, run_kill_test
 
 # -- kill test ------------------------------------------------------------------------------------
 
@@ -31,11 +29,11 @@ def test_kill_test_short(tmp_path: Path) -> None:
     assert report.words_played >= 5
 
 
-def _played(events: list[tuple[str, str, int | None]]) -> list[tuple[str, dict]]:
+def _played(events: list[tuple[str, str, int | None]]) -> list[tuple[str, dict[str, Any]]]:
     """Stored-like events of the main game after its set-up: (type, player, roll)."""
-    out: list[tuple[str, dict]] = [("t0", {"type": "created"}), ("t1", {"type": "roll_off"})]
+    out: list[tuple[str, dict[str, Any]]] = [("t0", {"type": "created"}), ("t1", {"type": "roll_off"})]
     for i, (kind, player, roll) in enumerate(events):
-        event: dict = {"type": kind, "player": player}
+        event: dict[str, Any] = {"type": kind, "player": player}
         if kind == "word_played":
             event.update(word=f"W{i}", score=4)
         if kind == "sanity_rolled":
@@ -78,7 +76,7 @@ def _sent(game: int, kind: str, word: str | None, code: int) -> Sent:
     return Sent(game, "t", kind, word, Outcome((), code, "", stderr, 0.1))
 
 
-def _real_game(*steps: tuple[str, str, int | None]) -> list[tuple[str, dict]]:
+def _real_game(*steps: tuple[str, str, int | None]) -> list[tuple[str, dict[str, Any]]]:
     """Events as the referee stores them: a game of Ann, Bob and Cy, then (type, player, roll) steps."""
     from referee.engine import Discarded, Game, RollOff, SanityRolled, Setup, WordPlayed
 
@@ -129,7 +127,7 @@ def test_lock_held_past_the_bound_gives_one_clear_line(tmp_path: Path, monkeypat
     db = tmp_path / "games.sqlite3"
     assert run_referee(db, "new", "Ann", "Bob", "--first", "Ann").code == 0
     before = snapshot(db)
-    monkeypatch.setattr(Store.__init__, "__kwdefaults__", {**Store.__init__.__kwdefaults__, "timeout": 0.5})
+    monkeypatch.setattr(Store.__init__, "__kwdefaults__", {**(Store.__init__.__kwdefaults__ or {}), "timeout": 0.5})
     import sqlite3
 
     holder = sqlite3.connect(db, isolation_level=None)

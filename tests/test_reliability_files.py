@@ -11,18 +11,15 @@ import shutil
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from dictionaries import DATA_DIR, METADATA  # noqa: E402
-from dictionaries.errors import DictionaryError  # noqa: E402
-from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee  # noqa: E402
+from dictionaries import DATA_DIR, METADATA
+from dictionaries.errors import DictionaryError
+from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee
 
 # -- a broken dictionary --------------------------------------------------------------------------
 

@@ -8,18 +8,17 @@ import random
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from dictionaries.dictionary import MAX_RACK_LETTERS  # noqa: E402
-from dictionaries.verdict import MAX_INPUT_CHARS  # noqa: E402
-from reliability.common import ROOT, Server, clean_env, legal_words  # noqa: E402
-from reliability.soak import make_request, run_soak  # noqa: E402
-from service.core import MAX_BATCH_WORDS, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_RACK_LIMIT  # noqa: E402
+from dictionaries.dictionary import MAX_RACK_LETTERS
+from dictionaries.verdict import MAX_INPUT_CHARS
+from reliability.common import ROOT, Server, clean_env, legal_words
+from reliability.soak import Request, make_request, run_soak
+from service.core import MAX_BATCH_WORDS, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_RACK_LIMIT
 
 JSON = {"Content-Type": "application/json"}
 
@@ -80,7 +79,7 @@ def test_short_soak(server: Server) -> None:
     assert all(m["VmRSS"] > 0 for m in report.memory_kib["end"].values())
 
 
-def send_all(server: Server, requests: list) -> None:
+def send_all(server: Server, requests: list[Any]) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     for req in requests:
         conn.request(req.method, req.path, body=req.body, headers=req.headers)
@@ -93,7 +92,7 @@ def send_all(server: Server, requests: list) -> None:
     conn.close()
 
 
-def small(req) -> bool:  # noqa: ANN001 - a reliability.soak.Request
+def small(req: Request) -> bool:
     """Requests with small answers: big racks and batches raise the heap's high-water mark for minutes
     (reliability/soak.py watches that), which would hide a leak in a run of a few seconds."""
     if req.kind == "oversized" or (req.kind == "batch" and len(req.body or b"") > 2000):
@@ -107,7 +106,7 @@ def test_worker_memory_flat_under_repeated_load(server: Server) -> None:
     one of 2 KB a request (a post_request hook, tried by hand) grew 6.3 MiB."""
     rng = random.Random(5)
     words = legal_words(500, 5)
-    requests: list = []
+    requests: list[Any] = []
     while len(requests) < 1000:
         req = make_request(rng, words, oversized_close=True)
         if small(req):
@@ -160,7 +159,8 @@ def padded_batch(size: int) -> bytes:
     ("rack limit", lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT}", None),
      lambda: ("GET", f"/v1/racks/taps?limit={MAX_RACK_LIMIT + 1}", None)),
 ])
-def test_limit_boundary(server: Server, what: str, at_limit, past_limit) -> None:  # noqa: ANN001
+def test_limit_boundary(server: Server, what: str, at_limit: Callable[[], tuple[str, str, bytes | None]],
+                        past_limit: Callable[[], tuple[str, str, bytes | None]]) -> None:
     method, path, body = at_limit()
     response, data = ask(server, method, path, body, JSON if body else None)
     assert response.status == 200, (what, data[:200])
@@ -204,7 +204,8 @@ def header_count(count: int) -> bytes:
     ("header line bytes with CRLF (limit_request_field_size)", header_line, 4096, b"431"),
     ("header fields (limit_request_fields)", header_count, 50, b"431"),
 ])
-def test_gunicorn_limit_boundary(server: Server, what: str, make, limit: int, refused: bytes) -> None:  # noqa: ANN001
+def test_gunicorn_limit_boundary(server: Server, what: str, make: Callable[[int], bytes], limit: int,
+                                 refused: bytes) -> None:
     assert raw(server, make(limit)) == b"HTTP/1.1 200 OK", what
     assert raw(server, make(limit + 1)).split(b" ")[1] == refused, what
 
@@ -237,7 +238,7 @@ def test_every_answer_has_nosniff(server: Server, method: str, path: str, body: 
 
 @pytest.mark.parametrize("make", [lambda: request_line(2049), lambda: header_line(5000), lambda: b"BAD\r\n\r\n"],
                          ids=["414", "431", "400"])
-def test_gunicorn_own_error_answers_have_nosniff(server: Server, make) -> None:  # noqa: ANN001
+def test_gunicorn_own_error_answers_have_nosniff(server: Server, make: Callable[[], bytes]) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
         conn.sendall(make())
         answer = b""
@@ -330,7 +331,7 @@ def test_schemathesis_on_the_live_server() -> None:
     from reliability.fuzz_schema import run
 
     result = run(examples=25, seed=7, workers=2)
-    assert result["cases"] >= 300, result
+    assert isinstance(result["cases"], int) and result["cases"] >= 300, result
     assert result["failed"] == 0 and result["schemathesis_exit"] == 0, result["output_tail"]
     assert result["server_tracebacks"] == 0 and result["server_errors"] == 0
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from reliability.common import clean_env, free_port  # noqa: E402
-from service.cli import GUNICORN_CONFIG, command, gunicorn_argv, speak  # noqa: E402
+from reliability.common import clean_env, free_port
+from service.cli import GUNICORN_CONFIG, command, gunicorn_argv
+from unspeakable_words.click_i18n import speak
 
 UW_SERVICE = Path(sys.executable).with_name("uw-service")
 

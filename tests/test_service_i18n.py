@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from service_fixtures import TEST_CONFIG, app, client, fast_and_flask, get_environ  # noqa: F401 - fixtures
+from service_fixtures import TEST_CONFIG, fast_and_flask, get_environ
 
 from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import Message, msg, say_in
 from dictionaries.verdict import REASON_CODES, Reason, judge
-from service import api as api_module
+from service import answers
 from service.app import create_app
 from service.core import request_language
 
@@ -59,7 +58,7 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
         verdict = real_judge(*args)
         return verdict._replace(legal=False, reasons=(Reason("unknown", msg("Invalid word")),))
 
-    monkeypatch.setattr(api_module, "judge", judged)
+    monkeypatch.setattr(answers, "judge", judged)
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
@@ -114,14 +113,15 @@ def test_spanish_and_english_never_share_an_etag(client: FlaskClient) -> None:
         assert client.get(path, headers={"If-None-Match": es.headers["ETag"]}).status_code == 200
 
 
-def test_the_verdict_cache_works_per_language(app: Flask) -> None:
+@pytest.mark.usefixtures("app")
+def test_the_verdict_cache_works_per_language() -> None:
     client = create_app(TEST_CONFIG).test_client()
     verdicts = client.application.extensions["word_service"].verdicts
     for _ in range(3):
         client.get("/v1/words/jazz?level=70", headers=ES)
         client.get("/v1/words/jazz?level=70")
-    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1  # type: ignore[attr-defined]
-    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1  # type: ignore[attr-defined]
+    assert verdicts["es"].cache_info().hits == 2 and verdicts["es"].cache_info().misses == 1
+    assert verdicts["en"].cache_info().hits == 2 and verdicts["en"].cache_info().misses == 1
 
 
 @pytest.mark.parametrize("header", [None, "es", "es;q=0.9, en;q=0.1", "fr"])
@@ -223,7 +223,7 @@ def test_unexpected_error_in_spanish(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(api_module, "judge", broken)
+    monkeypatch.setattr(answers, "judge", broken)
     response = create_app(TEST_CONFIG).test_client().get("/v1/words/taps", headers=ES)
     assert response.status_code == 500
     spanish(response)
@@ -294,19 +294,15 @@ def test_the_document_says_what_follows_accept_language(client: FlaskClient) -> 
 
 def _catalogs() -> Any:
     pytest.importorskip("babel")
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import catalogs
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from tools import catalogs
+
     return catalogs
 
 
-def test_the_spanish_catalog_of_the_service_is_complete_and_compiled() -> None:
+def test_the_spanish_catalog_of_the_service_is_complete_and_compiled(catalog_problems: list[str]) -> None:
     """Every sentence of the service's code is in service.po, translated, not fuzzy, and the .mo is
     compiled from it (tools/catalogs.py update, translate, compile)."""
-    catalogs = _catalogs()
-    found = [p for p in catalogs.problems() if p.startswith("service/")]
+    found = [p for p in catalog_problems if p.startswith("service/")]
     assert found == []
 
 
@@ -372,7 +368,7 @@ def test_every_reason_code_is_answered_in_both_languages(client: FlaskClient) ->
 def test_message_values_reach_json_as_strings(dictionary: Dictionary) -> None:
     """A reason's message may be a Message (a str subclass): the verdict JSON writes it as text."""
     verdict = judge(dictionary, "jazz", 60, STANDARD)
-    text = api_module.verdict_json(verdict._replace(reasons=(Reason("deck_limit", msg("Invalid deck")),)), "standard", "es")
+    text = answers.verdict_json(verdict._replace(reasons=(Reason("deck_limit", msg("Invalid deck")),)), "standard", "es")
     assert '"message":"Mazo no válido"' in text
     assert isinstance(msg("Invalid deck"), Message)
 
@@ -387,7 +383,6 @@ def test_languages_do_not_leak_between_concurrent_requests_under_gunicorn() -> N
     import json
     from concurrent.futures import ThreadPoolExecutor
 
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server
 
     titles = {"es": "Palabra no válida", "en": "Invalid word"}
@@ -445,7 +440,6 @@ def test_nginx_cache_of_deploy_conf_never_serves_the_other_language(tmp_path: Pa
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
         pytest.skip("nginx is not installed (apt-get install nginx-light)")
-    sys.path.insert(0, str(ROOT))
     from reliability.common import Server, free_port
 
     with Server(workers=1) as replica:

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from postgres_support import Backend, backend, postgres_db, postgres_url  # noqa: F401 - fixtures
+from postgres_support import Backend
 
-from referee.engine import Discarded, Game, RollOff, SanityRolled, Setup, WordPlayed
+from dictionaries.dictionary import Dictionary
+from referee.actions import Referee
+from referee.engine import Discarded, Event, Game, RollOff, SanityRolled, Setup, WordPlayed
 from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, NoGame, Store, StoreError
 
 
@@ -30,6 +32,21 @@ def play_round(store: Store, gid: int, word: str, roll: int) -> None:
 
 def discard(store: Store, gid: int) -> None:
     store.act(gid, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
+
+
+def no_dictionary() -> Dictionary:
+    raise AssertionError("undo and redo judge no word")
+
+
+def undo(store: Store, gid: int, actions: int) -> tuple[int, Game, list[Event]]:
+    """Undo through the library (the store keeps no rule of what an action is)."""
+    done = Referee(store, no_dictionary).undo(gid, actions)
+    return done.game_id, done.game, list(done.removed)
+
+
+def redo(store: Store, gid: int, actions: int) -> tuple[int, Game, list[Event]]:
+    done = Referee(store, no_dictionary).redo(gid, actions)
+    return done.game_id, done.game, list(done.restored)
 
 
 def test_a_resumed_game_equals_the_replayed_game(backend: Backend) -> None:
@@ -77,7 +94,7 @@ def test_a_damaged_event_record_stops_every_write(tmp_path: Path) -> None:
         data = con.execute("SELECT data FROM events WHERE game_id = ? AND seq = 1", (first,)).fetchone()[0]
         con.execute("UPDATE events SET data = ? WHERE game_id = ? AND seq = 1", (data.replace('"', "#", 2), first))
     before = db.read_bytes()
-    for write in (lambda s: new_game(s), lambda s: discard(s, second), lambda s: s.undo(second, 1)):
+    for write in (lambda s: new_game(s), lambda s: discard(s, second), lambda s: undo(s, second, 1)):
         with pytest.raises(StoreError, match="No command will write to this file"):
             write(Store(db))
     assert db.read_bytes() == before
@@ -90,7 +107,7 @@ def test_a_damaged_event_record_stops_every_write_to_its_game(backend: Backend) 
     first = new_game(backend.store())
     backend.sql("UPDATE events SET data = replace(data, 'Ann', 'Ana') WHERE game_id = ? AND seq = 1", (first,))
     before = backend.contents()
-    for write in (lambda s: discard(s, first), lambda s: s.undo(first, 1), lambda s: play_round(s, first, "taps", 12)):
+    for write in (lambda s: discard(s, first), lambda s: undo(s, first, 1), lambda s: play_round(s, first, "taps", 12)):
         with pytest.raises(StoreError, match="damaged"):
             write(backend.store())
     assert backend.contents() == before
@@ -103,7 +120,12 @@ def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pyt
     assert Path(f"{db}{STAMP_SUFFIX}").exists()
     calls: list[int] = []
     original = Store._check_whole
-    monkeypatch.setattr(Store, "_check_whole", lambda self, conn: calls.append(1) or original(self, conn))
+
+    def counted(self: Store, conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        original(self, conn)
+
+    monkeypatch.setattr(Store, "_check_whole", counted)
     discard(Store(db), gid)
     assert calls == []  # the stamp matched: no whole-file read
     with sqlite3.connect(db) as con:  # another program writes the file
@@ -131,7 +153,7 @@ def test_read_only_never_creates_or_writes(tmp_path: Path) -> None:
     store = Store(db, read_only=True)
     assert store.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
     with pytest.raises(StoreError):
-        store.act(gid, lambda g: None)
+        store.act(gid, lambda _g: None)
     assert db.read_bytes() == before
 
 
@@ -159,10 +181,10 @@ def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
                           "ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 2;")
     assert Store(db, read_only=True).corrections(gid) == (gid, [])
     store = Store(db)
-    store.undo(gid, 1)
+    undo(store, gid, 1)
     assert [c["type"] for _, c in Store(db).corrections(gid)[1]] == ["undo"]
     assert Store(db).load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
-    assert Store(db).redo(gid, 1)[1].state.current.name == "Bob"  # type: ignore[union-attr]
+    assert redo(Store(db), gid, 1)[1].state.current.name == "Bob"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("xdg", [None, "", "   ", "/tmp/xdg data"])
@@ -193,7 +215,7 @@ def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(backend: Back
     last = rows[-1]
     _gid, _updated, again = store.tail(gid, last[0])
     assert len(again) == 1 and again[0][0] == last[0] and again[0][3] == last[3]  # nothing new: the same digest
-    store.undo(gid, 1)
+    undo(store, gid, 1)
     discard(store, gid)
     _gid, later, after = store.tail(gid, last[0])
     assert after[0][0] == last[0] and after[0][3] != last[3] and later != updated  # same seq, another history
@@ -231,10 +253,10 @@ def test_undo_replays_once_and_redo_resumes_from_the_snapshot(backend: Backend, 
     _, before, _ = store.history(gid)
     count = before.count  # 2 + 8 rounds of 3 events
     calls = count_applies(monkeypatch)
-    _, game, removed = store.undo(gid, 2)
+    _, game, removed = undo(store, gid, 2)
     assert calls[0] == count - len(removed) - 1  # the kept events, once (the creation is not applied)
     calls[0] = 0
-    _, game, back = store.redo(gid, 2)
+    _, game, back = redo(store, gid, 2)
     assert back == removed and calls[0] == len(back)  # only the events put back
     monkeypatch.undo()
     _, replayed, _ = store.history(gid)
@@ -305,7 +327,7 @@ def test_the_words_of_the_last_actions_are_kept_and_read_without_a_replay(backen
     assert fid == gid and said(recent) == want and game.count == seq + 1
     assert digest == store.tail(gid, seq)[2][0][3]  # the digest of the last event, for the reader's next tail
     monkeypatch.undo()
-    for change in (lambda: store.undo(gid, 3), lambda: store.redo(gid, 2), lambda: play_round(store, gid, "fig", 20)):
+    for change in (lambda: undo(store, gid, 3), lambda: redo(store, gid, 2), lambda: play_round(store, gid, "fig", 20)):
         change()
         found = store.resumed(gid)
         assert found is not None and said(found[3]) == told(store, gid)

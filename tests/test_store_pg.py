@@ -9,7 +9,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from postgres_support import postgres_db, postgres_url  # noqa: F401 - fixtures
 
 from referee.engine import Discarded, GameChanged, RollOff, Seen, Setup
 from referee.store import NoGame, StoreError
@@ -53,7 +52,7 @@ def test_writers_racing_on_one_game_take_turns_by_the_row_lock(postgres_db: str)
         try:
             for _ in range(10):
                 credited.append(discard_current(postgres_db, gid))
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=writer) for _ in range(8)]
@@ -87,7 +86,7 @@ def test_a_reader_never_creates_the_schema(postgres_db: str) -> None:
         assert conn.execute("SELECT to_regclass('games')").fetchone() == (None,)
     gid = new_game(postgres_db)
     with pytest.raises(StoreError, match="read-only"):
-        reader.act(gid, lambda g: None)
+        reader.act(gid, lambda _g: None)
 
 
 def test_a_schema_of_another_program_or_a_newer_one_is_left_untouched(postgres_db: str) -> None:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from dictionaries.dictionary import Dictionary
 from referee.actions import Referee
+from referee.engine import WordPlayed
 from referee.store import Store
 
 pytestmark = pytest.mark.slow  # a real process in a pseudo-terminal, 100 rounds
@@ -65,7 +67,7 @@ class Terminal:
         os.close(self.master)
 
 
-def words_for(dictionary, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+def words_for(dictionary: Dictionary, count: int) -> list[str]:
     """``count`` legal words of 3 to 6 distinct letters, none of them a table command."""
     found = [w.word for rack in ("ABCDEGHILMNOPRSTU", "AEIOUBDFGKLMNRSTWY") for w in dictionary.rack(rack)
              if 3 <= len(w.word) <= 6]
@@ -76,7 +78,7 @@ def words_for(dictionary, count: int) -> list[str]:  # type: ignore[no-untyped-d
     return words[:count]
 
 
-def test_table_never_credits_another_player(tmp_path: Path, dictionary) -> None:  # type: ignore[no-untyped-def]
+def test_table_never_credits_another_player(tmp_path: Path, dictionary: Dictionary) -> None:
     db = tmp_path / "games.sqlite3"
     cli = [sys.executable, "-c", "from referee.quick import main; main()"]
     env = {**os.environ, "UW_LANG": "en", "NO_COLOR": "1", "COLUMNS": "200"}
@@ -109,7 +111,7 @@ def test_table_never_credits_another_player(tmp_path: Path, dictionary) -> None:
     finally:
         table.close()
     _, game, history = Store(db, read_only=True).history(None)
-    credited = {e.word: e.player for _, e in history if e.kind == "word_played"}
+    credited = {e.word: e.player for _, e in history if isinstance(e, WordPlayed)}
     wrong = {word: (who, credited[word]) for word, who in named.items() if credited.get(word) != who}
     assert not wrong, f"credited to another player than the table named (named, credited): {wrong}"
     assert len(named) == ROUNDS and all(word in credited for word in named)

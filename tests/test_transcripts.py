@@ -57,11 +57,6 @@ def test_transcript_matches_golden(name: str, tmp_path: Path) -> None:
     assert text == golden.read_text()
 
 
-def final_status(results: list[tuple[str, int, str]]) -> dict:
-    last = [out for line, _, out in results if line.startswith("status --json")][-1]
-    return json.loads(last)
-
-
 def test_example1_with_the_card_table(tmp_path: Path) -> None:
     # Rulebook Example 1. Erratum: the rulebook scores CHAMP 14 and TOP 4; the card table gives 15 and 5.
     _, results = run_transcript("example1", tmp_path / "g.sqlite3")
@@ -104,7 +99,7 @@ def test_virtual_dice_replay_identically(name: str, tmp_path: Path) -> None:
 
 def test_a_virtual_roll_after_an_undo_is_a_new_roll(tmp_path: Path) -> None:
     _, results = run_transcript("virtual_undo", tmp_path / "g.sqlite3")
-    rolls = [re.search(r"Ann rolls (\d+)", out).group(1) for line, _, out in results if line == "play champ"]  # type: ignore[union-attr]
+    rolls = [re.search(r"Ann rolls (\d+)", out).group(1) for line, _, out in results if line == "play champ"]  # type: ignore[union-attr]  # every play of CHAMP is followed by Ann's roll (the test fails otherwise)
     assert len(rolls) == 3 and len(set(rolls)) == 3  # seed 7: 6, then 14, then 20
 
 

@@ -117,7 +117,7 @@ def test_64_characters_is_still_judged(dictionary: Dictionary) -> None:
 @pytest.mark.parametrize("level", [0, 61, "x", None.__class__, 60.5, True])
 def test_bad_levels_are_input_errors(dictionary: Dictionary, level: object) -> None:
     with pytest.raises(InvalidLevel, match="not a SCOWL size"):
-        judge(dictionary, "taps", level)  # type: ignore[arg-type]
+        judge(dictionary, "taps", level)  # type: ignore[arg-type]  # the wrong type the test expects to be refused
 
 
 def test_level_may_be_a_numeric_string(dictionary: Dictionary) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_transcripts import CASES, run_transcript
 
 from dictionaries.verdict import REASON_CODES
 from referee.cli import LAZY_COMMANDS, cli
 from referee.engine import Phase, Termination
-from tests.test_transcripts import CASES, run_transcript
 
 CODES = sorted({*REASON_CODES, "used", "discard_pile", "not_a_word", *(p.value for p in Phase if "_" in p.value),
                 *(t.value for t in Termination if "_" in t.value), "word_played", "sanity_rolled", "bind_done"})

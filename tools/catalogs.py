@@ -7,11 +7,16 @@ the ``.mo`` files that ship in the package, and check that every catalog is comp
     python tools/catalogs.py check             # missing, empty, fuzzy or stale entries: exit 1
 
 Babel does the work (a development tool: the installed package reads ``.mo`` files with the
-standard library's gettext). One domain per package, as ``dictionaries.i18n.DOMAINS`` lists them.
+standard library's gettext). One domain per package, as each package registers it
+(``dictionaries.i18n.register_catalog``, called in the package's ``__init__``); the ``click`` domain holds
+Click's own messages (``unspeakable_words.click_i18n``). Run it from the development install
+(``make .venv/bin/.installed``: an editable install, so the packages import from here).
 """
 from __future__ import annotations
 
+import importlib
 import io
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -21,13 +26,27 @@ from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogs
 
-from dictionaries.i18n import DEFAULT_LANGUAGE, DOMAINS, LANGUAGES  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+#: The packages that speak: importing one registers its catalog.
+SPEAKING = ("dictionaries", "referee", "referee.board", "service", "unspeakable_words.click_i18n")
+
+
+def registered_domains() -> tuple[tuple[str, str], ...]:
+    """(domain, the directory of its package relative to the repository) for every package's catalog."""
+    for name in SPEAKING:
+        importlib.import_module(name)
+    return tuple((domain, Path(os.path.dirname(locale_dir)).relative_to(ROOT).as_posix())
+                 for domain, locale_dir in catalogs())
+
+
+#: Every domain and its package directory, as the packages register them.
+DOMAINS = registered_domains()
 
 #: The functions whose string arguments are messages (Babel's keyword specs).
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "nmsg": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "nmsg": (1, 2),
+            "note": None, "nnote": (1, 2)}  # note, nnote: the sentences of referee/notes.py
 #: Files of a package that speak to developers only (build output, benchmarks): not extracted.
 NOT_EXTRACTED = {"dictionaries/build.py", "service/openapi.py"}
 PROJECT = "unspeakable-words"

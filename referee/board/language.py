@@ -93,7 +93,7 @@ def _finish(response: Response) -> Response:
     return response
 
 
-def _end(exc: BaseException | None) -> None:
+def _end(_exc: BaseException | None) -> None:
     previous = g.get("previous_language")
     if previous is not None:
         set_language(previous)
@@ -108,7 +108,7 @@ def install(app: Flask) -> None:
     """Choose each request's language and let the templates translate."""
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as Babel extracts them (tools/catalogs.py)
-    app.jinja_env.install_gettext_callables(_, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    app.jinja_env.install_gettext_callables(_, ngettext, newstyle=True)  # type: ignore[attr-defined]  # Flask's jinja_env is typed as Environment, without the i18n extension's methods
     app.before_request(_begin)
     app.after_request(_finish)
     app.teardown_request(_end)

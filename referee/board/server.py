@@ -66,7 +66,7 @@ def _post_worker_init(worker: Any) -> None:
     signal.signal(signal.SIGTERM, on_term)
 
 
-def _post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+def _post_request(_worker: Any, _req: Any, _environ: Any, _resp: Any) -> None:
     """Yield to the other connections after each answer, until the event loop has polled again."""
     import gevent
 
@@ -99,7 +99,7 @@ def worker_class() -> type:
             self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
             self.open: dict[Any, int] = {}
 
-        def handle_quit(self, sig: int, frame: Any) -> None:
+        def handle_quit(self, _sig: int, _frame: Any) -> None:
             """Ctrl-C (SIGINT) or SIGQUIT: stop as SIGTERM does, the streams ended first. gunicorn's own
             ends the worker with ``sys.exit`` from a greenlet, which gevent reports as a traceback."""
             import gevent

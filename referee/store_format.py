@@ -1,0 +1,158 @@
+"""What every referee store keeps and how it is sealed, whatever holds it: the errors, the digests that chain a
+game's events and tie its snapshot to them, the summary ``games`` lists, and the words of the last actions kept
+beside a snapshot. No SQL here: a second backend (PostgreSQL) stores the same bytes and computes the same digests,
+so a game moved between backends verifies the same."""
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from dictionaries.i18n import Message
+from referee.values import value
+
+try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
+
+TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
+if TYPE_CHECKING:
+    from typing import Any
+
+    from referee.events import Event
+    from referee.rules import Game
+    from referee.state import State
+
+#: How many of a game's last actions the store keeps in words beside its snapshot (schema 5): a bounded window,
+#: so that a reader (the board) says the last actions without replaying the game. The board shows 5.
+#: Why words and not a second snapshot some events back for the reader to replay from: the words are what the
+#: reader needs, made once by the applies the writer does anyway (``Game.said``), a few hundred bytes that the
+#: snapshot's digest covers and ``verify`` compares with a replay; a second state would double what each write
+#: keeps and still leave each reader replaying a window whose length in events no bound fixes.
+KEPT_ACTIONS = 8
+
+
+class StoreError(Exception):
+    """The database cannot be used (names the file and says why)."""
+
+
+class NoGame(StoreError):
+    """No game to act on."""
+
+
+class Damaged(StoreError):
+    """A game or file is damaged (changed after it was written, or cannot be replayed): nothing writes to it."""
+
+
+@value(frozen=True)
+class GameSummary:
+    """One game as ``games`` lists it."""
+
+    id: int
+    players: tuple[str, ...]
+    created_at: str
+    updated_at: str
+    phase: str
+    turn: str | None
+    winner: str | None
+    scores: tuple[int, ...]
+
+
+
+def now() -> str:
+    """The time a row is written, as the store keeps it (UTC, ISO 8601 to the millisecond)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+
+def snapshot_digest(seq: int, last_event: str, state: str, view: str) -> str:
+    """Ties a snapshot to the event it follows: a changed event or snapshot no longer matches."""
+    return blake2b(f"{seq}\n{last_event}\n{state}\n{view}".encode(), digest_size=16).hexdigest()
+
+
+def chain_start(game_id: int) -> Any:
+    """The running digest of a game's events before its first (a BLAKE2b hasher), tied to the game's id so
+    that rows cannot move between games unseen. Each event row carries this digest updated with every
+    event up to and including it (``chain_record``): a changed byte anywhere breaks every digest after it."""
+    return blake2b(b"uw-referee game %d\n" % game_id, digest_size=16)
+
+
+def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
+    """One event as the chain hashes it: its time and its data, after a record separator from the second event
+    on, the bytes ``CHAIN_SQL`` joins in SQLite, so both agree. (The seq is not hashed: the chain is checked
+    with the count and the last seq, and ``verify`` checks every seq.)"""
+    return b"%s%s%s" % (b"\x1e" if seq else b"", at.encode() if isinstance(at, str) else at,
+                        data.encode() if isinstance(data, str) else data)
+
+
+def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None, recent: str | None = None) -> str:
+    """Ties a snapshot and the game's summary to the chain of events they follow (schema 4), and the words of
+    its last actions kept with it (schema 5; None: none kept, the digest schema 4 gave): a changed byte in
+    any of them, or in any event, no longer matches."""
+    text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}" + ("" if recent is None else f"\n{recent}")
+    return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
+
+
+def summary_of(state: State) -> dict[str, Any]:
+    """What ``games`` shows of a game, kept beside it so listing never replays."""
+    return {
+        "players": list(state.setup.players), "phase": state.phase.value,
+        "turn": None if state.current is None or state.is_over() else state.current.name,
+        "winner": state.winner, "scores": [p.score for p in state.players],
+    }
+
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+def _note_json(note: str) -> dict[str, Any]:
+    """One note as the window keeps it: a Message's JSON (translatable later), a plain string as a bare template."""
+    if isinstance(note, Message):
+        return note.to_json()
+    return {"message": str(note).replace("{", "{{").replace("}", "}}"), "params": {}}
+
+
+def add_actions(window: list[list[Any]], told: list[tuple[Event, list[str]]], over: bool,
+                keep: int = KEPT_ACTIONS) -> list[list[Any]]:
+    """The window of last actions (each a list of notes as JSON) after the events ``told`` with the notes their
+    ``apply`` returned: as ``log`` says them (without the closing sentence of what the game waits for, unless
+    the game ended on the last one); a roll joins the play it belongs to, as the table sees one action. The
+    same grouping as the board's ``recent_notes``, so a window carried forward equals one made by a replay."""
+    actions = [list(action) for action in window]
+    for i, (event, notes) in enumerate(told):
+        said = notes if over and i == len(told) - 1 else notes[:-1]
+        if not said:
+            continue
+        if actions and not event.starts_action:
+            actions[-1].extend(_note_json(note) for note in said)
+        else:
+            actions.append([_note_json(note) for note in said])
+    return actions[-keep:] if keep > 0 else []
+
+
+def told_tail(events: list[Event], keep: int = KEPT_ACTIONS) -> tuple[Game, list[list[Any]]]:
+    """The game those events give and the window of its last ``keep`` actions in words (``add_actions``): the
+    events before the last ``keep`` + 1 actions are replayed without words (``Game.replay(words=False)``), the
+    rest with them, so it costs a quiet replay. A refused event raises as ``Game.replay`` does. (Should actions
+    that say nothing leave fewer than ``keep`` whole ones in the worded part, it starts further back.)"""
+    from referee.rules import Game
+
+    starts = [i for i, e in enumerate(events) if i and e.starts_action]
+    back = keep + 1
+    while True:
+        start = starts[-back] if back <= len(starts) else 1
+        game = Game.replay(events[:start], words=False)
+        said: list[list[str]] = []
+        game.said = said
+        try:
+            for event in events[start:]:
+                game.apply(event)
+        finally:
+            game.said = None
+        window = add_actions([], list(zip(events[start:], said, strict=True)), game.state.is_over(), keep + 1)
+        if start <= 1:
+            return game, window[-keep:] if keep > 0 else []
+        if len(window) > keep:  # the first may lack events that an earlier, silent start would join to it
+            return game, window[-keep:]
+        back *= 2
+

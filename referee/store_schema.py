@@ -1,0 +1,164 @@
+"""The SQLite schema of a referee database and its migrations: each version's tables, and the steps that fill
+in what a new version keeps for the games an older one wrote (the chain of digests, the words of the last actions).
+SQLite's own: a second backend creates its schema at the latest version and never migrates these files."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from referee.store_format import chain_record, chain_start, dumps, game_digest, snapshot_digest, told_tail
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
+SCHEMA_VERSION = 5
+
+#: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE INDEX games_by_activity ON games(updated_at, id);
+    """,
+    # Version 2: a snapshot of each game's state (tied to its last event by a digest) and a summary
+    # for listing. Games written by version 1 get both at their next write; until then they replay.
+    """
+    CREATE TABLE snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        view TEXT NOT NULL,
+        digest TEXT NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN summary TEXT;
+    """,
+    # Version 3: the corrections a table made (undo, redo, amend), for log and export and for new
+    # virtual rolls after an undo; and each game's redo stack (undone events, most recent first).
+    """
+    CREATE TABLE corrections (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        n INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE redo (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        pos INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, pos)
+    );
+    """,
+    # Version 4: each event carries the running digest of its game's events up to it (``chain_start``,
+    # ``chain_record``), and snapshot digests cover the chain and the summary. Filled in by ``_fill_chains``.
+    """
+    ALTER TABLE events ADD COLUMN chain BLOB;
+    """,
+    # Version 5: beside each snapshot, the words of the game's last actions (``KEPT_ACTIONS``, as ``log`` says
+    # them), made by the same applies that make the snapshot and covered by its digest. Filled in by ``_fill_recent``.
+    """
+    ALTER TABLE snapshots ADD COLUMN recent TEXT;
+    """,
+]
+
+
+def _fill_recent(conn: sqlite3.Connection) -> None:
+    """Migration to schema 5: every snapshot that matches its events gets the words of the game's last actions
+    (one replay per game, once) and its digest again with them. A game that cannot be replayed keeps none
+    (readers then replay it, and ``verify`` names the damage)."""
+    from referee.events import event_from_dict
+
+    rows = conn.execute("SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g "
+                        "ON g.id = s.game_id").fetchall()
+    for gid, seq, state, view, digest, summary in rows:
+        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                            (gid,)).fetchone()
+        if last is None or last[0] + 1 != seq or not isinstance(last[1], bytes):
+            continue
+        if game_digest(seq, last[1], state, view, summary) != digest:
+            continue
+        try:
+            events = [event_from_dict(json.loads(data)) for (data,) in conn.execute(
+                "SELECT data FROM events WHERE game_id = ? ORDER BY seq", (gid,))]
+            _game, window = told_tail(events)
+        except (ValueError, KeyError, TypeError):
+            continue
+        recent = dumps(window)
+        conn.execute("UPDATE snapshots SET recent = ?, digest = ? WHERE game_id = ?",
+                     (recent, game_digest(seq, last[1], state, view, summary, recent), gid))
+
+
+def _fill_chains(conn: sqlite3.Connection) -> None:
+    """Migration to schema 4: every event gets its running digest, every snapshot the digest of schema 4.
+
+    A snapshot that did not match its game's last event is dropped (the game replays until its next write).
+    """
+    heads: dict[int, tuple[int, str, bytes]] = {}
+    for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall():
+        chain = chain_start(gid)
+        rows = []
+        last: tuple[int, str] | None = None
+        for seq, at, data in conn.execute("SELECT seq, at, data FROM events WHERE game_id = ? ORDER BY seq", (gid,)):
+            chain.update(chain_record(seq, at, data))
+            rows.append((chain.digest(), gid, seq))
+            last = (seq, data)
+        conn.executemany("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", rows)
+        if last is not None:
+            heads[gid] = (last[0], last[1], chain.digest())
+    for gid, seq, state, view, digest, summary in conn.execute(
+            "SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g ON "
+            "g.id = s.game_id").fetchall():
+        head = heads.get(gid)
+        if head is None or head[0] + 1 != seq or snapshot_digest(seq, head[1], state, view) != digest:
+            conn.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
+        else:
+            conn.execute("UPDATE snapshots SET digest = ? WHERE game_id = ?",
+                         (game_digest(seq, head[2], state, view, summary), gid))
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back if a transaction is still open (SQLite ends some on its own after an I/O or disk-full error)."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the original error is the one worth reporting
+
+
+def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int], None]) -> None:
+    """Bring the file to ``SCHEMA_VERSION`` in one transaction; a file already written is ``verify``-ed first, at
+    the version it has (a damaged file is never migrated)."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version >= SCHEMA_VERSION:
+        return
+    if version:
+        verify(conn, version)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+        for step in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[step].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            if step == 3:
+                _fill_chains(conn)
+            if step == 4:
+                _fill_recent(conn)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        rollback(conn)
+        raise
