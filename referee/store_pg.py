@@ -16,26 +16,22 @@ The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statemen
 """
 from __future__ import annotations
 
-import functools
-import logging
 import os
 import threading
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from dictionaries.i18n import msg
 from referee.store import CHAIN_SQL, Store
 from referee.store_format import NoGame, StoreError
 from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION
 
+TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+    from typing import Any
 
     from psycopg import Connection
     from psycopg_pool import ConnectionPool
-
-# The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
-logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 #: The channel every commit notifies, with the game's id as the payload.
 CHANNEL = "uw_referee"
@@ -150,9 +146,18 @@ def with_schema(url: str, schema: str) -> str:
     return f"{url}{joiner}options={quote(f'-csearch_path={schema}')}"
 
 
-@functools.lru_cache(maxsize=64)
+_shown: dict[str, str] = {}
+
+
 def shown_address(url: str) -> str:
     """The address as messages and logs name it: without its password (kept: a board opens a store per read)."""
+    found = _shown.get(url)
+    if found is None:
+        found = _shown[url] = _without_password(url)
+    return found
+
+
+def _without_password(url: str) -> str:
     from psycopg.conninfo import conninfo_to_dict
 
     try:
@@ -228,9 +233,13 @@ def pool(url: str) -> ConnectionPool:
     with _pools_lock:
         found = _pools.get(url)
         if found is None:
+            import logging
+
             import psycopg
             from psycopg_pool import ConnectionPool
 
+            # The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
+            logging.getLogger("psycopg").addHandler(logging.NullHandler())
             psycopg.connect(url, **CONNECT_OPTIONS).close()
 
             found = ConnectionPool(url, min_size=1, max_size=max(1, POOL_MAX), timeout=POOL_TIMEOUT_S,
