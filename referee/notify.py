@@ -1,6 +1,6 @@
 """Live updates across processes and hosts: each board process LISTENs on one PostgreSQL connection.
 
-Every store write that commits sends ``NOTIFY uw_referee, '<game id>'`` in its transaction (``referee.store_pg``):
+Every store write that commits sends ``NOTIFY uw_referee, '<schema>:<game id>'`` in its transaction (``referee.store_pg``):
 the server delivers it to every listening connection once the commit is visible, whichever replica or host made
 it. ``Listener`` is the board's change watcher for a PostgreSQL database (the file watcher, ``Watcher`` in
 ``referee.board.source``, polls SQLite instead): one thread (a greenlet under gevent) waits on the connection's
@@ -62,6 +62,7 @@ class Listener:
         self._started = 0   # round trips begun on the listening connection
         self._done = 0      # round trips whose notifications were handled
         self._heard: set[int] = set()
+        self._schema = ""  # the listening connection's schema: notifications of other schemas are not ours
 
     def start(self) -> None:
         with self._start_lock:
@@ -145,14 +146,17 @@ class Listener:
                 condition.notify_all()
 
     def _note(self, notify: Any) -> None:
-        """psycopg's notify handler: remember the game (handled after the round trip that brought it)."""
-        if notify.channel == CHANNEL and notify.payload.isdigit():
-            self._heard.add(int(notify.payload))
+        """psycopg's notify handler: remember the game of our schema (handled after the round trip that brought it)."""
+        schema, _, game = notify.payload.rpartition(":")
+        if notify.channel == CHANNEL and schema == self._schema and game.isdigit():
+            self._heard.add(int(game))
 
     def _connect(self) -> Connection[Any]:
         import psycopg
 
         conn = psycopg.connect(self.url, autocommit=True, **CONNECT_OPTIONS)
+        row = conn.execute(b"SELECT current_schema()").fetchone()
+        self._schema = str(row[0]) if row is not None else ""
         conn.add_notify_handler(self._note)
         conn.execute(f"LISTEN {CHANNEL}".encode())
         return conn

@@ -7,7 +7,7 @@ summaries, corrections, the redo stack), and so are the promises: one transactio
 (``expect=``); damage found in a game's chain or snapshot stops every write to that game. Concurrency is the
 database's: a write locks its game's row (``SELECT ... FOR UPDATE``) before it reads the game, so two replicas
 acting on one game take turns and the second sees the first's events; no lock lives in a process. Every write
-that commits sends ``NOTIFY uw_referee, '<game id>'`` in its transaction, so that each board process, listening
+that commits sends ``NOTIFY uw_referee, '<schema>:<game id>'`` in its transaction, so that each board process, listening
 on one connection (``referee.notify``), hears of it once the commit is visible.
 
 The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statements into PostgreSQL's (one table,
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from psycopg import Connection
     from psycopg_pool import ConnectionPool
 
-#: The channel every commit notifies, with the game's id as the payload.
+#: The channel every commit notifies, with ``schema:game`` as the payload: a channel is the whole database's, so a
+#: listener keeps only its own schema's (two sites, or two test runs, in one database do not wake each other).
 CHANNEL = "uw_referee"
 #: Connections each process keeps open to the database at most (``UW_PG_POOL_MAX`` changes it). A board
 #: replica serves its pages from its feeds in memory: its pool is for the actions and the feeds' catch-up reads.
@@ -397,7 +398,7 @@ class PgStore(Store):
         written = self._written
         self._written = None
         if written is not None:
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(written)))
+            conn.execute("SELECT pg_notify(%s, current_schema() || ':' || %s)", (CHANNEL, str(written)))
 
     _written: int | None = None
 

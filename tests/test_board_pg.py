@@ -9,6 +9,7 @@ import time
 import urllib.request
 from typing import Any
 
+import psycopg
 import pytest
 from board_support import Board
 
@@ -45,6 +46,10 @@ def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(po
         discard(postgres_db, first)
         assert listener.wait(before + 1, 5) == before + 2 and heard[-1] == {first}  # and without a poll
         assert listener.wait(before + 2, 0.3) == before + 2  # nothing else: no change, no wake-up
+        with psycopg.connect(postgres_db, autocommit=True) as conn:  # another schema's commit, same game number
+            conn.execute("SELECT pg_notify('uw_referee', 'another_site:' || %s)", (str(first),))
+        listener.poll()
+        assert listener.version == before + 2 and len(heard) == 2
         # a stream sleeps on its own game: another table's commit does not wake it, its own does
         mine = listener.version_of(first)
         started = time.monotonic()
