@@ -154,7 +154,7 @@ async def play(table: Table, ports: list[int], seconds: float, think: float, fir
     turn, events = 0, count
     port = ports[table.replica]
     while True:
-        await asyncio.sleep(random.uniform(0, 2 * think))
+        await asyncio.sleep(min(random.uniform(0, 2 * think), max(0.0, deadline - time.monotonic())))
         if time.monotonic() >= deadline:
             return
         name = PLAYERS[turn % 4]
