@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_words import median_us  # noqa: E402  # one timing helper for both scripts
 from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402 - after the sys.path line above

@@ -4,6 +4,9 @@ Every face of the referee (the one-shot commands, the ``table`` loop, the board)
 renders what they return; none of them applies events itself. Each write resumes the game once,
 inside its write transaction. Refusals are ``RulesError``s (nothing changed); a request that does
 not fit the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
+
+A little over 500 lines: one method per thing a table does, and the amendments' re-checking of later actions
+(``amend``, ``_rederive``) shares the game-flow helpers the turns use.
 """
 from __future__ import annotations
 
@@ -38,47 +41,19 @@ from referee.engine import (
     undo_events,
 )
 from referee.engine import Created as Created_
+from referee.state import Waiting, waiting  # the one answer to what a game waits for, offered here too
 from referee.store import Store
 from referee.values import value
 from referee.words import action_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from collections.abc import Callable
+    from typing import Any
 
 
 class RequestError(ValueError):
     """A request that does not fit this game's set-up or this moment (a usage error, not a rules refusal)."""
-
-
-@value(frozen=True)
-class Waiting:
-    """What the game waits for, as a value; ``text`` says it in words."""
-
-    phase: Phase
-    player: str | None
-    text: str
-    word: str | None = None      # the word awaiting its sanity roll
-    needs: int | None = None     # the lowest roll that passes the sanity check, or beats Psychotherapy
-    letters: str | None = None   # the discarded letters (Spell Binding, Psychotherapy)
-
-    @property
-    def is_roll(self) -> bool:
-        return self.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY)
-
-
-def waiting(state: State) -> Waiting:
-    """What ``state`` waits for."""
-    current = None if state.current is None or state.is_over() else state.current.name
-    phase = state.phase
-    if phase is Phase.SANITY and state.pending is not None:
-        score = state.pending.score
-        return Waiting(phase, current, state.waiting_for(), state.pending.word, min(max(score, 1), DIE))
-    if phase in (Phase.SPELL_BINDING, Phase.PSYCHOTHERAPY) and state.window is not None:
-        letters = state.window.letters
-        needs = state.setup.deck.score(letters) + 1 if phase is Phase.PSYCHOTHERAPY and letters else None
-        return Waiting(phase, current, state.waiting_for(), letters=letters, needs=needs)
-    return Waiting(phase, current, state.waiting_for())
 
 
 class _GameNow:
@@ -147,7 +122,7 @@ def fold_letters(letters: str | None) -> str | None:
 
 def _apply_allowing(game: Game, make: Callable[[bool], Event], allow: bool) -> list[str]:
     """Apply ``make(False)``; only when the dictionary or the card count refuses it and the table overrules
-    (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.md 6)."""
+    (``allow``), ``make(True)``: an overrule is recorded only when one was needed (RULES.txt 6)."""
     if allow:
         try:
             return game.apply(make(False))
@@ -172,6 +147,8 @@ class Referee:
     # -- reading ----------------------------------------------------------------------------------
 
     def load(self, game_id: int | None) -> tuple[int, Game]:
+        """The game (the most recently active one when ``game_id`` is None), resumed: what the players' service
+        shows before a seat acts."""
         return self.store.load(game_id)
 
     # -- starting ---------------------------------------------------------------------------------
@@ -356,7 +333,7 @@ class Referee:
         return Result(gid, game, (), restored=tuple(back))
 
     def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
-        """A player leaves the game (RULES.md 6)."""
+        """A player leaves the game (RULES.txt 6)."""
         gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)), seen)
         return Result(gid, game, _notes(notes, game))
 
@@ -364,7 +341,7 @@ class Referee:
         """Correct a past roll: the latest, or the one of the action numbered ``at`` (as ``log`` numbers the
         table's actions).
 
-        Every later action is checked again in order, as if the right roll had been typed (RULES.md 6):
+        Every later action is checked again in order, as if the right roll had been typed (RULES.txt 6):
         a Psychotherapy roll the corrected history no longer allows is dropped, one it would now offer
         but that was never rolled counts as skipped, and each is said in ``notes``. If a later action
         becomes impossible the amendment is refused (an ``AmendRefused``) and nothing changes. Undone
@@ -417,13 +394,13 @@ class Referee:
 
     def amend_roll_off(self, game_id: int | None, name: str, round_: int, roll: int, *,
                        seen: Seen | None = None) -> Amended:
-        """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.md 6,
+        """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.txt 6,
         the roll-off); the roll-off is checked again (a new tie needs another round: refused, say so)."""
         from referee.engine import check_roll, check_roll_off
 
         check_roll(roll)
 
-        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
+        def change(events: list[Event], _redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
             roll_off = events[1] if len(events) > 1 else None
             if not isinstance(roll_off, RollOff) or not roll_off.rounds:
                 raise RulesError(msg("the table chose who goes first: the roll-off has no rolls to amend"))
@@ -478,7 +455,7 @@ class _Fix:
 
 def _rederive(game: Game, later: list[Event], notes: list[Message],
               refuse: Callable[[int, RulesError], RulesError] | None) -> list[Event]:
-    """Apply ``later`` to ``game`` as the corrected history allows (RULES.md 6, what an amendment carries with
+    """Apply ``later`` to ``game`` as the corrected history allows (RULES.txt 6, what an amendment carries with
     it): a Psychotherapy roll that can no longer happen is dropped; one the game now offers before another
     action counts as skipped. Returns the events kept; a refusal is ``refuse(index, error)`` when given."""
     kept: list[Event] = []
@@ -525,7 +502,7 @@ class Amended(_GameNow):
 
 
 def action_numbers(events: list[Event]) -> list[int]:
-    """For each event, the number of the table's action it belongs to (RULES.md 6): 0 for the set-up and the
+    """For each event, the number of the table's action it belongs to (RULES.txt 6): 0 for the set-up and the
     roll-off, then 1, 2... for each action; a roll, or a step the referee takes itself (closing Spell Binding
     when nothing can be bound), belongs to the action before it."""
     starts = set(action_starts(events))

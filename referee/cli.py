@@ -9,12 +9,11 @@ import click
 
 from dictionaries import __version__
 from dictionaries.errors import DictionaryError, WordError
-from dictionaries.i18n import _, message_of, ngettext, say
+from dictionaries.i18n import _, ngettext
 from referee.cli_common import (
     CONTEXT,
     Number,
     Obj,
-    click_error,
     deck_option,
     emit_json,
     get_deck,
@@ -22,6 +21,8 @@ from referee.cli_common import (
     lang_option,
     level_option,
 )
+from referee.cli_failures import click_exception, raise_for
+from referee.failures import failure_of
 from referee.paths import default_db_path
 from referee.render import check_lines, letters_text
 from referee.terminal import Style, disable_color, use_color, write
@@ -115,7 +116,7 @@ def word_definitions(obj: Obj, word: str) -> list[Any]:
     try:
         return open_definitions(obj.dictionary.path).lookup(word.lower())
     except DictionaryError as exc:
-        raise click_error(exc) from None
+        raise_for(exc)
 
 
 def definition_lines(word: str, senses: list[Any]) -> list[str]:
@@ -157,7 +158,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
         try:
             verdicts.append(judge(obj.dictionary, word, int(level), deck))
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
+            raise_for(exc, _("WORD"))
     senses = [word_definitions(obj, v.word) for v in verdicts] if define else []
     if as_json:
         rows = [v.to_dict() for v in verdicts]
@@ -196,7 +197,7 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
         try:
             keys.append(normalize_word(word).upper())
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
+            raise_for(exc, _("WORD"))
     found = [word_definitions(obj, key) for key in keys]
     if as_json:
         emit_json([{"word": key, "definitions": [sense.to_dict() for sense in senses]}
@@ -227,7 +228,7 @@ def score(words: tuple[str, ...], deck_spec: str, as_json: bool) -> None:
         try:
             key = normalize_word(word).upper()
         except WordError as exc:
-            raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
+            raise_for(exc, _("WORD"))
         letters = letters_of(key, deck)
         total = sum(p for _, p in letters)
         rows.append({"word": key, "score": total, "letters": [{"letter": c, "points": p} for c, p in letters]})
@@ -259,7 +260,7 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     try:
         found = obj.dictionary.rack(letters, int(level), deck)
     except WordError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint=_("LETTERS")) from None
+        raise_for(exc, _("LETTERS"))
     shown = found if limit is None else found[:limit]
     if as_json:
         emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})
@@ -284,9 +285,11 @@ def main() -> None:
     """Entry point: no traceback reaches the table."""
     try:
         cli(prog_name="uw-referee")
-    except DictionaryError as exc:
-        click.echo(_("Error: {message}").format(message=say(message_of(exc))), err=True)
-        sys.exit(1)
+    except DictionaryError as exc:  # met outside a command (Click's own handling)
+        failure = failure_of(exc)
+        assert failure is not None
+        click_exception(failure).show()
+        sys.exit(failure.exit_code)
 
 
 

@@ -33,11 +33,6 @@ def lang_option(f: Any) -> Any:
                                "English)."))(f)
 
 
-def click_error(exc: BaseException) -> click.ClickException:
-    """A library error as Click's one-line error, in the language in use."""
-    return click.ClickException(shown(say(message_of(exc))))
-
-
 @value()
 class Obj:
     """What every command shares through ``ctx.obj``."""
@@ -78,7 +73,9 @@ class Obj:
             try:
                 self._dictionary = open_for_command()
             except DictionaryError as exc:
-                raise click_error(exc) from None
+                from referee.cli_failures import raise_for
+
+                raise_for(exc)
         return self._dictionary
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from dictionaries import DEFAULT_LEVEL, LEVELS
-from dictionaries.errors import WordError
 from dictionaries.i18n import DEFAULT_LANGUAGE, _, language, message_of, ngettext, say
 from dictionaries.rules import HAND_SIZE, PAWNS
-from referee.actions import RequestError, Result, action_numbers, history_notes
+from referee.actions import Result, action_numbers, history_notes
 from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, lang_option
+from referee.cli_failures import Refused, raise_for, run_store
 from referee.engine import (
     Game,
     Options,
@@ -31,7 +31,6 @@ from referee.render import (
     describe_game,
     games_lines,
     play_verdict_lines,
-    refusal_lines,
     result_lines,
     status_lines,
     verify_lines,
@@ -47,47 +46,6 @@ def rules_file(lang: str) -> str:
     """The rules in ``lang`` (English when there is no translation)."""
     translated = os.path.join(os.path.dirname(RULES_FILE), f"RULES.{lang}.txt")
     return translated if lang != "en" and os.path.isfile(translated) else RULES_FILE
-
-
-class Refused(click.ClickException):
-    """The rules refuse the action (exit status 1); nothing was changed."""
-
-    exit_code = EXIT_REFUSED
-
-    def __init__(self, message: str, codes: tuple[str, ...] = (), mode: str = "command", action: str = "",
-                 changed: bool = False) -> None:
-        super().__init__(message)
-        self.codes, self.mode, self.action = codes, mode, action
-        #: The game moved on since the table saw it (another device acted first): the table looks again.
-        self.changed = changed
-
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file: Any = None) -> None:
-        for line in refusal_lines(self.message, self.codes, style(sys.stderr), self.mode, self.action):
-            click.echo(line, err=True)
-
-
-def run_store(obj: Obj, call: Callable[[], Any], *, mode: str = "command", action: str = "") -> Any:
-    """Call the library, turning its errors into Click errors: a refusal or a store error exits 1 with
-    one clear line (and how to overrule it, when the table may, for ``action``), a request that does
-    not fit the game is a usage error (exit 2)."""
-    from referee.engine import GameChanged
-    from referee.store import StoreError
-
-    try:
-        return call()
-    except GameChanged as exc:
-        raise Refused(message_of(exc), mode=mode, changed=True) from None
-    except RulesError as exc:
-        raise Refused(message_of(exc), getattr(exc, "codes", ()), mode, action) from None
-    except StoreError as exc:
-        raise click.ClickException(shown(say(message_of(exc)))) from None
-    except RequestError as exc:
-        raise click.UsageError(say(message_of(exc))) from None
-    except WordError as exc:
-        raise click.BadParameter(say(message_of(exc)), param_hint=_("WORD")) from None
 
 
 def style(stream: Any = None) -> Style:
@@ -123,7 +81,7 @@ def game_options(f: Any) -> Any:
 
 
 def as_option(f: Any) -> Any:
-    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.md 6, whose action)."""
+    """``--as NAME``: the action is NAME's; refused when it is not NAME's turn (RULES.txt 6, whose action)."""
     return click.option("--as", "as_name", metavar=_("NAME"),
                         help=_("The player this action is for: refused when it is not NAME's turn."))(f)
 
@@ -183,7 +141,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
                                       last_words=last_words))
         check_names(setup.players)
     except SetupError as exc:
-        raise click.UsageError(say(message_of(exc))) from None
+        raise_for(exc)
     roll_off: RollOff | None = None
     if first is not None:
         try:
@@ -197,7 +155,7 @@ def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_b
         except click.Abort:
             raise click.UsageError(_("the roll-off needs every player's roll (or --first NAME if the table already "
                                      "rolled, or --dice virtual); no game was created")) from None
-    result = run_store(obj, lambda: obj.referee.start(setup, roll_off))
+    result = run_store(lambda: obj.referee.start(setup, roll_off))
     click.echo(style().bold(describe_game(result.game_id, result.game)))
     click.echo(ngettext("Deal {hand} cards to each player and give each {pawns} pawns; {n} card stays in the draw "
                         "pile.", "Deal {hand} cards to each player and give each {pawns} pawns; {n} cards stay in "
@@ -253,14 +211,14 @@ def prompt_roll(label: str) -> int | None:
 def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None) -> None:
     referee = obj.referee
     seen = seen_as(as_name)
-    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
-    run_store(obj, lambda: referee.check_roll_given(prepared.setup, roll))  # before the verdict is shown
-    write(play_verdict_lines(prepared.verdict, allow))
+    prepared = run_store(lambda: referee.prepare(obj.game, word))
+    run_store(lambda: referee.check_roll_given(prepared.setup, roll))  # before the verdict is shown
+    write(play_verdict_lines(prepared.verdict))
     if prepared.setup.dice == "physical" and roll is None:
         # Check the play before asking for the roll, so a refused word never waits at a prompt.
-        check = run_store(obj, lambda: referee.check_play(prepared, allow=allow, seen=seen), action="play")
+        check = run_store(lambda: referee.check_play(prepared, allow=allow, seen=seen), action="play")
         roll = prompt_roll(_("{player}'s sanity roll for {word}").format(player=check.player, word=prepared.verdict.word))
-    result = run_store(obj, lambda: referee.play(prepared, roll=roll, allow=allow, seen=seen), action="play")
+    result = run_store(lambda: referee.play(prepared, roll=roll, allow=allow, seen=seen), action="play")
     say_result(result)
 
 
@@ -280,7 +238,7 @@ def play(obj: Obj, word: str, roll: int | None, allow: bool, as_name: str | None
 def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
     if skip and value is not None:
         raise click.UsageError(_("give a roll or --skip, not both"))
-    say_result(run_store(obj, lambda: obj.referee.roll(obj.game, value, skip=skip, seen=seen_as(as_name))))
+    say_result(run_store(lambda: obj.referee.roll(obj.game, value, skip=skip, seen=seen_as(as_name))))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -298,7 +256,7 @@ def roll(obj: Obj, value: int | None, skip: bool, as_name: str | None) -> None:
 @game_options
 @click.pass_obj
 def discard(obj: Obj, letters: str | None, allow: bool, as_name: str | None) -> None:
-    say_result(run_store(obj, lambda: obj.referee.discard(obj.game, letters, allow=allow, seen=seen_as(as_name)),
+    say_result(run_store(lambda: obj.referee.discard(obj.game, letters, allow=allow, seen=seen_as(as_name)),
                          action="discard"))
 
 
@@ -321,14 +279,14 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
     if done:
         if word or by or allow:
             raise click.UsageError(_("--done takes no word, no --by and no --allow"))
-        say_result(run_store(obj, lambda: obj.referee.bind_done(obj.game)))
+        say_result(run_store(lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
         raise click.UsageError(_("name a word with: uw-referee bind WORD --by NAME (or close with --done)"))
     referee = obj.referee
-    prepared = run_store(obj, lambda: referee.prepare(obj.game, word))
-    write(play_verdict_lines(prepared.verdict, allow))
-    say_result(run_store(obj, lambda: referee.bind(prepared, by, allow=allow), action="bind"))
+    prepared = run_store(lambda: referee.prepare(obj.game, word))
+    write(play_verdict_lines(prepared.verdict))
+    say_result(run_store(lambda: referee.bind(prepared, by, allow=allow), action="bind"))
 
 
 # -- the record -----------------------------------------------------------------------------------
@@ -343,13 +301,15 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 @game_options
 @click.pass_obj
 def status(obj: Obj, as_json: bool) -> None:
-    gid, view, damage = run_store(obj, lambda: obj.reader().checked_view(obj.game))
+    gid, view, damage = run_store(lambda: obj.reader().checked_view(obj.game))
     if as_json:
         emit_json({"game": gid, **view["state"]})
     else:
         write(status_lines(gid, view, style()))
     if damage is not None:  # the scoreboard as kept, then what is damaged beneath it
-        raise click.ClickException(shown(say(damage)))
+        from referee.store import Damaged
+
+        raise_for(Damaged(damage))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -363,7 +323,7 @@ def status(obj: Obj, as_json: bool) -> None:
 @click.pass_obj
 def verify(obj: Obj) -> None:
     reader = obj.reader()
-    games_checked, events, problems = run_store(obj, lambda: reader.verify(obj.game))
+    games_checked, events, problems = run_store(lambda: reader.verify(obj.game))
     write(verify_lines(reader.path, games_checked, events, problems))
     if problems:
         raise click.exceptions.Exit(EXIT_REFUSED)
@@ -382,12 +342,12 @@ def verify(obj: Obj) -> None:
 def log(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
     # The events as stored and the game as kept; history_notes replays them once, for their words.
-    gid, game, history = run_store(obj, lambda: reader.stored(obj.game))
-    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
+    gid, game, history = run_store(lambda: reader.stored(obj.game))
+    _gid, corrections = run_store(lambda: reader.corrections(gid))
     events = [event for _, event in history]
     notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
-    numbers = action_numbers(events)  # the table's actions (RULES.md 6), as amend ACTION counts them
+    numbers = action_numbers(events)  # the table's actions (RULES.txt 6), as amend ACTION counts them
     fixes = [{"at": at, **record,
               "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
              for at, record in corrections]
@@ -423,7 +383,7 @@ def log(obj: Obj, as_json: bool) -> None:
 @game_options
 @click.pass_obj
 def undo(obj: Obj, actions: int) -> None:
-    result = run_store(obj, lambda: obj.referee.undo(obj.game, actions))
+    result = run_store(lambda: obj.referee.undo(obj.game, actions))
     write(correction_lines("Undid", list(result.removed), result, style()))
 
 
@@ -437,7 +397,7 @@ def undo(obj: Obj, actions: int) -> None:
 @game_options
 @click.pass_obj
 def redo(obj: Obj, actions: int) -> None:
-    result = run_store(obj, lambda: obj.referee.redo(obj.game, actions))
+    result = run_store(lambda: obj.referee.redo(obj.game, actions))
     write(correction_lines("Redid", list(result.restored), result, style()))
 
 
@@ -465,10 +425,10 @@ def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_
     if roll_off is not None:
         if action is not None:
             raise click.UsageError(_("give an ACTION or --roll-off NAME, not both"))
-        write(amend_lines(run_store(obj, lambda: obj.referee.amend_roll_off(obj.game, roll_off, round_, value)),
+        write(amend_lines(run_store(lambda: obj.referee.amend_roll_off(obj.game, roll_off, round_, value)),
                           style()))
         return
-    write(amend_lines(run_store(obj, lambda: obj.referee.amend(obj.game, value, action)), style()))
+    write(amend_lines(run_store(lambda: obj.referee.amend(obj.game, value, action)), style()))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -484,7 +444,7 @@ def amend(obj: Obj, action: int | None, value: int, roll_off: str | None, round_
 @game_options
 @click.pass_obj
 def leave(obj: Obj, name: str) -> None:
-    say_result(run_store(obj, lambda: obj.referee.leave(obj.game, name)))
+    say_result(run_store(lambda: obj.referee.leave(obj.game, name)))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -497,7 +457,7 @@ def leave(obj: Obj, name: str) -> None:
 @click.pass_obj
 def games(obj: Obj) -> None:
     reader = obj.reader()
-    write(games_lines(run_store(obj, reader.games), reader.path))
+    write(games_lines(run_store(reader.games), reader.path))
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -511,8 +471,8 @@ def games(obj: Obj) -> None:
 def export(obj: Obj) -> None:
     reader = obj.reader()
     # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
-    gid, game, history = run_store(obj, lambda: reader.records(obj.game))
-    _gid, corrections = run_store(obj, lambda: reader.corrections(gid))
+    gid, game, history = run_store(lambda: reader.records(obj.game))
+    _gid, corrections = run_store(lambda: reader.corrections(gid))
     click.echo(json_text_long({"game": gid, "setup": game.setup.to_dict(),
                                "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
                                "corrections": [{"at": at, **record} for at, record in corrections],
@@ -525,8 +485,7 @@ def export(obj: Obj) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee rules | less"))
-@click.pass_obj
-def rules(obj: Obj) -> None:
+def rules() -> None:
     with open(rules_file(language()), encoding="utf-8") as file:
         click.echo(file.read(), nl=False)
 

@@ -84,15 +84,16 @@ def run(args: list[str]) -> int | None:
     if not args or db == "":
         return HAND_OVER
     command, rest = args[0], args[1:]
+    given = args  # the command and what follows it, for Click to show a usage error
     if command == "check" and rest and not any(word.startswith("-") for word in rest):
-        return check(rest)
+        return check(rest, given)
     if command == "games" and not rest:
-        return games(db)
+        return games(db, given)
     if command == "status" and rest in ([], ["--json"]):
-        return status(db, game, as_json=bool(rest))
+        return status(db, game, bool(rest), given)
     if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"
             and rest[2].isascii() and rest[2].isdigit() and 1 <= int(rest[2]) <= 20):
-        return play(db, game, rest[0], int(rest[2]))
+        return play(db, game, rest[0], int(rest[2]), given)
     return HAND_OVER
 
 
@@ -100,93 +101,108 @@ def _style() -> Style:
     return Style(use_color(sys.stdout))
 
 
-def _error(message: str) -> int:
-    """What Click prints for a ClickException: one line on standard error, exit status 1."""
-    from dictionaries.i18n import _, say
+def _failed(exc: BaseException, args: list[str], action: str = "") -> int:
+    """``exc`` said as the Click command says it (``referee.failures``, one mapping for both): a refusal or an
+    error line here; a usage error through Click (its usage line), without judging anything again."""
+    from referee.failures import ERROR, REFUSED, failure_of
 
-    write([_("Error: {message}").format(message=shown(say(message)))], sys.stderr)
-    return EXIT_REFUSED
+    failure = failure_of(exc, _word_hint())
+    if failure is None:
+        raise exc
+    if failure.kind == REFUSED:
+        from referee.render import refusal_lines
+
+        write(refusal_lines(failure.message, failure.codes, Style(use_color(sys.stderr)), "command", action),
+              sys.stderr)
+    elif failure.kind == ERROR:
+        from dictionaries.i18n import _, say
+
+        write([_("Error: {message}").format(message=shown(say(failure.message)))], sys.stderr)
+    else:
+        from dictionaries.i18n import language
+        from referee.cli_common import speak
+
+        speak(language())  # before the commands are built, as for a hand-over (``main``)
+        from referee.cli import cli
+        from referee.cli_failures import show_usage
+
+        return show_usage(cli, args[0], args[1:], failure)
+    return failure.exit_code
 
 
-def check(words: list[str]) -> int | None:
+def _word_hint() -> str:
+    from dictionaries.i18n import _
+
+    return _("WORD")
+
+
+def check(words: list[str], args: list[str]) -> int:
     """``uw-referee check WORD...`` at the default level with the standard deck."""
     from dictionaries import DEFAULT_LEVEL
     from dictionaries.deck import STANDARD
     from dictionaries.dictionary import open_for_command
-    from dictionaries.errors import DictionaryError, WordError
     from dictionaries.verdict import judge
     from referee.render import check_lines
 
     try:
         dictionary = open_for_command()
         verdicts = [judge(dictionary, word, DEFAULT_LEVEL, STANDARD) for word in words]
-    except (WordError, DictionaryError):
-        return HAND_OVER  # the Click command names the bad word, or the broken dictionary file
+    except Exception as exc:
+        return _failed(exc, args)
     write(check_lines(verdicts, _style()))
     return EXIT_OK if all(v.legal for v in verdicts) else EXIT_REFUSED
 
 
-def status(db: str | None, game_id: int | None, as_json: bool) -> int | None:
+def status(db: str | None, game_id: int | None, as_json: bool, args: list[str]) -> int:
     """``uw-referee status [--json]``."""
-    from dictionaries.i18n import message_of
     from referee.render import status_lines
-    from referee.store import Store, StoreError
+    from referee.store import Store
 
     try:
         gid, view, damage = Store(db, read_only=True).checked_view(game_id)
-    except StoreError as exc:
-        return _error(message_of(exc))
+    except Exception as exc:
+        return _failed(exc, args)
     if as_json:
         write([json_text({"game": gid, **view["state"]})])
     else:
         write(status_lines(gid, view, _style()))
-    return EXIT_OK if damage is None else _error(damage)
+    if damage is not None:
+        from referee.store import Damaged
+
+        return _failed(Damaged(damage), args)
+    return EXIT_OK
 
 
-def games(db: str | None) -> int | None:
+def games(db: str | None, args: list[str]) -> int:
     """``uw-referee games``."""
-    from dictionaries.i18n import message_of
     from referee.render import games_lines
-    from referee.store import Store, StoreError
+    from referee.store import Store
 
     store = Store(db, read_only=True)
     try:
         write(games_lines(store.games(), store.path))
-    except StoreError as exc:
-        return _error(message_of(exc))
+    except Exception as exc:
+        return _failed(exc, args)
     return EXIT_OK
 
 
-def play(db: str | None, game_id: int | None, word: str, roll: int) -> int | None:
+def play(db: str | None, game_id: int | None, word: str, roll: int, args: list[str]) -> int:
     """``uw-referee play WORD --roll N``."""
     from dictionaries.dictionary import open_for_command
-    from dictionaries.errors import DictionaryError, WordError
-    from dictionaries.i18n import message_of
-    from referee.actions import Referee, RequestError
-    from referee.engine import RulesError
-    from referee.render import play_verdict_lines, refusal_lines, result_lines
-    from referee.store import Store, StoreError
+    from referee.actions import Referee
+    from referee.render import play_verdict_lines, result_lines
+    from referee.store import Store
 
-    style = _style()
     referee = Referee(Store(db), open_for_command)
-
     try:
         prepared = referee.prepare(game_id, word)
         referee.check_roll_given(prepared.setup, roll)
-    except (RequestError, WordError, DictionaryError):
-        return HAND_OVER  # usage errors and a broken dictionary: the Click command explains them
-    except StoreError as exc:
-        return _error(message_of(exc))
-    except RulesError as exc:
-        write(refusal_lines(message_of(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
-        return EXIT_REFUSED
-    write(play_verdict_lines(prepared.verdict, allow=False))
+    except Exception as exc:
+        return _failed(exc, args)
+    write(play_verdict_lines(prepared.verdict))
     try:
         result = referee.play(prepared, roll=roll)
-    except StoreError as exc:
-        return _error(message_of(exc))
-    except RulesError as exc:
-        write(refusal_lines(message_of(exc), getattr(exc, "codes", ()), Style(use_color(sys.stderr))), sys.stderr)
-        return EXIT_REFUSED
-    write(result_lines(result, style))
+    except Exception as exc:
+        return _failed(exc, args, "play")
+    write(result_lines(result, _style()))
     return EXIT_OK

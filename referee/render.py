@@ -11,7 +11,8 @@ from referee.words import action_groups, actions_words
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
 if TYPE_CHECKING:
-    from typing import Any, Iterable
+    from collections.abc import Iterable
+    from typing import Any
 
     from dictionaries.verdict import Verdict
     from referee.actions import Result
@@ -40,7 +41,7 @@ def check_lines(verdicts: list[Verdict], style: Style) -> list[str]:
     return lines
 
 
-def play_verdict_lines(verdict: Verdict, allow: bool) -> list[str]:
+def play_verdict_lines(verdict: Verdict) -> list[str]:
     """What the dictionary says about a word being played."""
     lines: list[str] = []  # with --allow, the play's own note says what the table overrules, if anything
     lines.extend(_("The dictionary says: {reason}.").format(reason=say(reason.message)) for reason in verdict.reasons)
@@ -95,7 +96,7 @@ def result_lines(result: Result, style: Style, mode: str = "command") -> list[st
     return lines
 
 
-#: Reason codes the table may overrule for one action (RULES.md 6), and what the overrule overrules.
+#: Reason codes the table may overrule for one action (RULES.txt 6), and what the overrule overrules.
 OVERRULABLE = {"proper_noun": "dictionary", "abbreviation": "dictionary", "acronym": "dictionary",
                "contraction": "dictionary", "phrase_piece": "dictionary", "uncommon": "dictionary", "unknown": "dictionary",
                "discard_pile": "cards"}

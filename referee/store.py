@@ -59,7 +59,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any
 
-    from referee.engine import Correction, Event, Game, Seen, Setup, State
+    from referee.events import Correction, Event, Setup
+    from referee.rules import Game, Seen
+    from referee.state import State
 
 #: dialect: a game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
 #: one query and one hash call check thousands of events (the rows are read in the primary key's order).
@@ -310,7 +312,7 @@ class Store:
 
     def _events(self, conn: sqlite3.Connection, game_id: int, check: bool = True) -> tuple[list[Event], list[str]]:
         """The game's events and their times; ``check=False`` skips the chain (``verify`` reports it itself)."""
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         records, stamps = self._records(conn, game_id, check)  # every replay reads events whose chain is whole
         try:
@@ -342,7 +344,7 @@ class Store:
                               path=self.path, why=message_of(exc)))
 
     def _replay(self, conn: sqlite3.Connection, game_id: int, events: list[Event] | None = None) -> Game:
-        from referee.engine import Game
+        from referee.rules import Game
 
         if events is None:
             events, _ = self._events(conn, game_id)
@@ -459,7 +461,8 @@ class Store:
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
         """The game, resumed from its snapshot when it matches, else replayed from its events."""
-        from referee.engine import Game, State
+        from referee.rules import Game
+        from referee.state import State
 
         data = self._snapshot(conn, game_id)
         game = None
@@ -476,7 +479,7 @@ class Store:
     def _generation(self, conn: sqlite3.Connection, game_id: int) -> int:
         """The game's generation (``generation_of`` the kinds of its corrections: virtual rolls after an undo are new
         rolls), without making the events they carry. A record this version cannot read counts for nothing."""
-        from referee.engine import Correction, generation_of
+        from referee.events import Correction, generation_of
 
         if self._version < 3:
             return 0
@@ -496,7 +499,7 @@ class Store:
 
     def _typed_corrections(self, conn: sqlite3.Connection, game_id: int) -> list[Correction]:
         """The game's corrections as the engine's values."""
-        from referee.engine import Correction
+        from referee.events import Correction
 
         return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id)]
 
@@ -507,7 +510,7 @@ class Store:
                      (game_id, row[0], now(), dumps(correction.to_dict())))
 
     def _redo_stack(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         rows = conn.execute("SELECT data FROM redo WHERE game_id = ? ORDER BY pos", (game_id,)).fetchall()
         try:
@@ -550,7 +553,7 @@ class Store:
 
     def setup(self, game_id: int | None = None) -> tuple[int, Setup]:
         """The game's set-up alone (its level, deck and dice), read from its first event."""
-        from referee.engine import Created, event_from_dict
+        from referee.events import Created, event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -590,7 +593,7 @@ class Store:
         asking from one before the first new event tells whether its copy is still the game's beginning (the
         digest covers every event up to it, so an undo or an amend changes it). ``same``: the game the reader
         keeps; when the game found is another (a new current game), no event is read (the reader starts again)."""
-        from referee.engine import event_from_dict
+        from referee.events import event_from_dict
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -615,7 +618,8 @@ class Store:
 
         The snapshot's digest covers the state, the view, the summary and the words, and ties them to the digest of
         the last event, which covers every event before it: damage to any of them is never served from here."""
-        from referee.engine import Game, State
+        from referee.rules import Game
+        from referee.state import State
 
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
@@ -713,7 +717,7 @@ class Store:
         """The last actions in words after ``new``: the window kept with the snapshot they follow, carried forward by
         the notes their ``apply`` returned (``Game.said``, set by the writer before applying them); without
         either (a game kept without words, or events applied unheard), the game's events told again."""
-        from referee.engine import Created
+        from referee.events import Created
 
         said, game.said = game.said, None
         applied = [e for e in new if not isinstance(e, Created)]
@@ -758,7 +762,7 @@ class Store:
 
     def create(self, setup: Setup, build: Callable[[Game], Any] | None = None) -> tuple[int, Game, Any]:
         """A new game; ``build`` may apply its first events (the roll-off) in the same transaction."""
-        from referee.engine import Game
+        from referee.rules import Game
 
         game = Game(setup)
         game.said = []  # the words of the roll-off, for the window of last actions

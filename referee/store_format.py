@@ -19,7 +19,9 @@ TYPE_CHECKING = False  # typing and the engine are loaded only when a command ne
 if TYPE_CHECKING:
     from typing import Any
 
-    from referee.engine import Event, Game, State
+    from referee.events import Event
+    from referee.rules import Game
+    from referee.state import State
 
 #: How many of a game's last actions the store keeps in words beside its snapshot (schema 5): a bounded window,
 #: so that a reader (the board) says the last actions without replaying the game. The board shows 5.
@@ -133,7 +135,7 @@ def told_tail(events: list[Event], keep: int = KEPT_ACTIONS) -> tuple[Game, list
     events before the last ``keep`` + 1 actions are replayed without words (``Game.replay(words=False)``), the
     rest with them, so it costs a quiet replay. A refused event raises as ``Game.replay`` does. (Should actions
     that say nothing leave fewer than ``keep`` whole ones in the worded part, it starts further back.)"""
-    from referee.engine import Game
+    from referee.rules import Game
 
     starts = [i for i, e in enumerate(events) if i and e.starts_action]
     back = keep + 1

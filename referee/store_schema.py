@@ -78,7 +78,7 @@ def _fill_recent(conn: sqlite3.Connection) -> None:
     """Migration to schema 5: every snapshot that matches its events gets the words of the game's last actions
     (one replay per game, once) and its digest again with them. A game that cannot be replayed keeps none
     (readers then replay it, and ``verify`` names the damage)."""
-    from referee.engine import event_from_dict
+    from referee.events import event_from_dict
 
     rows = conn.execute("SELECT s.game_id, s.seq, s.state, s.view, s.digest, g.summary FROM snapshots s JOIN games g "
                         "ON g.id = s.game_id").fetchall()

@@ -7,9 +7,11 @@ import click
 
 from dictionaries.i18n import _, say
 from dictionaries.rules import DIE
+from referee.actions import Referee
 from referee.cli_common import CONTEXT, Obj
+from referee.cli_failures import Refused, run_store
 from referee.engine import Game, Phase
-from referee.game_cli import Refused, game_options, run_store, say_result, style
+from referee.game_cli import game_options, say_result, style
 from referee.render import amend_lines, correction_lines, describe_game, play_verdict_lines, status_lines
 from referee.terminal import shown, write
 
@@ -40,7 +42,7 @@ def table_command(typed: str) -> str:
     return word
 
 
-#: The commands that may be typed at the word prompt; each is an English word too (RULES.md 6, every
+#: The commands that may be typed at the word prompt; each is an English word too (RULES.txt 6, every
 #: word is playable): typed alone, one that is a legal word asks which is meant.
 WORD_PROMPT_COMMANDS = ("discard", "status", "undo", "redo", "amend", "leave", "help", "quit")
 
@@ -96,7 +98,7 @@ def is_number(text: str) -> bool:
 @game_options
 @click.pass_obj
 def table(obj: Obj) -> None:
-    gid, game = run_store(obj, lambda: obj.store.load(obj.game))
+    gid, game = run_store(lambda: obj.store.load(obj.game))
     if game.state.is_over():
         click.echo(style().bold(say(game.state.waiting_for())))
         return
@@ -129,7 +131,7 @@ def table(obj: Obj) -> None:
         except Refused as exc:
             exc.show()
             if exc.changed:  # another device acted first: look again, and ask the player whose turn it now is
-                game = run_store(obj, lambda: obj.store.load(gid), mode="table")[1]
+                game = run_store(lambda: obj.store.load(gid), mode="table")[1]
                 click.echo(style().bold(say(game.state.waiting_for())))
         except click.ClickException as exc:
             exc.show()
@@ -147,7 +149,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     from referee.engine import Seen
 
     state = game.state
-    referee = obj.referee
+    referee: Referee = obj.referee
     seen = Seen.of(game)
     words = answer.split()
     forced = bool(words) and words[0].startswith("/") and len(words[0]) > 1
@@ -158,7 +160,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     if forced and command not in (*WORD_PROMPT_COMMANDS, "pass", "done", "roll"):
         raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
     if word_phase and not forced and len(words) == 1 and command in WORD_PROMPT_COMMANDS:
-        prepared = run_store(obj, lambda: referee.prepare(gid, first), mode=table)
+        prepared = run_store(lambda: referee.prepare(gid, first), mode=table)
         if prepared.verdict.legal:  # a word too: the table says which it means
             choice = word_or_command(first, command)
             if choice is None:
@@ -171,7 +173,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         click.echo(table_help())
         return game
     if command == "status":
-        game = run_store(obj, lambda: obj.store.load(gid), mode=table)[1]  # the game as it is now
+        game = run_store(lambda: obj.store.load(gid), mode=table)[1]  # the game as it is now
         write(status_lines(gid, game.state.view(), style()))
         return game
     if command in ("undo", "redo"):
@@ -181,7 +183,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         elif len(words) != 1:
             raise click.UsageError(_("type '{command}' or '{command} N' (N actions)").format(command=first))
         call = referee.undo if command == "undo" else referee.redo
-        result = run_store(obj, lambda: call(gid, count, seen=seen), mode=table)
+        result = run_store(lambda: call(gid, count, seen=seen), mode=table)
         write(correction_lines("Undid" if command == "undo" else "Redid",
                                list(result.removed if command == "undo" else result.restored), result, style()))
         return result.game
@@ -192,18 +194,19 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
         at = int(words[1]) if len(words) == 3 else None
         right = int(words[-1])
         if not 1 <= right <= DIE:
-            raise click.UsageError(_("{roll} is not a roll: type a number from 1 to {most}").format(roll=right, most=DIE))
-        amended = run_store(obj, lambda: referee.amend(gid, right, at, seen=seen), mode=table)
+            raise click.UsageError(_("{roll} is not a roll: type a number from 1 to {most}").format(roll=right,
+                                                                                                      most=DIE))
+        amended = run_store(lambda: referee.amend(gid, right, at, seen=seen), mode=table)
         write(amend_lines(amended, style()))
         return amended.game
     if command == "leave":
         if len(words) < 2:
             raise click.UsageError(_("type 'leave NAME'"))
         who = " ".join(words[1:])  # a whole name, spaces and all
-        result = run_store(obj, lambda: referee.leave(gid, who, seen=seen), mode=table)
+        result = run_store(lambda: referee.leave(gid, who, seen=seen), mode=table)
     elif state.phase in (Phase.SANITY, Phase.PSYCHOTHERAPY):
         if state.phase is Phase.PSYCHOTHERAPY and (command == "pass" or command in ("skip", "no")):
-            result = run_store(obj, lambda: referee.roll(gid, skip=True, seen=seen), mode=table)
+            result = run_store(lambda: referee.roll(gid, skip=True, seen=seen), mode=table)
         else:
             value: int | None = None
             if game.setup.dice == "physical":
@@ -211,24 +214,24 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                     raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
                         answer=shown(answer[:40]), most=DIE)) from None
                 value = int(first)
-            result = run_store(obj, lambda: referee.roll(gid, value, seen=seen), mode=table)
+            result = run_store(lambda: referee.roll(gid, value, seen=seen), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
         if command == "done" and len(words) == 1:
-            result = run_store(obj, lambda: referee.bind_done(gid, seen=seen), mode=table)
+            result = run_store(lambda: referee.bind_done(gid, seen=seen), mode=table)
         else:
             if len(words) < 2:
                 raise click.UsageError(_("name a word as 'NAME WORD', or type 'done'"))
             by, word = " ".join(words[:-1]), words[-1]  # the name may have spaces: the word is the last
             allow = word.endswith("!")
-            prepared = run_store(obj, lambda: referee.prepare(gid, word.rstrip("!")), mode=table)
-            write(play_verdict_lines(prepared.verdict, allow))
-            result = run_store(obj, lambda: referee.bind(prepared, by, allow=allow, seen=seen), mode=table,
+            prepared = run_store(lambda: referee.prepare(gid, word.rstrip("!")), mode=table)
+            write(play_verdict_lines(prepared.verdict))
+            result = run_store(lambda: referee.bind(prepared, by, allow=allow, seen=seen), mode=table,
                                action="bind")
     elif command == "discard":
         letters = words[1] if len(words) > 1 else None
         allow = bool(letters and letters.endswith("!"))
         letters = letters.rstrip("!") if letters else None
-        result = run_store(obj, lambda: referee.discard(gid, letters, allow=allow, seen=seen), mode=table,
+        result = run_store(lambda: referee.discard(gid, letters, allow=allow, seen=seen), mode=table,
                            action="discard")
     else:
         if forced:  # a slash is never a word
@@ -241,12 +244,12 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                                      "word first, then the roll").format(answer=first, player=state.current.name
                                                                          if state.current else ""))
         allow = first.endswith("!")
-        prepared = run_store(obj, lambda: referee.prepare(gid, first.rstrip("!")), mode=table)
+        prepared = run_store(lambda: referee.prepare(gid, first.rstrip("!")), mode=table)
         if not prepared.verdict.legal:
             for reason in prepared.verdict.reasons:
                 click.echo(_("The dictionary says: {reason}.").format(reason=say(reason.message)))
         # The roll is asked for at the next prompt: the play is written now, and no lock is held meanwhile.
-        result = run_store(obj, lambda: referee.play(prepared, allow=allow, seen=seen), mode=table, action="play")
+        result = run_store(lambda: referee.play(prepared, allow=allow, seen=seen), mode=table, action="play")
     say_result(result, table)
     return result.game
 

@@ -1,14 +1,17 @@
-"""Small translatable words shared by the engine and the renderers: reasons, lists, actions.
+"""Small translatable words shared by the engine and the renderers: reasons, lists, actions, what a game waits for.
 
-Only ``dictionaries.i18n`` is imported: the engine and the quick path's renderers both load it.
+Only ``dictionaries.i18n`` (and the rule numbers) are imported: the engine and the quick path's renderers both load
+it.
 """
 from __future__ import annotations
 
 from dictionaries.i18n import Message, msg, nmsg
+from dictionaries.rules import DIE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Iterable
+    from collections.abc import Iterable
+    from typing import Any
 
 def cut(text: str, most: int = 40) -> str:
     """Typed text as a message shows it: at most ``most`` characters, an ellipsis when cut (a 10 KB name is not
@@ -181,5 +184,41 @@ def actions_words(events: Iterable[Any]) -> Message:
     return join_clauses([action_words(group) for group in action_groups(events)])
 
 
+def waiting_words(waiting: Any) -> Message:
+    """What a game waits for (``referee.state.Waiting``) in the referee's words."""
+    phase, player = waiting.phase, waiting.player
+    if phase == "over":
+        return nmsg("The game is over: {player} won with {n} point.", "The game is over: {player} won with {n} points.",
+                    waiting.points, player=waiting.winner)
+    if phase == "roll_off":
+        return msg("Waiting for the roll-off.")
+    if phase == "sanity":
+        score, word = waiting.score, waiting.word
+        if score <= 1:
+            return msg("Waiting for {player}'s sanity roll for {word} (any roll passes).", player=player, word=word)
+        if score >= DIE:
+            return msg("Waiting for {player}'s sanity roll for {word} (needs a 20).", player=player, word=word)
+        if score in (8, 11, 18):  # "an 8": English's article; other languages translate both alike
+            return msg("Waiting for {player}'s sanity roll for {word} (needs an {score} or more, or a 20).",
+                       player=player, word=word, score=score)
+        return msg("Waiting for {player}'s sanity roll for {word} (needs a {score} or more, or a 20).",
+                   player=player, word=word, score=score)
+    if phase == "spell_binding":
+        return msg("Spell Binding: the others may name words from {player}'s discard {letters}.", player=player,
+                   letters=waiting.letters)
+    if phase == "psychotherapy":
+        return msg("Psychotherapy: {player} may roll against the hand's value {value} (higher than {value} "
+                   "regains a pawn), or pass.", player=player, value=waiting.value)
+    if waiting.final and waiting.oath:
+        return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand. The Unspellable "
+                   "Oath: any letters may be played.", player=player)
+    if waiting.final:
+        return msg("{player}'s turn (final turn: Last Words): play a word or discard the hand.", player=player)
+    if waiting.oath:
+        return msg("{player}'s turn: play a word or discard the hand. The Unspellable Oath: any letters may be "
+                   "played.", player=player)
+    return msg("{player}'s turn: play a word or discard the hand.", player=player)
+
+
 __all__ = ["cut", "reason_words", "reasons_words", "and_list", "join_list", "join_clauses", "over_words", "cannot_words",
-           "action_groups", "action_words", "actions_words", "done_words", "meanwhile_words"]
+           "action_groups", "action_words", "actions_words", "done_words", "meanwhile_words", "waiting_words"]

@@ -127,7 +127,7 @@ def test_amending_keeps_what_can_be_redone(referee: Referee) -> None:
 def test_a_roll_off_roll_is_amended_by_name_and_round_until_the_first_action(referee: Referee) -> None:
     setup = Setup(players=("Ann", "Bob"))
     gid = referee.start(setup, RollOff(((("Ann", 3), ("Bob", 3)), (("Ann", 5), ("Bob", 2))))).game_id
-    assert referee.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]  # under way: there is a current player
+    assert referee.store.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]  # under way: there is a current player
     amended = referee.amend_roll_off(gid, "bob", 2, 6)
     assert amended.state.current.name == "Bob" and amended.action == 0  # type: ignore[union-attr]  # under way: there is a current player
     with pytest.raises(AmendRefused, match="still tied"):

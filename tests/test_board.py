@@ -1,5 +1,7 @@
 """The board's Flask app (through Flask's test client), its read-only source, its change watcher and
-the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py."""
+the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py.
+Over 500 lines because it mirrors the board's whole read side, one section per part (app, source, watcher,
+command); its language and its players have modules of their own."""
 from __future__ import annotations
 
 import hashlib
@@ -576,7 +578,7 @@ def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The front page follows the current game: when another game becomes current (here a long one, by an
     undo), the board starts from that game's snapshot without reading its events."""
-    import referee.engine
+    import referee.events
 
     db = tmp_path / "g.sqlite3"
     long = long_game(db, 1500)
@@ -586,12 +588,12 @@ def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp
     assert run(db, "undo", "--game", str(long)).exit_code == 0  # the long game is the current one again
     calls = count_work(monkeypatch)
     made = [0]
-    event_from_dict = referee.engine.event_from_dict
+    event_from_dict = referee.events.event_from_dict
 
     def counted(data: Any) -> Any:
         made[0] += 1
         return event_from_dict(data)
 
-    monkeypatch.setattr(referee.engine, "event_from_dict", counted)
+    monkeypatch.setattr(referee.events, "event_from_dict", counted)
     body = client.get("/").get_data(as_text=True)
     assert "Cindi" in body and calls == [0, 0] and made[0] == 0

@@ -9,10 +9,12 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
+from referee import table_cli  # noqa: F401  # its help is made when it loads: loaded here, in English, before any test
 from referee.cli import cli
 
 
@@ -40,8 +42,9 @@ def started(db: Path, *extra: str) -> None:
     assert run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", *extra).exit_code == 0
 
 
-def status(db: Path) -> dict:
-    return json.loads(run(db, "status", "--json").output)
+def status(db: Path) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(run(db, "status", "--json").output)
+    return found
 
 
 def test_status_json_fields(db: Path) -> None:
@@ -285,7 +288,7 @@ def test_an_unknown_command_suggests_the_nearest() -> None:
     assert "Did you mean" not in CliRunner().invoke(cli, ["zzzzzz"]).output
 
 
-def test_help_and_games_show_where_the_database_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_help_and_games_show_where_the_database_is(tmp_path: Path) -> None:
     from referee.paths import default_db_path
 
     out = CliRunner().invoke(cli, ["--help"]).output
@@ -388,8 +391,9 @@ def test_log_and_export_carry_the_corrections(db: Path) -> None:
 
 # -- issue 20: every word playable, whose action ---------------------------------------------------
 
-def events_of(db: Path) -> list[dict]:
-    return json.loads(run(db, "export").output)["events"]
+def events_of(db: Path) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(run(db, "export").output)["events"]
+    return found
 
 
 def test_a_command_that_is_a_word_asks_and_can_be_played(db: Path) -> None:

@@ -99,12 +99,13 @@ def fitting_action(draw: st.DrawFn, state: State) -> Event:
         return Discarded(cur.name, draw(hands(cur.hand)) if with_letters else None)
     if state.phase is Phase.SANITY:
         # low rolls are drawn more often so that pawns are lost, players go out and the Oath comes up
-        return SanityRolled(cur.name, draw(st.integers(1, 20) | st.integers(1, 5)))
+        low: st.SearchStrategy[int] = st.integers(1, 20) | st.integers(1, 5)
+        return SanityRolled(cur.name, draw(low))
     if state.phase is Phase.SPELL_BINDING:
         assert state.window is not None and state.window.letters is not None
         others = [p.name for p in state.players if p is not cur and not p.out]
         candidates = [w for w in WORDS if formable(w, state.window.letters)]
-        if candidates and draw(st.integers(0, 2)):
+        if candidates and draw(st.integers(0, 2)) != 0:
             text = draw(st.sampled_from(candidates))
             return BindNamed(draw(st.sampled_from(others)), text, STANDARD.score(text), True)
         return BindDone()
@@ -205,6 +206,7 @@ def test_random_games_keep_the_rules(data: st.DataObject, opts: Options, n: int,
     states[len(game.events)] = snapshot(game.state)
     for _ in range(steps):
         state = game.state
+        action: Event
         wild = data.draw(st.integers(0, 9)) == 0
         if not state.is_over() and data.draw(st.integers(0, 40)) == 0:  # now and then a player leaves
             action = PlayerLeft(data.draw(st.sampled_from([p.name for p in state.players])))

@@ -1,4 +1,4 @@
-"""The engine's part of issue 9 against RULES.md section 6: card accounting, a player leaving, virtual
+"""The engine's part of issue 9 against RULES.txt section 6: card accounting, a player leaving, virtual
 rolls after an undo, and words for people (the target total, "needs a 20", nothing drawn after the end)."""
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def word(player: str, text: str, *, legal: bool = True, allowed: bool = False, r
     return WordPlayed(player, text, STANDARD.score(text), legal, reasons, allowed)
 
 
-def play(game: Game, player: str, text: str, roll: int, **kw: bool) -> list[str]:
-    notes = game.apply(word(player, text, **kw))
+def play(game: Game, player: str, text: str, roll: int, *, legal: bool = True, allowed: bool = False) -> list[str]:
+    notes = game.apply(word(player, text, legal=legal, allowed=allowed))
     return notes + game.apply(SanityRolled(player, roll))
 
 
@@ -203,7 +203,7 @@ def test_waiting_for_a_roll_says_what_the_roll_needs() -> None:
     assert "(needs a 20)" in game.state.waiting_for()
 
 
-# -- the end (RULES.md 6: when the game ends, nobody draws, however it ended) -----------------------
+# -- the end (RULES.txt 6: when the game ends, nobody draws, however it ended) -----------------------
 
 def test_a_game_ended_by_last_words_draws_nothing_on_its_last_turn() -> None:
     game = Game(Setup(players=("Ann", "Bob"), target=10, options=Options(last_words=True), card_accounting=False))

@@ -1,9 +1,10 @@
-"""The quick path prints exactly what the Click commands print, and hands everything else over."""
+"""The quick path prints exactly what the Click commands print, errors included, and hands everything else over."""
 from __future__ import annotations
 
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +23,7 @@ def run_quick(args: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int | N
 
 
 def run_click(args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, args, prog_name="uw-referee")
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -87,10 +88,41 @@ def test_other_forms_are_handed_over(args: list[str], monkeypatch: pytest.Monkey
     assert run_quick(args, monkeypatch)[0] is None
 
 
-def test_a_bad_word_is_handed_over_for_click_to_explain(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run_quick(["--db", str(db), "check", "t4ps"], monkeypatch)[0] is None
-    assert run_quick(["--db", str(db), "play", "t4ps", "--roll", "3"], monkeypatch)[0] is None
-    assert run_click(["--db", str(db), "check", "t4ps"])[0] == 2
+def test_a_bad_word_is_said_as_click_says_it_and_judged_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bad word is a usage error (exit 2) with the Click command's usage line, from the one mapping of errors
+    (referee.failures); the quick path no longer hands it over for Click to judge the word again."""
+    import dictionaries.verdict
+    from referee.actions import Referee
+
+    judged: list[str] = []
+    judge, prepare = dictionaries.verdict.judge, Referee.prepare
+
+    def counted_judge(dictionary: Any, word: str, *rest: Any) -> Any:
+        judged.append(word)
+        return judge(dictionary, word, *rest)
+
+    def counted_prepare(self: Referee, game_id: int | None, word: str) -> Any:
+        judged.append(word)
+        return prepare(self, game_id, word)
+
+    for args in (["check", "t4ps"], ["play", "t4ps", "--roll", "3"]):
+        judged.clear()
+        monkeypatch.setattr(dictionaries.verdict, "judge", counted_judge)
+        monkeypatch.setattr(Referee, "prepare", counted_prepare)
+        code, out, err = run_quick(["--db", str(db), *args], monkeypatch)  # undoes the patches when done
+        assert judged == ["t4ps"], args
+        assert (code, out, err) == run_click(["--db", str(db), *args])
+        assert code == 2 and err.startswith(f"Usage: uw-referee {args[0]} ") and "Invalid value for WORD" in err
+
+
+def test_every_failure_is_said_by_both_paths_alike(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal (exit 1, with how to overrule it), a store error (exit 1) and a request that does not fit the
+    game (exit 2), each the same bytes by both paths."""
+    assert same(db, ["play", "cthulhu", "--roll", "3"], monkeypatch, write=True)[0] == 1
+    assert same(db, ["--game", "9", "play", "taps", "--roll", "3"], monkeypatch)[0] == 1
+    assert run_click(["--db", str(db), "new", "Cy", "Di", "--dice", "virtual"])[0] == 0
+    code, _, err = same(db, ["play", "taps", "--roll", "3"], monkeypatch)  # virtual dice: no roll is typed
+    assert code == 2 and err.startswith("Usage: uw-referee play ")
 
 
 @pytest.mark.parametrize("args", [["check", "taps"], ["status"], ["play", "taps", "--roll", "12"]])

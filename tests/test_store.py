@@ -106,7 +106,12 @@ def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pyt
     assert Path(f"{db}{STAMP_SUFFIX}").exists()
     calls: list[int] = []
     original = Store._check_whole
-    monkeypatch.setattr(Store, "_check_whole", lambda self, conn: calls.append(1) or original(self, conn))
+
+    def counted(self: Store, conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        original(self, conn)
+
+    monkeypatch.setattr(Store, "_check_whole", counted)
     discard(Store(db), gid)
     assert calls == []  # the stamp matched: no whole-file read
     with sqlite3.connect(db) as con:  # another program writes the file
@@ -133,7 +138,7 @@ def test_read_only_never_creates_or_writes(tmp_path: Path) -> None:
     store = Store(db, read_only=True)
     assert store.load(gid)[1].state.current.name == "Ann"  # type: ignore[union-attr]
     with pytest.raises(StoreError):
-        store.act(gid, lambda g: None)
+        store.act(gid, lambda _g: None)
     assert db.read_bytes() == before
 
 

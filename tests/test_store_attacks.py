@@ -10,8 +10,9 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -182,7 +183,12 @@ def test_a_hostile_stamp_is_ignored_and_the_whole_file_checked_once(
     Path(f"{db}{STAMP_SUFFIX}").write_bytes(stamp)
     calls: list[int] = []
     original = Store._check_whole
-    monkeypatch.setattr(Store, "_check_whole", lambda self, conn: calls.append(1) or original(self, conn))
+
+    def counted(self: Store, conn: sqlite3.Connection) -> None:
+        calls.append(1)
+        original(self, conn)
+
+    monkeypatch.setattr(Store, "_check_whole", counted)
     Store(db).act(gid, lambda g: g.apply(Discarded("Ann")))
     Store(db).act(gid, lambda g: g.apply(Discarded("Bob")))
     assert calls == [1]  # once: the first write renewed the stamp
@@ -232,7 +238,7 @@ def as_user(uid: int, work: Callable[[], Any]) -> str:
             os.setgid(uid)
             os.setuid(uid)
             work()
-        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+        except BaseException as exc:  # reported to the parent
             said = f"{type(exc).__name__}: {exc}"
         os.write(write, said.encode())
         os._exit(0)

@@ -45,7 +45,8 @@ def registered_domains() -> tuple[tuple[str, str], ...]:
 DOMAINS = registered_domains()
 
 #: The functions whose string arguments are messages (Babel's keyword specs).
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "nmsg": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "nmsg": (1, 2),
+            "note": None, "nnote": (1, 2)}  # note, nnote: the sentences of referee/notes.py
 #: Files of a package that speak to developers only (build output, benchmarks): not extracted.
 NOT_EXTRACTED = {"dictionaries/build.py", "service/openapi.py"}
 PROJECT = "unspeakable-words"

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from dictionaries.i18n import Message, _, message_of, msg, ngettext, say
-from dictionaries.rules import DIE
-from referee.actions import history_notes, waiting
+from dictionaries.i18n import Message, message_of, msg, say
+from referee.actions import history_notes
+from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
 
@@ -56,14 +56,13 @@ class Shown:
         return [action_words(notes) for notes in self.actions]
 
 
-def _fail(exc: StoreError, path: Path, game_id: int | None = None) -> BoardError:
+def _fail(exc: StoreError, game_id: int | None = None) -> BoardError:
     """The store's refusal in words for a visitor: the game's number, never the database's path (the
-    store's own message, which names the file, goes to the operator's log)."""
+    store's own message, which names the file, goes to the operator's log: ``_logged``)."""
     if isinstance(exc, NoGame):
         if game_id is None:
             return BoardError(msg("no game has started yet"), 404)
         return BoardError(msg("there is no game {game}", game=game_id), 404)
-    log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
     # The file is there but unusable: not the visitor's fault, not a crash.
     return BoardError(msg("the games cannot be read at the moment; the board's operator can see why in its "
                           "log or with 'uw-referee verify'"), 503)
@@ -97,7 +96,7 @@ class Source:
         try:
             return store.games() if self.path.exists() else []
         except StoreError as exc:
-            raise _logged(_fail(exc, self.path), exc, self.path) from None
+            raise _logged(_fail(exc), exc, self.path) from None
         finally:
             store.close()
 
@@ -156,7 +155,7 @@ class Feed:
                 else:
                     gid, updated, rows = kept[0], kept[1], []
         except StoreError as exc:
-            problem = _fail(exc, self.path, self.asked)
+            problem = _fail(exc, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
             if changed:
                 _logged(problem, exc, self.path)
@@ -170,10 +169,10 @@ class Feed:
             if kept is not None:
                 self._resume(kept[2], kept[3], kept[4], kept[5])
             else:
-                self._apply(gid, rows)
+                self._apply(rows)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
-            self.problem = _fail(StoreError(str(exc)), self.path, self.asked)
+            self.problem = _fail(StoreError(str(exc)), self.asked)
             self.game, self.id, self._last = None, None, None
             return True
         self.problem, self.id, self.updated = None, gid, updated
@@ -191,7 +190,7 @@ class Feed:
         self.actions.extend(list(action) for action in recent)
         self._last = (seq, None, digest)
 
-    def _apply(self, gid: int, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
+    def _apply(self, rows: list[tuple[int, str, Event, bytes | None]]) -> None:
         """Apply the new events (all of them, from the creation, when starting again), noting what each did."""
         if self._last is None:
             if not rows or not isinstance(rows[0][2], Created):
@@ -226,57 +225,6 @@ def recent_notes(events: list[Event], count: int) -> list[list[str]]:
         else:
             actions.append(list(notes))
     return actions[-count:] if count > 0 else []
-
-
-def action_words(notes: list[str]) -> str:
-    """One action's notes (whole sentences each) in the language in use, one after the other."""
-    return " ".join(say(note) for note in notes)
-
-
-def recent_actions(game: Game, events: list[Event], count: int) -> list[str]:
-    """What the last ``count`` actions did, in words, in the language in use."""
-    return [action_words(notes) for notes in recent_notes(events, count)]
-
-
-def waiting_text(state: State) -> str:
-    """What the game waits for, in words for a room ("Sue rolls for COLUMNS: 6 or more passes")."""
-    now = waiting(state)
-    if now.phase is Phase.SANITY and now.word and now.needs:
-        if now.needs <= 1:
-            text = _("{player} rolls for {word}: any roll passes.")
-        elif now.needs >= DIE:
-            text = _("{player} rolls for {word}: only a 20 passes.")
-        else:
-            # TRANSLATORS: {needs} is the lowest roll of the 20-sided die that passes the sanity check.
-            text = _("{player} rolls for {word}: {needs} or more passes.")
-        return text.format(player=now.player, word=now.word, needs=now.needs)
-    return say(now.text)
-
-
-def sentence(text: str) -> str:
-    """A store message (written to follow "Error: ") as a sentence on its own."""
-    text = text.strip()
-    return (text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")) if text else text
-
-
-def ending_text(state: State) -> str:
-    """Who won and why, from the engine's Outcome, in the language in use."""
-    outcome = getattr(state, "outcome", None)
-    if outcome is None:
-        return _("{winner} wins!").format(winner=state.winner)
-    why = outcome.termination.value
-    if why == "target":
-        text = ngettext("{winner} wins with {n} point, reaching the target of {target}.",
-                        "{winner} wins with {n} points, reaching the target of {target}.", outcome.score)
-    elif why == "last_words":
-        text = ngettext("{winner} wins with {n} point after Last Words.",
-                        "{winner} wins with {n} points after Last Words.", outcome.score)
-    elif why == "last_standing":
-        text = ngettext("{winner} wins with {n} point, as the last player with pawns.",
-                        "{winner} wins with {n} points, as the last player with pawns.", outcome.score)
-    else:
-        text = ngettext("{winner} wins with {n} point.", "{winner} wins with {n} points.", outcome.score)
-    return text.format(winner=outcome.winner, n=outcome.score, target=state.setup.target)
 
 
 def is_over(state: State) -> bool:
@@ -334,7 +282,7 @@ class Watcher:
         if self.on_change is not None:
             try:
                 self.on_change()
-            except Exception:  # noqa: BLE001 - a failed render must not stop the watcher; the next commit retries
+            except Exception:  # a failed render must not stop the watcher; the next commit retries
                 log.exception("the board could not render a change")
         with self._changed:
             self.version += 1
@@ -391,5 +339,5 @@ class Watcher:
             self._close()
 
 
-__all__ = ["BoardError", "Feed", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_actions", "recent_notes",
+__all__ = ["BoardError", "Feed", "Shown", "Source", "Watcher", "action_words", "ending_text", "recent_notes",
            "sentence", "waiting_text"]
