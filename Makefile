@@ -9,7 +9,7 @@ SHELL := /bin/bash
 .PHONY: run test quick bench dictionary docs clean
 
 # $(call timed,NAME,COMMAND): run one phase of `make test` or `make quick`, then print its wall time.
-timed = echo "== $(1): $(2)"; t0=$$(date +%s%N); $(2); rc=$$?; ms=$$(( ($$(date +%s%N) - t0) / 1000000 )); \
+timed = echo '== $(1): $(2)'; t0=$$(date +%s%N); $(2); rc=$$?; ms=$$(( ($$(date +%s%N) - t0) / 1000000 )); \
 	printf '== %s: %d.%d s wall%s\n' "$(1)" $$((ms / 1000)) $$((ms % 1000 / 100)) "$$( ((rc)) && echo ", FAILED ($$rc)")"; exit $$rc
 
 $(BIN)/.installed: pyproject.toml

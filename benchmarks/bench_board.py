@@ -58,7 +58,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # board_support only: the board itself is the installed package
 
-from board_support import Board, browser_programs, chromium  # noqa: E402 - after the sys.path line above
+from board_support import Board, browser_programs, chromium, players_secrets  # noqa: E402 - after the sys.path line above
 
 from dictionaries.dictionary import open_for_command  # noqa: E402 - after the sys.path line above
 from referee.actions import Referee  # noqa: E402 - after the sys.path line above
@@ -308,16 +308,6 @@ def call(url: str, body: dict[str, object] | None = None, token: str | None = No
         return found
 
 
-def code_of(board: Board) -> str:
-    """The join code the board printed on its terminal."""
-    while True:
-        line = board.proc.stdout.readline() if board.proc.stdout else ""
-        if "with the code" in line:
-            return line.rsplit(" ", 1)[1].strip().rstrip(".")
-        if not line:
-            raise SystemExit("the board did not print its join code")
-
-
 def phones(actions: int) -> None:
     """Tap to TV and the board's CPU per action, with 8 phones and a TV (``--phones``; see the docstring)."""
     from dictionaries.deck import DOUBLE
@@ -329,7 +319,7 @@ def phones(actions: int) -> None:
                                 lambda g: g.apply(RollOff(first="Ann")))
     with Board(db, "--players") as board:
         base = board.url
-        code = code_of(board)
+        code, _secret = players_secrets(board)
         tokens = {name: str(call(f"{base}/api/games/{game}/seats", {"code": code, "seat": name})["token"])
                   for name in PHONE_PLAYERS}
         held = Viewers(board.port, len(PHONE_PLAYERS), f"/games/{game}/events")

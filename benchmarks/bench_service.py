@@ -1,5 +1,8 @@
 """Benchmark of the word service against two peers doing the same look-up and score.
 
+Over 500 lines because it is one self-contained script (its load generator, its peers' servers and its
+report) that runs outside the test suite and must not import the tests' helpers.
+
 Each application runs under gunicorn with the service's own config file (service/gunicorn_conf.py:
 gevent workers, access log on stdout, which goes to /dev/null here) on a free loopback port:
 
@@ -43,7 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
 from benchmarks.peers import legal_words  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import open_dictionary  # noqa: E402 - after the sys.path line above

@@ -20,7 +20,8 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a script (python benchmarks/x.py): the repository's packages import from here
+    sys.path.insert(0, str(ROOT))
 
 from dictionaries.deck import STANDARD  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above

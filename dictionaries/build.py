@@ -75,6 +75,7 @@ _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
 _OVERLAY_RE = re.compile(r"^(?P<key>[a-z]+)\s+(?P<sense>[a-z_]+)\s+(?P<level>\d+)\s+#\s*(?P<why>\S.*)$")
 _KEY_RE = re.compile(r"[a-z]+")
+_COMPOUND_RE = re.compile(r"[a-z]+(?:[-_][a-z]+)+")
 _UNIT_RE = re.compile(r"(?:a|the|an)\s+(?:\S+\s+)?unit of\b")
 #: What a contraction's apostrophe stands for (I've, G'day), as against a name's (Qur'an, L'Aquila).
 _CONTRACTED_RE = re.compile(r"'(?:ve|m|d|ll|re|s|t|day)$|n't$")
@@ -325,6 +326,12 @@ class WordNet:
     named_senses: set[tuple[str, int, str]] = field(default_factory=set)
     #: irregular form -> [(part of speech, lemma)] (geese -> goose).
     exceptions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: a compound written closed -> [(part of speech, WordNet's lemma)]: MOCKUP -> mock-up, AIRBAG -> air_bag
+    #: (hyphenated lemmas of any part, spaced ones only as nouns: LEGIT is not the verb "leg it").
+    #: Their senses are in ``senses`` under the hyphenated or spaced lemma, which no a-z word reaches.
+    closed: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: a-z token -> the shortest lower-case WordNet collocation holding it, with spaces (habeas -> habeas corpus).
+    phrases: dict[str, str] = field(default_factory=dict)
     version: str = "unknown"
 
     def bases(self, word: str, parts: tuple[str, ...] = PARTS_OF_SPEECH) -> list[tuple[str, str]]:
@@ -359,7 +366,8 @@ def read_wordnet(path: Path) -> WordNet:
                 continue  # the licence header
             fields = line.split()
             lemma = fields[0]
-            if not _KEY_RE.fullmatch(lemma):
+            compound = _COMPOUND_RE.fullmatch(lemma) and ("-" in lemma or part == "noun")
+            if not _KEY_RE.fullmatch(lemma) and not compound:
                 continue
             try:
                 synsets, pointers = int(fields[2]), int(fields[3])
@@ -369,6 +377,8 @@ def read_wordnet(path: Path) -> WordNet:
                 raise BuildError(f"{path / f'index.{suffix}'}:{number}: not a WordNet index line") from None
             wordnet.senses[(lemma, part)] = offsets
             wordnet.tagged[(lemma, part)] = tagged
+            if compound:
+                wordnet.closed.setdefault(re.sub(r"[-_]", "", lemma), []).append((part, lemma))
         for number, line in enumerate((path / f"data.{suffix}").read_text(encoding="latin-1").splitlines(), 1):
             if line.startswith(" ") or not line.strip():
                 continue
@@ -387,6 +397,12 @@ def read_wordnet(path: Path) -> WordNet:
                 written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
                 if not _KEY_RE.fullmatch(written) and _CAPITALISED_RE.fullmatch(written):
                     wordnet.named_senses.add((part, offset, written.lower()))
+                if _COMPOUND_RE.fullmatch(written):
+                    phrase = written.replace("_", " ")
+                    for token in re.split(r"[-_]", written):
+                        known = wordnet.phrases.get(token)
+                        if known is None or (len(phrase), phrase) < (len(known), known):
+                            wordnet.phrases[token] = phrase
                 if _KEY_RE.fullmatch(written):
                     wordnet.common.add(written)
                     if part == "noun":
@@ -459,9 +475,14 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
                 forms[(entry.key, entry.sense)] = (code, entry.form)
     rare = {key for key in rare if levels[key][word_index] == len(LEVELS)}
     changes: dict[str, list[str]] = {}
-    if frequencies is not None and wordnet is not None:
-        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
     overlay = read_overlay(overlay_path)
+    if frequencies is not None and wordnet is not None:
+        for key, senses in overlay.items():
+            # The overlay's default-level words vouch for their forms as any legal word does (MONTES:
+            # MONTE); the overlay itself is applied after the policy, below.
+            if key in levels and any(sense == "word" and level <= DEFAULT_LEVEL for sense, level, _why in senses):
+                levels[key][word_index] = min(levels[key][word_index] or DEFAULT_CODE, DEFAULT_CODE)
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
         for sense in (*SENSES, PHRASE_PIECE):
@@ -494,6 +515,23 @@ def _phrase(key: str, why: str) -> str:
         if key in re.split(r"[^a-z]+", phrase.lower()):
             return phrase
     return ""
+
+
+def _leave_out(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], wordnet: WordNet,
+               key: str) -> bool:
+    """Take a spelling out of the dictionary (rules 4, 7 and 8), unless it is a piece of a lower-case
+    WordNet collocation (HABEAS in habeas corpus, DEJA in deja vu): that stays a size-95 word whose
+    verdict says it is only part of that phrase. True when it was left out."""
+    for sense in (*SENSES, PHRASE_PIECE):
+        forms.pop((key, sense), None)
+    phrase = wordnet.phrases.get(key)
+    if phrase is None or key in wordnet.common:
+        del levels[key]
+        return True
+    code = _CODE[DOUBTFUL_LEVEL]
+    levels[key] = [code] + [0] * (len(SENSES) - 1)
+    forms[(key, PHRASE_PIECE)] = (code, phrase)
+    return False
 
 
 def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: str, sense: str) -> bool:
@@ -534,13 +572,18 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
        (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in French, Spanish, German, Italian or
        Portuguese (AVENIR, PROJET), is a foreign word SCOWL filed as English: the build leaves it out,
        so a table reads "not in the dictionary".
+    8. foreign_name (issue 19): a spelling SCOWL lists only as a size-95 name, that WordNet does not
+       know, written in English (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in another language
+       (UNE, PERO, DESDE), is a foreign word SCOWL capitalised: left out like rule 7's.
+    phrase_piece (issue 19): a spelling rules 4, 7 or 8 would leave out that is a piece of a lower-case
+    WordNet collocation (HABEAS, DEJA, FACTO) stays a size-95 word whose verdict names the phrase.
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
                                      "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
-                                     "foreign": []}
+                                     "foreign": [], "foreign_name": [], "phrase_piece": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -582,8 +625,11 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
                 slot[word], slot[proper] = DEFAULT_CODE, 0
                 forms.pop((key, "proper_noun"), None)
                 changes["promoted"].append(key)
-            elif lemma and zipf >= WORDNET_ZIPF and code and code < min(slot[i] for i in others if slot[i]):
-                # A word SCOWL ranks as more common than its name (MOJO, DECO) that WordNet knows.
+            elif code and code < min(slot[i] for i in others if slot[i]) and zipf >= WORDNET_ZIPF and (
+                    lemma or (any(lem in wordnet.common for _p, lem in wordnet.bases(key))
+                              and morphology.form_of(key, at_default, parts, is_irregular) is not None)):
+                # A word SCOWL ranks as more common than its name that WordNet knows (MOJO, DECO), or a
+                # regular form of such a word that WordNet reaches (ORCAS: ORCA; Orcas Island is rarer).
                 slot[word] = DEFAULT_CODE
                 changes["promoted"].append(key)
             continue
@@ -601,10 +647,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
         code = slot[word]
         if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
                 and not wordnet.bases(key)):
-            del levels[key]
-            for sense in SENSES:
-                forms.pop((key, sense), None)
-            changes["left_out"].append(key)
+            changes["left_out" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
             continue
         if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
                 and _written_in_lower_case(forms, key, "abbreviation") and frequencies.zipf(key) >= COMMON_ZIPF
@@ -664,6 +707,12 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             slot[proper] = min(slot[proper], code)
             slot[word] = 0
             changes["surname"].append(key)
+        elif (slot[proper] == _CODE[DOUBTFUL_LEVEL] and not code and not any(slot[i] for i in others if i != proper)
+              and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
+              and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
+            # A foreign word SCOWL lists only among its size-95 names (UNE, PERO, WENN, DESDE): like rule 7's
+            # words it is left out, so a table reads "not in the dictionary" rather than "a proper noun".
+            changes["foreign_name" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
         elif code <= DEFAULT_CODE or any(slot[i] for i in others):
             continue
         elif (key in wordnet.capitalised and key not in wordnet.common
@@ -682,10 +731,7 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             changes["numeral"].append(key)
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
-            del levels[key]
-            for sense in SENSES:
-                forms.pop((key, sense), None)
-            changes["foreign"].append(key)
+            changes["foreign" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
 
 
 # -- definitions ------------------------------------------------------------------------------------
@@ -701,8 +747,15 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
     parts of speech by the same counts. DEFINITIONS_PER_PART per part of speech.
     """
     bases, own_lemma = wordnet.bases(key), key
+    if not bases and key in wordnet.closed:
+        bases = list(wordnet.closed[key])  # MOCKUP: WordNet's mock-up
+        own_lemma = bases[0][1]
     if not bases:
         for derivation in morphology.derivations(key):
+            if derivation.rule in _DEFINED_THROUGH and derivation.base in wordnet.closed:
+                bases = list(wordnet.closed[derivation.base])  # MOCKUPS: mock-up
+                own_lemma = bases[0][1]
+                break
             if derivation.rule in _DEFINED_THROUGH:
                 # DEEDED: WordNet has DEED only as a noun, whose senses are the nearest it has
                 bases = wordnet.bases(derivation.base, derivation.needs) or wordnet.bases(derivation.base)
@@ -799,7 +852,8 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
     table builds from another word, when it has one (``built_definition``)."""
     words = keys if words is None else words
-    every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses} | set(wordnet.exceptions))
+    every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if _KEY_RE.fullmatch(lemma)}
+                   | set(wordnet.exceptions))
     known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
     built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text

@@ -12,8 +12,8 @@ imported (``register_catalog`` in its ``__init__``), so the word engine never na
 The language in use lives in a context variable: a CLI sets it once, a web request sets it for its
 own thread or greenlet. English needs no catalog and loads no gettext machinery (the quick path's
 start-up stays as it is); another language loads the compiled catalogs (``.mo``) of every registered
-package, ``<its locale dir>/<lang>/LC_MESSAGES/<domain>.mo``. Babel extracts with the keywords ``_``, ``ngettext:1,2``,
-``msg`` and ``nmsg:1,2`` (see ``babel.cfg`` and the README's "Adding a language").
+package, ``<its locale dir>/<lang>/LC_MESSAGES/<domain>.mo``. Babel extracts with the keywords ``_``,
+``ngettext:1,2``, ``msg`` and ``nmsg:1,2`` (``tools/catalogs.py``; docs/development.md, "Adding a language").
 """
 from __future__ import annotations
 

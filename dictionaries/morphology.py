@@ -77,6 +77,9 @@ GRADABLE: frozenset[str] = frozenset({
 #: Endings of two-syllable adjectives that take -er/-est (HAPPIER, NARROWER, SIMPLER, CLEVERER).
 _TWO_SYLLABLE_ENDINGS: tuple[str, ...] = ("y", "ow", "le", "er", "ure", "et", "ite", "ne", "some", "ey")
 _VOWEL_GROUP = re.compile(r"[aeiou]+y?|(?<!^)y(?![aeiou])")
+#: A one-syllable spelling ending consonant, one vowel, one consonant (RAT, HOT, GAB): its final consonant
+#: doubles before -ed, -er, -est, -ing. W, X and Y never double (SNOWED, BOXER, PLAYER).
+_SHORT_CLOSED = re.compile(r"[^aeiou]+[aeiou][^aeiouwxy]")
 
 
 def syllables(word: str) -> int:
@@ -110,7 +113,10 @@ def _stems(word: str, suffix: str) -> list[str]:
     # ee/oe/ye (SEEING, HOEING, DYEING).
     silent_e = stem.endswith("e") and suffix in ("ed", "er", "est", "ing") and not (
         suffix == "ing" and stem.endswith(("ee", "oe", "ye")))
-    found = [] if silent_e else [stem]
+    # A one-syllable base ending in one vowel and one consonant doubles it before a vowel suffix
+    # (RATTER, HOTTEST): RATER is RATE + -R, not RAT + -ER.
+    doubles = suffix in ("ed", "er", "est", "ing") and _SHORT_CLOSED.fullmatch(stem) is not None
+    found = [] if silent_e or doubles else [stem]
     if suffix == "s":
         if stem.endswith("e") and stem[:-1].endswith(("s", "x", "z", "ch", "sh", "o")):
             found.append(stem[:-1])  # BOXES, ECHOES

@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 #: The real CLI in a fresh interpreter (the entry point ``referee.cli:main``, as ``uw-referee`` runs it).
 REFEREE: tuple[str, ...] = (sys.executable, "-c", "from referee.cli import main; main()")

@@ -148,3 +148,27 @@ def emulate_screen(driver: Any, width: int, height: int) -> None:
 
 def console_errors(driver: Any) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def players_secrets(board: Board) -> tuple[str, str]:
+    """The current game's join code and the host secret, as ``board --players`` prints them on its terminal."""
+    import re
+
+    code = secret = ""
+    while not (code and secret):
+        line = board.proc.stdout.readline() if board.proc.stdout else ""
+        if not line:
+            raise AssertionError("the board printed no join code and host link")
+        found = re.search(r"with the code ([A-Z2-9]{6})\b", line)
+        code = found.group(1) if found else code
+        secret = line.strip().rsplit("host#", 1)[1] if "host#" in line else secret
+    return code, secret
+
+
+def free_port_everywhere() -> int:
+    """A port free on every address (0.0.0.0), for a board served with ``--host 0.0.0.0``: a port free on
+    127.0.0.1 alone may be held on another loopback address (another test's client connections)."""
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        port: int = s.getsockname()[1]
+        return port

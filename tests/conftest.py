@@ -63,6 +63,16 @@ def toy_dictionary(toy_dictionary_dir: Path) -> Dictionary:
 
 
 @pytest.fixture(scope="session")
+def catalog_problems() -> list[str]:
+    """What ``tools/catalogs.py check`` finds wrong with the catalogs (it extracts every message of the
+    code: once a session, for the tests of each package's catalog)."""
+    pytest.importorskip("babel")
+    from tools import catalogs
+
+    return catalogs.problems()
+
+
+@pytest.fixture(scope="session")
 def app(dictionary: Dictionary) -> Flask:  # noqa: ARG001 - the shipped dictionary, opened once a session first
     """The service on the shipped dictionary, configured as in production (errors are answered, not raised)."""
     from service_fixtures import TEST_CONFIG

@@ -1,4 +1,7 @@
-"""The word service through Flask's test client: every endpoint, error, limit and header."""
+"""The word service through Flask's test client: every endpoint, error, limit and header.
+
+Over 500 lines because it walks the whole API surface, endpoint by endpoint; its contract with the
+OpenAPI document, its languages and its definitions have modules of their own."""
 from __future__ import annotations
 
 import json
@@ -19,7 +22,7 @@ from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import answers as api_module
+from service import answers
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 
@@ -321,7 +324,7 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(api_module, "judge", broken)
+    monkeypatch.setattr(answers, "judge", broken)
     client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")
@@ -474,7 +477,7 @@ def _reference_json(verdict: Any, deck: str) -> str:
 @pytest.mark.parametrize("level", [10, 60, 95])
 def test_verdict_json_is_to_dict(dictionary: Dictionary, text: str, level: int) -> None:
     verdict = judge(dictionary, text, level)
-    assert api_module.verdict_json(verdict, "standard") == _reference_json(verdict, "standard")
+    assert answers.verdict_json(verdict, "standard") == _reference_json(verdict, "standard")
 
 
 @settings(max_examples=300, deadline=None)
@@ -485,7 +488,7 @@ def test_verdict_json_is_to_dict_for_any_word(dictionary: Dictionary, text: str,
         verdict = judge(dictionary, text, level, deck)
     except ValueError:
         return  # malformed input has no verdict
-    assert api_module.verdict_json(verdict, deck.name) == _reference_json(verdict, deck.name)
+    assert answers.verdict_json(verdict, deck.name) == _reference_json(verdict, deck.name)
 
 
 @pytest.mark.parametrize("if_none_match", [None, "matching", '"other"'])

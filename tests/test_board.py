@@ -1,5 +1,7 @@
 """The board's Flask app (through Flask's test client), its read-only source, its change watcher and
-the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py."""
+the ``board`` command (through Click's runner). The browser tests are in test_board_browser.py.
+Over 500 lines because it mirrors the board's whole read side, one section per part (app, source, watcher,
+command); its language and its players have modules of their own."""
 from __future__ import annotations
 
 import hashlib

@@ -1,11 +1,10 @@
 """The board and the judge in Spanish (issue 12): the language each request gets (``?lang=``, the
 cookie the switch sets, ``Accept-Language``, English), the pages, streams and JSON in it, and the
 board's catalog (complete, compiled, its placeholders kept). The switch in a real browser is in
-test_board_browser.py."""
+test_board_browser.py. About 500 lines: every page, stream and error of the board, each in Spanish."""
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
 import sys
@@ -387,19 +386,10 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
 
 # -- the catalog ----------------------------------------------------------------------------------
 
-def _catalogs_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("uw_catalogs", ROOT / "tools" / "catalogs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("uw_catalogs", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_board_catalog_is_complete_and_compiled() -> None:
+def test_the_board_catalog_is_complete_and_compiled(catalog_problems: list[str]) -> None:
     """Every message of the board's code and templates is in board.po, translated, not fuzzy, and
     board.mo is compiled from it (``python tools/catalogs.py update`` / ``compile``)."""
-    problems = [p for p in _catalogs_tool().problems() if "referee/board/" in p]
+    problems = [p for p in catalog_problems if "referee/board/" in p]
     assert problems == []
 
 

@@ -6,34 +6,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import run
 from click.testing import CliRunner
 
 from referee.board.app import create_app
+from referee.board.players import join_code
 from referee.cli import cli
 
-CODE = "K7P2QX"
 HOST = "host-secret-for-the-tests-0123456789abcdef"
-
-
-def run(db: Path, *args: str) -> Any:
-    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+CODE = join_code(HOST, 1)  # game 1's
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "games.sqlite3"
-    assert run(path, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
-    return path
+def db(db: Path) -> Path:
+    """A game of three at its first turn (Cindi's)."""
+    assert run(db, "new", "Cindi", "Paul", "Sue", "--first", "Cindi").exit_code == 0
+    return db
 
 
 def client_for(path: Path, players: bool = True, **config: Any) -> Any:
     app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
-                      "BOARD_JOIN_CODE": CODE, "BOARD_HOST_SECRET": HOST, **config})
+                      "BOARD_HOST_SECRET": HOST, **config})
     return app.test_client()
 
 
-def join(client: Any, seat: str, code: str = CODE, game: int = 1) -> Any:
-    return client.post(f"/api/games/{game}/seats", json={"code": code, "seat": seat})
+def join(client: Any, seat: str, code: str | None = None, game: int = 1) -> Any:
+    """Take ``seat`` in ``game`` with its join code (or ``code``)."""
+    return client.post(f"/api/games/{game}/seats", json={"code": code or join_code(HOST, game), "seat": seat})
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -73,15 +72,43 @@ def test_without_players_the_board_only_reads(db: Path) -> None:
 
 
 def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
-    client = client_for(db, BOARD_JOIN_URL="http://192.0.2.7:8080/join")
+    client = client_for(db, BOARD_PUBLIC_URL="http://192.0.2.7:8080/")
     html = client.get("/").get_data(as_text=True)
-    assert CODE in html and "http://192.0.2.7:8080/join" in html and 'src="/join.svg"' in html
+    assert CODE in html and "http://192.0.2.7:8080/games/1/join" in html and 'src="/games/1/join.svg"' in html
     assert "<script>" not in html  # no inline script: the CSP forbids it
-    qr = client.get("/join.svg")
+    qr = client.get("/games/1/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
     spec = client.get("/api/openapi.json").get_json()
     assert spec["openapi"].startswith("3.") and "/api/games/{id}/actions" in spec["paths"]
     assert "/api/games/{id}/seats" in spec["paths"]
+
+
+def test_each_game_has_its_own_join_code_and_the_board_follows_the_new_game(db: Path) -> None:
+    client = client_for(db)
+    first = client.get("/").get_data(as_text=True)
+    assert CODE in first and "/games/1/join" in first
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0  # a new game while the board runs
+    second = join_code(HOST, 2)
+    assert second != CODE and len(second) == 6 and set(second) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    board = client.get("/").get_data(as_text=True)
+    assert second in board and CODE not in board and "/games/2/join" in board and "/games/2/join.svg" in board
+    problem(join(client, "Ann", code=CODE, game=2), 403, "wrong-code")  # game 1's code takes no seat in game 2
+    ann = join(client, "Ann", game=2).get_json()["token"]
+    problem(client.get("/api/games/1/play", headers=bearer(ann)), 401, "bad-token")  # a seat of game 2 only
+    assert client.get("/games/9/join").status_code == 404 and client.get("/games/9/join.svg").status_code == 404
+    assert join(client, "Cindi", code=CODE, game=1).status_code == 201  # and still opens game 1
+    host = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()
+    assert host["current"] == 2 and host["join"]["code"] == CODE  # the host's page moves to game 2
+    assert client.get("/join").headers["Location"] == "/games/2/join"
+
+
+def test_a_game_that_is_over_shows_no_join_code(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    assert join_code(HOST, 1) in client.get("/").get_data(as_text=True)
+    assert run(path, "play", "taps", "--roll", "15").exit_code == 0
+    assert join_code(HOST, 1) not in client.get("/").get_data(as_text=True)
 
 
 def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,16 +123,28 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
 
     monkeypatch.setattr("referee.board.server.BoardServer", Server)
     monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
-    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_JOIN_CODE", "UW_BOARD_HOST_SECRET", "UW_BOARD_JOIN_URL", "UW_BOARD_DB",
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG", "UW_BOARD_DB",
                  "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
         monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
     result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099"])
     assert result.exit_code == 0, result.output
     import os
 
-    code, secret = os.environ["UW_BOARD_JOIN_CODE"], os.environ["UW_BOARD_HOST_SECRET"]
-    assert len(code) == 6 and f"http://127.0.0.1:8099/join with the code {code}" in result.output
+    secret = os.environ["UW_BOARD_HOST_SECRET"]
+    code = join_code(secret, 1)
+    assert f"Players join game 1 at http://127.0.0.1:8099/join with the code {code}" in result.output
     assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
+    assert "Only this machine can open it" in result.output
+    monkeypatch.setattr(board_cli, "lan_address", lambda: "192.0.2.7")
+    on_the_network = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099", "--host",
+                                              "0.0.0.0"])
+    assert on_the_network.exit_code == 0, on_the_network.output
+    out = on_the_network.output
+    code = join_code(os.environ["UW_BOARD_HOST_SECRET"], 1)
+    assert "On a phone or a TV on the same network, open http://192.0.2.7:8099/" in out  # the TV's address
+    assert f"Players join game 1 at http://192.0.2.7:8099/join with the code {code}" in out
+    assert os.environ["UW_BOARD_PUBLIC_URL"] == "http://192.0.2.7:8099/"
+    assert out.count("█") > 100  # and the join link's QR code, for the phones to scan
 
 
 # -- seats ----------------------------------------------------------------------------------------
@@ -157,9 +196,51 @@ def test_a_turn_from_a_phone_and_the_cli_on_the_same_game(db: Path) -> None:
     body = answer.get_json()
     assert body["events"] == seen + 2 and body["waiting"]["player"] == "Paul" and not body["your_turn"]
     assert any("LOOK" in n for n in body["notes"])
+    assert body["recent"][0].startswith("Cindi plays LOOK")  # what is happening, newest first
     assert "LOOK" in run(db, "log").output  # the CLI reads what the phone did
     assert run(db, "play", "champ", "--roll", "3").exit_code == 0  # and acts on the same game
     assert events(client, cindi) == seen + 4
+    recent = client.get("/api/games/1/play", headers={**bearer(cindi), "Accept-Language": "es"}).get_json()["recent"]
+    assert recent[0].startswith("Paul juega CHAMP") and recent[1].startswith("Cindi juega LOOK"), recent
+
+
+@pytest.mark.slow
+def test_table_mode_and_the_phones_play_the_same_game_at_once(db: Path) -> None:
+    """``uw-referee table`` at the keyboard (a real process on a pseudo-terminal) while phones act: the table
+    notices what a phone did, says it and asks the player whose turn it now is; the phones read what the table did
+    and act after it."""
+    import os
+    import sys
+
+    from test_table_pty import PROMPT, ROLL, Terminal
+
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    sue = join(client, "Sue").get_json()["token"]
+    env = {**os.environ, "UW_LANG": "en", "NO_COLOR": "1", "COLUMNS": "200"}
+    table = Terminal([sys.executable, "-m", "referee.cli", "--db", str(db), "table"], env)
+    try:
+        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        assert act(client, cindi, action="discard", seen=events(client, cindi)).status_code == 200  # from her phone
+        table.type("look")                                # typed for Cindi, who already acted: refused
+        _which, prompt = table.expect(PROMPT)
+        said = prompt.string[:prompt.start()]            # what the table said before asking again
+        assert prompt.group(1) == "Paul" and "Cindi" in said and "discard" in said.lower(), said
+        table.type("look")                                # Paul plays at the keyboard
+        assert table.expect(ROLL)[1].group(1) == "Paul"
+        table.type("7")
+        assert table.expect(PROMPT)[1].group(1) == "Sue"
+        view = client.get("/api/games/1/play", headers=bearer(sue)).get_json()
+        assert view["your_turn"] and "LOOK" in client.get("/api/games/1").get_json()["used_words"]
+        assert act(client, sue, action="play", word="champ", roll=3, seen=view["events"]).status_code == 200
+        table.type("taps")                                # typed for Sue, who played CHAMP from her phone
+        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        table.type("/quit")
+        table.proc.wait(timeout=20)
+    finally:
+        table.close()
+    log = run(db, "log").output
+    assert "CHAMP" in log and "LOOK" in log and "TAPS" not in log
 
 
 def test_a_stale_event_number_is_refused_naming_what_happened(db: Path) -> None:
@@ -265,9 +346,36 @@ def test_rate_limit_per_address(db: Path, monkeypatch: pytest.MonkeyPatch) -> No
 def test_the_verdict_as_you_type(db: Path) -> None:
     client = client_for(db)
     good = client.get("/api/games/1/verdict?word=look").get_json()
+    assert good["said"] == ["LOOK: legal, 4 points (L1 O0 O0 K3); sanity check passes 85% of the time"]  # as the CLI
     assert good["legal"] and good["playable"] and good["score"] == 4 and good["word"] == "LOOK"
     bad = client.get("/api/games/1/verdict?word=qxzv").get_json()
     assert not bad["legal"] and not bad["playable"] and bad["reasons"]
+
+
+def test_the_verdict_counts_the_cards_face_up(db: Path) -> None:
+    assert run(db, "play", "quiz", "--roll", "20").exit_code == 0  # the only Q lies in the discard pile now
+    client = client_for(db)
+    quit_ = client.get("/api/games/1/verdict?word=quit").get_json()
+    assert quit_["legal"] and not quit_["playable"] and "Q" in quit_["refusal"] and quit_["refusal"] in quit_["said"]
+    assert quit_["score"] == 8 and [x for x in quit_["letters"]][0][0] == "Q"
+    assert quit_["said"][0] == "QUIT: legal, 8 points (Q2 U0 I4 T2); sanity check passes 65% of the time"
+
+
+def test_the_verdict_says_the_oath_lets_a_player_with_one_pawn_play_any_letters(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--oath").exit_code == 0
+    client = client_for(path)
+    assert not client.get("/api/games/1/verdict?word=abeah").get_json()["playable"]  # five pawns: no Oath
+    for word in ("look", "tool", "sod", "nod"):  # Ann fails four sanity checks: one pawn left
+        assert run(path, "play", word, "--roll", "1").exit_code == 0
+        assert run(path, "discard").exit_code == 0
+    oath = client.get("/api/games/1/verdict?word=abeah").get_json()
+    assert not oath["legal"] and oath["playable"] and oath["score"] == 23
+    assert oath["said"] == ["ABEAH: not legal", "ABEAH is not in the dictionary at any level",
+                            "Not a word, but the Unspellable Oath lets you play it: 23 points (A5 B5 E4 A5 H4); the "
+                            "sanity check passes 5% of the time."]
+    spanish = client.get("/api/games/1/verdict?word=abeah", headers={"Accept-Language": "es"}).get_json()
+    assert "juramento indescriptible" in spanish["said"][-1]
 
 
 # -- the host and the pages -----------------------------------------------------------------------
@@ -292,14 +400,15 @@ def test_the_host_undoes_another_players_action_and_only_the_host(db: Path) -> N
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_phone_and_host_pages_load_their_own_scripts_only(db: Path, lang: str) -> None:
     client = client_for(db)
-    for path, script in (("/join", "phone.js"), ("/host", "host.js")):
+    assert client.get(f"/join?lang={lang}").headers["Location"] == f"/games/1/join?lang={lang}"
+    for path, script in (("/games/1/join", "phone.js"), ("/host", "host.js")):
         page = client.get(f"{path}?lang={lang}")
         html = page.get_data(as_text=True)
         assert page.status_code == 200 and f'src="/static/{script}"' in html
         assert "<script>" not in html and "script-src 'self'" in page.headers["Content-Security-Policy"]
         assert "http://" not in html and "https://" not in html  # nothing from another site
         assert client.get(f"/static/{script}").status_code == 200
-    phone = client.get(f"/join?lang={lang}").get_data(as_text=True)
+    phone = client.get(f"/games/1/join?lang={lang}").get_data(as_text=True)
     assert phone.count('autocapitalize="characters"') >= 3 and 'autocorrect="off"' in phone
     assert 'value="Paul"' in phone
     assert ("Jugar desde tu móvil" if lang == "es" else "Play from your phone") in phone
@@ -308,7 +417,7 @@ def test_the_phone_and_host_pages_load_their_own_scripts_only(db: Path, lang: st
 def test_the_verdict_speaks_the_requests_language(db: Path) -> None:
     client = client_for(db)
     said = client.get("/api/games/1/verdict?word=look", headers={"Accept-Language": "es"}).get_json()["said"]
-    assert said[0] == "LOOK: válida, 4 puntos." and "cordura" in said[-1]
+    assert said == ["LOOK: válida, 4 puntos (L1 O0 O0 K3); supera la prueba de cordura el 85\xa0% de las veces"]
 
 
 def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) -> None:
@@ -329,6 +438,24 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
     assert done.status_code == 200 and done.get_json()["waiting"]["player"] == "Cindi"
     problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST)), 404,
             "no-request")
+
+
+def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    client = client_for(db, BOARD_HOST_LANG="es")  # the host's terminal speaks Spanish
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=2, seen=events(client, cindi))
+    seen = events(client, paul)
+    client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen}, headers=bearer(paul))
+    said = capsys.readouterr().out
+    assert said.startswith("Partida 1: Paul pide") and said.rstrip().endswith("uw-referee --game 1 amend --roll 7")
+    client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
+    assert capsys.readouterr().out.rstrip().endswith("uw-referee --game 1 undo")
+    assert len(client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]) == 2
+    assert run(db, "--game", "1", "undo").exit_code == 0  # the host types it: the undo is made
+    assert client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"] == []  # both dropped
+    assert "Undid Cindi's LOOK" in run(db, "log").output
 
 
 def test_an_asked_undo_is_refused_by_the_host_or_when_the_game_moved(db: Path) -> None:
@@ -449,7 +576,7 @@ def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(players, "MAX_KEYS", 3)
     monkeypatch.setattr(players, "WRONG_CODE_SECONDS", 0.0)
-    tables = players.Tables(code="AAAAAA", host="x")
+    tables = players.Tables(host="x")
     for i in range(10):
         assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
     assert len(tables.hits) <= 4
@@ -466,14 +593,10 @@ def test_pages_answer_while_a_phone_waits_for_the_cli_lock(db: Path) -> None:
     import time
     import urllib.request
 
-    from board_support import Board
+    from board_support import Board, players_secrets
 
     with Board(db, "--players") as board:
-        code = ""
-        while not code:
-            line = board.proc.stdout.readline() if board.proc.stdout else ""
-            if "with the code" in line:
-                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+        code, _secret = players_secrets(board)
 
         def call(path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
             headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}

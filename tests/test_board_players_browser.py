@@ -2,7 +2,11 @@
 --players --host 0.0.0.0``. Four isolated browser sessions (four Chromium processes, each with its own
 profile): the TV (with the host's page in a second window) and three phones, each also on its own loopback
 address (127.0.0.1 to .4), so each has its own cookies, storage and address for the rate limits. Bob's phone
-is in Spanish. The game's export then equals the same game played with the CLI.
+is in Spanish. Game 1 has a refused word, an undo of one's own action, Spell Binding named from another phone,
+a Psychotherapy roll, an undo asked from a phone and confirmed on the host's page, and a win. Then a new game
+starts at the keyboard while the board runs: the TV shows its own join link, QR code and code (game 1's code
+takes no seat in it), the phones follow it, and game 2 plays the Unspellable Oath and Last Words from the
+phones. Each game's export then equals the same game played with the CLI.
 
 The test also takes the README's screenshots of the players' side (docs/players-*.png; written there with
 ``UW_WRITE_DOCS=1``, else to a throw-away folder): the TV with the
@@ -21,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen, uw
+from board_support import (
+    Board,
+    chromium,
+    console_errors,
+    emulate_phone,
+    emulate_screen,
+    free_port_everywhere,
+    players_secrets,
+    uw,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -42,6 +55,13 @@ CLI_GAME = [("play", "look", "--roll", "2"), ("discard", "ttrrddp"), ("undo",), 
             ("bind", "column", "--by", "Cy"), ("bind", "--done"), ("roll", "15"), ("discard", "qxzvjbw"),
             ("discard", "ffhhgyy"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
             ("undo",), ("play", "taps", "--roll", "15")]
+#: The next game, started at the keyboard while the board runs: the Oath and Last Words, played from the phones.
+NEW_2 = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--oath", "--last-words", "--target", "20")
+#: Ann fails four sanity checks (one pawn left: the Oath), plays letters that are no word and reaches the target;
+#: Bob and Cy each take their final turn (Last Words).
+CLI_GAME_2 = [step for word in ("look", "tool", "sod", "nod") for step in (("play", word, "--roll", "1"), ("discard",),
+                                                                           ("discard",))]
+CLI_GAME_2 += [("play", "abeah", "--roll", "20"), ("play", "riot", "--roll", "15"), ("discard",)]
 
 #: What a phone's page must be, checked on the page as rendered: every visible text at least 7:1 against its
 #: background (WCAG's AAA level: readable in sunlight), every control with an accessible name (a screen reader
@@ -193,7 +213,7 @@ class Table:
 def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> None:
     db = tmp_path / "phones.sqlite3"
     uw(db, *NEW)
-    with Board(db, "--players", "--host", "0.0.0.0") as board, ExitStack() as stack:
+    with Board(db, "--players", "--host", "0.0.0.0", port=free_port_everywhere()) as board, ExitStack() as stack:
         host_line = ""
         while "host#" not in host_line:
             host_line = board.proc.stdout.readline() if board.proc.stdout else "host#"
@@ -253,6 +273,7 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.fill("Cy", "bind-word", "column")
         table.on("Cy").find_element("css selector", "#bind-form button").click()
         wait(lambda: "COLUMN" in text_of(table.on("Cy"), "message"))
+        wait(lambda: "COLUMN" in text_of(table.on("Bob"), "recent"))  # Bob's phone shows Cy's word
         table.until("Bob", "close-button")
         table.click("Bob", "close-button")
         table.roll("Bob", "15")
@@ -270,28 +291,69 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.play("Cy", "taps", "15")                       # and Cy wins
         tv = table.on("TV")
         wait(lambda: "Cy" in text_of(tv, "board") and "win" in text_of(tv, "board").lower())
+        assert not text_of(tv, "join-code")                  # a game that is over takes no players
+
+        # The next game, started at the keyboard while the board runs: the TV shows its own link, QR and code.
+        uw(db, *NEW_2)
+        wait(lambda: text_of(tv, "join-code").strip() not in ("", code))
+        code_2 = text_of(tv, "join-code").strip()
+        assert "/games/2/join" in text_of(tv, "board")
+        assert tv.find_element("css selector", ".join img").get_dom_attribute("src") == "/games/2/join.svg"
+        for who in ("Ann", "Bob", "Cy"):                     # each phone follows the link to the new game
+            table.until(who, "next-game")
+            phone = table.on(who)
+            phone.find_element("css selector", "#next-game a").click()
+            table.until(who, "join-form")
+            assert "/games/2/join" in phone.current_url
+            phone.find_element("css selector", f"input[name=seat][value={who}]").click()
+            if who == "Bob":                                  # game 1's code takes no seat in game 2
+                table.fill(who, "join-code-input", code)
+                phone.find_element("css selector", "#join-form button").click()
+                wait(lambda: "no es el código" in text_of(table.on("Bob"), "message"))
+            table.fill(who, "join-code-input", code_2)
+            phone.find_element("css selector", "#join-form button").click()
+            table.until(who, "table")
+        host = table.on("host")                              # the host's page moved to game 2 by itself
+        wait(lambda: code_2 in text_of(host, "host-join"), timeout=15, why=lambda: text_of(host, "host"))
+        assert "Ann: taken" in text_of(host, "host-seats")
+        for word in ("look", "tool", "sod", "nod"):          # Ann fails four sanity checks: one pawn left
+            table.play("Ann", word, "1")
+            table.discard("Bob", "")
+            table.discard("Cy", "")
+        table.until("Ann", "word-form")                      # the Oath: letters that are no word, from her phone
+        wait(lambda: "Unspellable Oath" in text_of(table.on("Ann"), "waiting"))
+        table.fill("Ann", "word", "abeah")
+        wait(lambda: "Unspellable Oath lets you play it" in text_of(table.on("Ann"), "verdict"))
+        table.click("Ann", "play-button")
+        table.roll("Ann", "20")                              # ABEAH takes her to 36: Last Words
+        wait(lambda: "Últimas palabras" in text_of(table.on("Bob"), "waiting"))
+        assert not shown(table.on("Cy"), "word-form")        # asked only of the player it waits for
+        table.play("Bob", "riot", "15")                      # Bob's final turn
+        wait(lambda: "Last Words" in text_of(table.on("Cy"), "waiting"))
+        table.discard("Cy", "")                              # Cy's final turn, and Ann wins
+        wait(lambda: "Ann wins" in text_of(table.on("TV"), "board"))  # (the TV shares its browser with the host)
+        table.until("Ann", "next-game")
         errors = [e for w in table.windows for e in console_errors(table.on(w))
-                  if "/api/games/1/actions" not in e or "status of 422" not in e]  # the refused word
+                  if not ("/api/games/1/actions" in e and "status of 422" in e)     # the refused word
+                  and not ("/api/games/2/seats" in e and "status of 403" in e)]  # game 1's code in game 2
         assert not errors, errors
-    phones = json.loads(uw(db, "export").stdout)
     cli_db = tmp_path / "cli.sqlite3"
-    uw(cli_db, *NEW)
-    for action in CLI_GAME:
-        uw(cli_db, *action)
-    typed = json.loads(uw(cli_db, "export").stdout)
-    assert phones["state"]["winner"] == "Cy"
-    assert without_times(phones) == without_times(typed)
+    for new, actions in ((NEW, CLI_GAME), (NEW_2, CLI_GAME_2)):
+        uw(cli_db, *new)
+        for action in actions:
+            uw(cli_db, *action)
+    for game, winner in (("1", "Cy"), ("2", "Ann")):
+        phones = json.loads(uw(db, "export", "--game", game).stdout)
+        typed = json.loads(uw(cli_db, "export", "--game", game).stdout)
+        assert phones["state"]["winner"] == winner
+        assert without_times(phones) == without_times(typed)
 
 
 def test_a_phone_that_lost_the_network_catches_up_when_it_is_back(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     uw(db, "new", "Cindi", "Paul", "--first", "Cindi")
     with Board(db, "--players") as board, chromium() as driver:
-        code = ""
-        while not code:
-            line = board.proc.stdout.readline() if board.proc.stdout else ""
-            if "with the code" in line:
-                code = line.rsplit(" ", 1)[1].strip().rstrip(".")
+        code, _secret = players_secrets(board)
         emulate_phone(driver)
         driver.get(board.url + "/join")
         wait(lambda: shown(driver, "join-form"))

@@ -107,7 +107,7 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
     assert meta["overlay_entries"] == 3
     assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "forms": 0, "kept": 1, "demoted": 0, "left_out": 1,
                                       "capitalised_word": 0, "contraction": 0, "surname": 0, "named": 0, "numeral": 0,
-                                      "foreign": 0}  # test_lexicon_policy.py
+                                      "foreign": 0, "foreign_name": 0, "phrase_piece": 0}  # test_lexicon_policy.py
 
 
 def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:

@@ -15,6 +15,7 @@ TOY: dict[str, set[str]] = {
     "carny": {"noun"}, "inseam": {"noun"}, "exurb": {"noun"}, "jumbo": {"noun", "adjective"},
     "coy": {"adjective"}, "blow": {"verb"}, "die": {"verb"}, "happy": {"adjective"}, "simple": {"adjective"},
     "table": {"noun"}, "wife": {"noun"}, "quick": {"adjective"}, "run": {"verb"},
+    "rat": {"verb", "noun"}, "rate": {"verb", "noun"}, "hot": {"adjective"}, "snow": {"verb"},
 }
 IRREGULAR = {("blow", "verb"), ("wife", "noun"), ("good", "adjective")}
 
@@ -55,6 +56,7 @@ def test_regular_forms_reach_their_base(word: str, expected: str) -> None:
         "moss", "cactus",          # -ss and -us are no plurals
         "unankh", "reankh",        # prefixes need a verb or an adjective
         "ankhly",
+        "hoter", "runed", "sited",  # a short closed base doubles: HOTTER, not HOTER
     ],
 )
 def test_nonce_and_wrong_class_forms_are_not_forms(word: str) -> None:
@@ -101,3 +103,10 @@ def test_nonce_comparatives_are_named(word: str) -> None:
 @pytest.mark.parametrize("word", ["staler", "ankhs", "blowed", "zorped"])
 def test_other_spellings_are_not_nonce_comparatives(word: str) -> None:
     assert nonce_form(word, TOY.__contains__, lambda base: TOY.get(base, set())) is None
+
+
+def test_a_short_closed_base_doubles_its_consonant() -> None:
+    """RATER is RATE + -R (one who rates), not RAT + -ER, which would be RATTER; W, X, Y never double."""
+    assert rule_of("rater") == "agent:rate" and rule_of("ratter") == "agent:rat"
+    assert rule_of("hotter") == "comparative:hot" and rule_of("snowed") == "past:snow"
+    assert "rat" not in {d.base for d in derivations("rated")}

@@ -17,7 +17,7 @@ from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import Message, msg, say_in
 from dictionaries.verdict import REASON_CODES, Reason, judge
-from service import answers as api_module
+from service import answers
 from service.app import create_app
 from service.core import request_language
 
@@ -58,7 +58,7 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
         verdict = real_judge(*args)
         return verdict._replace(legal=False, reasons=(Reason("unknown", msg("Invalid word")),))
 
-    monkeypatch.setattr(api_module, "judge", judged)
+    monkeypatch.setattr(answers, "judge", judged)
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
@@ -223,7 +223,7 @@ def test_unexpected_error_in_spanish(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(api_module, "judge", broken)
+    monkeypatch.setattr(answers, "judge", broken)
     response = create_app(TEST_CONFIG).test_client().get("/v1/words/taps", headers=ES)
     assert response.status_code == 500
     spanish(response)
@@ -299,11 +299,10 @@ def _catalogs() -> Any:
     return catalogs
 
 
-def test_the_spanish_catalog_of_the_service_is_complete_and_compiled() -> None:
+def test_the_spanish_catalog_of_the_service_is_complete_and_compiled(catalog_problems: list[str]) -> None:
     """Every sentence of the service's code is in service.po, translated, not fuzzy, and the .mo is
     compiled from it (tools/catalogs.py update, translate, compile)."""
-    catalogs = _catalogs()
-    found = [p for p in catalogs.problems() if p.startswith("service/")]
+    found = [p for p in catalog_problems if p.startswith("service/")]
     assert found == []
 
 
@@ -369,7 +368,7 @@ def test_every_reason_code_is_answered_in_both_languages(client: FlaskClient) ->
 def test_message_values_reach_json_as_strings(dictionary: Dictionary) -> None:
     """A reason's message may be a Message (a str subclass): the verdict JSON writes it as text."""
     verdict = judge(dictionary, "jazz", 60, STANDARD)
-    text = api_module.verdict_json(verdict._replace(reasons=(Reason("deck_limit", msg("Invalid deck")),)), "standard", "es")
+    text = answers.verdict_json(verdict._replace(reasons=(Reason("deck_limit", msg("Invalid deck")),)), "standard", "es")
     assert '"message":"Mazo no válido"' in text
     assert isinstance(msg("Invalid deck"), Message)
 

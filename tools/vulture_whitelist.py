@@ -11,7 +11,7 @@ from service import app as service_app
 from service import gunicorn_conf
 
 cli_common.CLICK_UNMARKED  # marks Click's unmarked "required" for the catalogs (Babel reads it, no code does)
-terminal.EXIT_USAGE  # TEMPORARY until merge: issue 23a's one mapping of errors to exit codes may use it; else remove it
+terminal.EXIT_USAGE  # TEMPORARY until merge: issue 23a's referee/failures.py uses it (then delete this line)
 _.whitespace_split  # shlex reads it (tools/docs.py: split_pipeline)
 _.json.sort_keys  # Flask's JSON provider reads it (referee/board/app.py, service/app.py)
 _.g.previous_language  # read back with g.get("previous_language") in referee/board/language.py

@@ -35,9 +35,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
         BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS") or 15),
         BOARD_PLAYERS=os.environ.get("UW_BOARD_PLAYERS", "") == "1",
-        BOARD_JOIN_CODE=os.environ.get("UW_BOARD_JOIN_CODE") or None,
         BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
-        BOARD_JOIN_URL=os.environ.get("UW_BOARD_JOIN_URL") or None,
+        BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
+        BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from dictionaries.i18n import _, message_of, say
+from dictionaries.i18n import _, language, message_of, say
 from referee.cli_common import CONTEXT, Obj, lang_option
 
 # The help texts are said when this module is imported: the command chooses its language first.
@@ -118,16 +118,15 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     _more_files(viewers + 600)
+    current = None
     try:
-        Source(path).game(pinned)
+        current = Source(path).game(pinned).id
     except BoardError as exc:
         click.echo(_("Note: {problem}. The board says so until that changes.").format(
             problem=say(message_of(exc)).rstrip(".")), err=True)
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
-    if players:
-        _players_env(f"http://{(lan_address() or '127.0.0.1') if everywhere else shown}:{port}/")
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
     if everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
@@ -135,17 +134,23 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     elif everywhere:
         click.echo(_("Warning: the board is read-only, but every device on this network can see it: every game "
                      "in the database, its players' names and words."), err=True)
-        lan = lan_address()
-        if lan:
-            url = f"http://{lan}:{port}/"
-            click.echo(_("On a phone or a TV on the same network, open {url}").format(url=url))
-            if qr:
-                print_qr(url)
-        else:
-            click.echo(_("This machine has no local network address: only this machine can open the board."))
-    elif shown.startswith("127.") or shown in ("localhost", "[::1]"):
+    lan = lan_address() if everywhere else None
+    if everywhere and lan:
+        url = f"http://{lan}:{port}/"
+        click.echo(_("On a phone or a TV on the same network, open {url}").format(url=url))
+        if qr and not players:  # with --players the QR code is the join link's, below
+            print_qr(url)
+    elif everywhere:
+        click.echo(_("This machine has no local network address: only this machine can open the board."))
+    this_machine = not everywhere and (shown.startswith("127.") or shown in ("localhost", "[::1]"))
+    if players:
+        base = f"http://{(lan or '127.0.0.1') if everywhere else shown}:{port}/"
+        _players_env(base, current)
+        if qr and (lan if everywhere else not this_machine):
+            print_qr(f"{base}join")  # the phones scan the join link
+    if this_machine:
         click.echo(_("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in."))
-    elif qr:
+    elif qr and not everywhere and not players:
         print_qr(local)
     click.echo(_("Press Ctrl-C to stop the board."))
     sys.stdout.flush()
@@ -161,14 +166,19 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         sys.exit(code)
 
 
-def _players_env(base: str) -> None:
-    """Turn the players' side on: a new join code and host secret for this run, said on the terminal."""
-    from referee.board.players import new_code, new_secret
+def _players_env(base: str, game: int | None) -> None:
+    """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
+    join link, the current game's code and the host's link said on the terminal."""
+    from referee.board.players import join_code, new_secret
 
-    code, secret = new_code(), new_secret()
-    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_JOIN_CODE=code, UW_BOARD_HOST_SECRET=secret,
-                      UW_BOARD_JOIN_URL=f"{base}join")
-    click.echo(_("Players join at {url} with the code {code}.").format(url=f"{base}join", code=code))
+    secret = new_secret()
+    os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base,
+                      UW_BOARD_HOST_LANG=language())  # the terminal's language, for the requests it shows
+    if game is None:
+        click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
+    else:
+        click.echo(_("Players join game {game} at {url} with the code {code} (each new game gets its own code, "
+                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game)))
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
 
 

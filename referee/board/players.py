@@ -4,7 +4,9 @@ turn played from a phone, through the referee library and its turn guard.
 Opt-in: the blueprint is registered only when the board was started with ``--players``; without it
 the board stays read-only. One board process keeps the seats in memory (one gunicorn worker):
 
-- the join code (short, random, typed from the TV) lets a phone take a free seat of a game; the seat
+- each game has its own join code (short, typed from the TV: derived from the host secret and the game's
+  number, so a new game started while the board runs gets a new one and the old code takes no seat in it)
+  that lets a phone take a free seat of that game; the seat
   gets a token (a random secret of 256 bits) in the JSON answer and in an HttpOnly, SameSite=Strict
   cookie, with a CSRF token for the page's cookie-authenticated requests;
 - the host secret (printed on the terminal) releases a seat;
@@ -13,6 +15,7 @@ the board stays read-only. One board process keeps the seats in memory (one guni
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
@@ -38,14 +41,24 @@ CODE_LENGTH = 6
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: The last actions a phone shows (newest first).
+PHONE_RECENT = 3
 #: Counters kept before the ones that ran out are forgotten.
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
 CSRF_HEADER = "X-CSRF-Token"
 
 
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _i in range(CODE_LENGTH))
+def join_code(secret: str, game: int) -> str:
+    """The join code of ``game``: six letters of an HMAC of its number under the host secret. Only the board
+    (and whoever reads it from the TV) knows it; another game's code says nothing about it."""
+    digest = hmac.new(secret.encode(), f"join:{game}".encode(), hashlib.sha256).digest()
+    n = int.from_bytes(digest[:8], "big")  # 64 bits for 31**6 (about 2**30) codes: no visible bias
+    letters = []
+    for _i in range(CODE_LENGTH):
+        n, i = divmod(n, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[i])
+    return "".join(letters)
 
 
 def new_secret() -> str:
@@ -82,9 +95,9 @@ class Asked:
 
 @dataclass
 class Tables:
-    """The seats of every game this board lets phones play, the join code, the host's secret, the rate limits."""
+    """The seats of every game this board lets phones play, the host's secret (each game's join code comes
+    from it), the corrections asked for, the rate limits."""
 
-    code: str
     host: str
     seats: dict[tuple[int, str], Seat] = field(default_factory=dict)   # (game, player's name casefolded)
     by_token: dict[str, Seat] = field(default_factory=dict)
@@ -108,6 +121,9 @@ class Tables:
             hits.append(now)
             return False
 
+    def code(self, game: int) -> str:
+        return join_code(self.host, game)
+
     def over(self, key: str, most: int, seconds: float) -> bool:
         """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
         now = time.monotonic()
@@ -122,15 +138,21 @@ def tables() -> Tables:
 
 
 def install(app: Any) -> None:
-    """Let phones play: the join code and host secret from the app's config (else new ones)."""
-    app.extensions["players"] = Tables(code=(app.config.get("BOARD_JOIN_CODE") or new_code()).upper(),
-                                       host=app.config.get("BOARD_HOST_SECRET") or new_secret())
+    """Let phones play: the host secret from the app's config (else a new one)."""
+    app.extensions["players"] = Tables(host=app.config.get("BOARD_HOST_SECRET") or new_secret())
     app.register_blueprint(players)
-    app.context_processor(lambda: {"join": {"code": tables().code, "url": _join_url()}})
 
 
-def _join_url() -> str:
-    return str(current_app.config.get("BOARD_JOIN_URL") or "/join")
+def join_path(game: int) -> str:
+    return f"/games/{game}/join"
+
+
+def join_box(game: int) -> dict[str, str]:
+    """What the TV shows to let phones into ``game``: its join link (on the table's network address when the
+    command knows it), its QR code's address and its join code. Needs no request (the board is rendered
+    once per commit, off any request)."""
+    base = str(current_app.config.get("BOARD_PUBLIC_URL") or "/").rstrip("/")
+    return {"code": tables().code(game), "url": base + join_path(game), "qr": join_path(game) + ".svg"}
 
 
 # -- the referee ----------------------------------------------------------------------------------
@@ -298,7 +320,7 @@ def take_seat(game_id: int) -> Any:
     _limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
-    if not hmac.compare_digest(code.encode(), t.code.encode()):
+    if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
         t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
         raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))
     _gid, game = _game_or_404(game_id)
@@ -351,11 +373,19 @@ def list_seats(game_id: int) -> Any:
 # -- reading and judging --------------------------------------------------------------------------
 
 def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, Any]:
-    """A game as a phone needs it: the state, the last event's number and what it waits for."""
+    """A game as a phone needs it: the state, the last event's number, what it waits for and the last actions
+    (newest first, in the request's language, as the board shows them)."""
     from referee.actions import waiting
 
     state = game.state
     w = waiting(state)
+    rt = runtime(current_app)
+    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (if any)
+    try:
+        shown = rt.feed(game_id).shown()
+        recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
+    except BoardError:
+        recent = []
     return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
             "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
@@ -363,7 +393,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, An
                         "letters": w.letters},
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
-            "can_undo": bool(seat and _own_last(game_id, game, seat))}
+            "can_undo": bool(seat and _own_last(game_id, game, seat)), "recent": recent}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
@@ -384,6 +414,8 @@ def verdict(game_id: int) -> Any:
     """The verdict on ``?word=`` as the CLI gives it, tried on the game as it is (card accounting included)."""
     from dictionaries.errors import WordError
     from referee import RulesError
+    from referee.render import check_lines, letters_text
+    from referee.terminal import Style
 
     word = request.args.get("word", "")[:40]
     ref = _referee()
@@ -399,13 +431,17 @@ def verdict(game_id: int) -> Any:
         ref.check_play(prepared)
     except RulesError as exc:
         refusal = sentence(say(message_of(exc)))
-    said = [ngettext("{word}: legal, {n} point.", "{word}: legal, {n} points.", v.score) if v.legal
-            else ngettext("{word}: not legal ({n} point).", "{word}: not legal ({n} points).", v.score)]
-    said[0] = said[0].format(word=v.word, n=v.score)
-    said += [sentence(say(r.message)) for r in v.reasons]
-    said.append(_("The sanity check passes {chance}% of the time.").format(chance=round(v.success_chance * 100)))
-    if refusal and v.legal:
+    # The CLI's own words (``uw-referee check``): legal with the score per letter and the sanity check's
+    # odds, or not legal and why; then what the game itself says (card accounting, the Oath).
+    said = [line.strip().removeprefix("- ") for line in check_lines([v], Style(False))]
+    if refusal and v.legal:  # (a word that is not legal: its reasons above say why)
         said.append(refusal)
+    elif refusal is None and not v.legal:  # the referee takes it all the same: the Unspellable Oath (one pawn left)
+        said.append(ngettext("Not a word, but the Unspellable Oath lets you play it: {n} point ({letters}); the sanity "
+                             "check passes {chance}% of the time.",
+                             "Not a word, but the Unspellable Oath lets you play it: {n} points ({letters}); the "
+                             "sanity check passes {chance}% of the time.", v.score).format(
+            n=v.score, letters=letters_text(v.letters), chance=round(v.success_chance * 100)))
     return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
                    chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
@@ -513,9 +549,29 @@ def ask(game_id: int) -> Any:
     asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
     with t.lock:
         t.asked.setdefault(game_id, {})[asked.id] = asked
+    _tell_the_terminal(game_id, asked)
     answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
     answer.status_code = 202
     return answer
+
+
+def _tell_the_terminal(game_id: int, asked: Asked) -> None:
+    """Say a request on the board's terminal, in the host's language, with the command that makes it there
+    (the host may confirm it on their page or type that command: the request is then dropped as made)."""
+    import shlex
+
+    from referee.board.language import speaking
+
+    with speaking(str(current_app.config.get("BOARD_HOST_LANG") or "en")):
+        said = {"undo": _("{seat} asks to undo the last action."),
+                "redo": _("{seat} asks to redo the last undone action."),
+                "amend": _("{seat} asks to correct the last roll to {roll}."),
+                "leave": _("{seat} asks to leave the game.")}[asked.action].format(seat=asked.seat, roll=asked.roll)
+        command = {"undo": "undo", "redo": "redo", "amend": f"amend --roll {asked.roll}",
+                   "leave": f"leave {shlex.quote(asked.seat)}"}[asked.action]
+        line = _("Game {game}: {request} Confirm it on the host's page, or type: {command}").format(
+            game=game_id, request=said, command=f"uw-referee --game {game_id} {command}")
+    print(line, flush=True)
 
 
 @players.post("/api/games/<int:game_id>/requests/<rid>")
@@ -571,57 +627,81 @@ def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None)
 @players.get("/host")
 def host_page() -> Any:
     """The host's page: the secret stays in the link's fragment (never sent in a request line or logged)."""
-    game_id = current_app.config.get("BOARD_GAME")
-    if game_id is None:
-        try:
-            game_id = runtime(current_app).feed(None).shown().id
-        except BoardError:
-            game_id = None
-    return render_template("host.html", title=_("Host"), nav="host", game_id=game_id)
+    return render_template("host.html", title=_("Host"), nav="host", game_id=_current_game())
 
 
 @players.get("/api/games/<int:game_id>/host")
 def host_view(game_id: int) -> Any:
-    """What the host's page shows: the game and which seats are taken."""
+    """What the host's page shows: the game, its join code, which seats are taken, the corrections asked for
+    and the game the board shows now (a new game started: the page moves to it).
+
+    A correction asked on a game that has moved since (someone acted, or the host made it at the terminal
+    with ``uw-referee undo``) can no longer be made as asked: it is dropped."""
     if not _is_host():
         raise Problem(403, "not-host", _("Only the host can release a seat."))
     _gid, game = _game_or_404(game_id)
     t = tables()
     view = game_view(game_id, game)
+    view["join"] = join_box(game_id)
+    view["current"] = _current_game()
     view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
-                        for a in t.asked.get(game_id, {}).values()]
+    with t.lock:
+        waiting = t.asked.get(game_id, {})
+        for rid in [rid for rid, a in waiting.items() if a.seen != game.count]:
+            del waiting[rid]
+        view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
+                            for a in waiting.values()]
     return jsonify(view)
 
 
 # -- pages and documents --------------------------------------------------------------------------
 
-@players.get("/join")
-def join_page() -> Any:
-    """The phone's page: the code, a seat, then the turns of that seat."""
+def _current_game() -> int | None:
+    """The game the board shows on its front page (pinned, else the most recently active), if any."""
     game_id = current_app.config.get("BOARD_GAME")
-    if game_id is None:
-        try:
-            game_id = runtime(current_app).feed(None).shown().id
-        except BoardError:
-            game_id = None
-    names: list[str] = []
     if game_id is not None:
-        try:
-            names = list(runtime(current_app).feed(game_id).shown().state.setup.players)
-        except BoardError:
-            game_id = None
+        return int(game_id)
+    try:
+        return runtime(current_app).feed(None).shown().id
+    except BoardError:
+        return None
+
+
+def _known(game_id: int) -> Any:
+    """The game as the board shows it; an unknown one is the board's page saying so (404)."""
+    if game_id > 2**63 - 1:  # beyond SQLite's integers: not a game
+        raise BoardError(msg("there is no game {game}", game=game_id), 404)
+    return runtime(current_app).feed(game_id).shown()
+
+
+@players.get("/join")
+def join_current() -> Any:
+    """The join link the terminal prints: the join page of the game the board shows now."""
+    from flask import redirect
+
+    game_id = _current_game()
+    if game_id is None:
+        return render_template("phone.html", title=_("Join the game"), nav="join", game_id=None, players=[])
+    query = request.query_string.decode()
+    return redirect(join_path(game_id) + (f"?{query}" if query else ""), code=303)
+
+
+@players.get("/games/<int:game_id>/join")
+def join_page(game_id: int) -> Any:
+    """The phone's page: the code, a seat, then the turns of that seat."""
+    names = list(_known(game_id).state.setup.players)
     return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
 
 
-@players.get("/join.svg")
-def join_qr() -> Any:
-    """The join link as a QR code (SVG, drawn by segno on the server)."""
+@players.get("/games/<int:game_id>/join.svg")
+def join_qr(game_id: int) -> Any:
+    """The game's join link as a QR code (SVG, drawn by segno on the server)."""
     import io
 
     import segno
 
-    link = _join_url()
+    _known(game_id)
+    link = join_box(game_id)["url"]
     if link.startswith("/"):
         link = request.host_url.rstrip("/") + link
     out = io.BytesIO()
@@ -657,7 +737,9 @@ OPENAPI: dict[str, Any] = {
                                                        "phase": {"type": "string"}, "over": {"type": "boolean"},
                                                        "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
                                                        "your_turn": {"type": "boolean"},
-                                                       "can_undo": {"type": "boolean"}}},
+                                                       "can_undo": {"type": "boolean"},
+                                                       "recent": {"type": "array", "items": {"type": "string"},
+                                                                  "description": "The last actions, newest first"}}},
         },
     },
     "paths": {
@@ -717,4 +799,4 @@ OPENAPI: dict[str, Any] = {
 }
 
 
-__all__ = ["OPENAPI", "Problem", "Tables", "install", "new_code", "new_secret", "players"]
+__all__ = ["OPENAPI", "Problem", "Tables", "install", "join_box", "join_code", "new_secret", "players"]

@@ -83,7 +83,18 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "waiting": ending_text(state) if over else waiting_text(state), "recent": list(reversed(shown.recent)),
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
+        "join": _join(shown.id) if not over else None,
     }
+
+
+def _join(game_id: int) -> dict[str, str] | None:
+    """The game's join link, QR code and code, on a board that lets phones play (``--players``): part of the
+    live board, so the TV shows the current game's and follows it to a new game."""
+    if "players" not in current_app.extensions:
+        return None
+    from referee.board.players import join_box
+
+    return join_box(game_id)
 
 
 def _columns(players: int) -> int:

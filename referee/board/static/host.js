@@ -1,5 +1,6 @@
 // The host's page (board --players): the host secret is the link's fragment, sent only as a bearer token.
-// It lists the seats (release one) and undoes or redoes the last action, whoever took it.
+// It shows the game's join code, lists the seats (release one), confirms the corrections the phones ask for and
+// undoes or redoes the last action, whoever took it. When the board moves to a new game, so does the page.
 "use strict";
 (function () {
   const root = document.getElementById("host");
@@ -23,7 +24,11 @@
 
   function render(v) {
     view = v;
+    if (v.current && String(v.current) !== root.dataset.game) { window.location.reload(); return; }  // a new game
     document.getElementById("host-waiting").textContent = v.waiting.text;
+    const join = document.getElementById("host-join");
+    join.textContent = v.over ? "" : join.dataset.tJoin.replace("{url}", new URL(v.join.url, window.location.href).href)
+      .replace("{code}", v.join.code);
     const list = document.getElementById("host-seats");
     list.textContent = "";
     v.seats.forEach(function (s) {

@@ -43,17 +43,29 @@
     $("seat-title").textContent = root.dataset.tSeated.replace("{seat}", v.seat) +
       (v.your_turn && !v.over ? " " + root.dataset.tYourTurn : "");
     $("waiting").textContent = v.waiting.text;
+    const recent = $("recent");   // what is happening: the last actions, newest first
+    recent.textContent = "";
+    $("recent-title").hidden = !(v.recent || []).length;
+    (v.recent || []).forEach(function (line) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      recent.appendChild(li);
+    });
     const mine = v.your_turn && !v.over;
     const phase = v.phase;
     show("word-form", mine && (phase === "action" || phase === "last_words"));
     show("discard-form", mine && (phase === "action" || phase === "last_words"));
     show("roll-form", mine && (phase === "sanity" || phase === "psychotherapy"));
     show("skip-button", mine && phase === "psychotherapy");
-    $("roll").hidden = v.dice === "virtual";
+    const virtual = v.dice === "virtual";   // the referee rolls: nothing to type
+    $("roll").hidden = virtual;
+    $("roll-label").hidden = virtual;
+    $("roll-button").textContent = virtual ? $("roll-button").dataset.tVirtual : $("roll-button").dataset.tPhysical;
     show("close-button", mine && phase === "spell_binding");
     show("bind-form", !v.over && phase === "spell_binding" && !mine);
     show("undo-button", v.can_undo);
-    show("ask-undo", !v.can_undo);
+    show("ask-undo", !v.can_undo && !v.over);
+    show("next-game", v.over);
   }
 
   function read() {
@@ -147,6 +159,7 @@
     });
   }
   $("ask-undo").addEventListener("click", function () { askHost({ action: "undo" }); });
+  $("ask-redo").addEventListener("click", function () { askHost({ action: "redo" }); });
   $("ask-leave").addEventListener("click", function () { askHost({ action: "leave" }); });
   $("amend-form").addEventListener("submit", function (e) {
     e.preventDefault();
