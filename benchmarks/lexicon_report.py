@@ -15,6 +15,7 @@ import hashlib
 import random
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,11 @@ REFUSALS_AGAIN_SEED, DEFINED_AGAIN_SEED = 59, 61
 REFUSALS_FINAL = JUDGED / "refusals_30k_final.tsv"  # right | wrong | plain, as in refusals_30k.tsv
 DEFINED_FINAL = JUDGED / "definitions_final.tsv"    # right | wrong | none, as in definitions_sample.tsv
 REFUSALS_FINAL_SEED, DEFINED_FINAL_SEED = 67, 71
+# The other issue 19 samples, drawn afresh after the last round too (none in the samples before):
+OLD_REFUSED_AGAIN = JUDGED / "old_rule3_again.tsv"  # accept | borderline | nonce | not, as in old_rule3_sample.tsv
+ACCEPTED_FIFTH = JUDGED / "accepted_fifth.tsv"      # accept | refuse | borderline, as in accepted_sample.tsv
+RARE_AGAIN = JUDGED / "rare_legal_again.tsv"        # word | not, as in rare_legal_sample.tsv
+OLD_REFUSED_AGAIN_SEED, ACCEPTED_FIFTH_SEED, RARE_AGAIN_SEED = 83, 73, 79
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -172,7 +178,9 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
 
     legal = legal_words(dictionary)
     fourth = stable_sample([w for w in legal if w not in drawn], SAMPLE_SIZE, ACCEPTED_FOURTH_SEED)
+    fifth = stable_sample([w for w in legal if w not in drawn and w not in set(fourth)], SAMPLE_SIZE, ACCEPTED_FIFTH_SEED)
     rare = [w for w in legal if zipf_frequency(w, "en", wordlist="large") < RARE_ZIPF_LINE]
+    rare_first = stable_sample(rare, RARE_SIZE, RARE_SEED)
     frequent = pool[:REFUSALS_POOL]
     refusals = [(w, judge(dictionary, w).reasons[0].code) for w in frequent if not judge(dictionary, w).legal]
     defined = stable_sample(legal, DEFINED_SIZE, DEFINED_SEED)
@@ -190,7 +198,9 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
                                              REFUSALS_FINAL_SEED)),
         DEFINED_FINAL: sorted(stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_FINAL_SEED)),
         ACCEPTED_FOURTH: sorted(fourth),
-        RARE_LEGAL: sorted(stable_sample(rare, RARE_SIZE, RARE_SEED)),
+        ACCEPTED_FIFTH: sorted(fifth),
+        RARE_LEGAL: sorted(rare_first),
+        RARE_AGAIN: sorted(stable_sample([w for w in rare if w not in set(rare_first)], RARE_SIZE, RARE_AGAIN_SEED)),
         REFUSALS_30K: sorted(refusals_first),
         DEFINED: sorted(defined),
         DEFINED_FRESH: sorted(defined_fresh),
@@ -225,41 +235,46 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
     from wordfreq import zipf_frequency  # build-time only
 
     failures: list[str] = []
-    old = read_judged(OLD_REFUSED)
-    acceptable = [w for w, (j, _n) in old.items() if j == "accept"]
-    nonce = [w for w, (j, _n) in old.items() if j == "nonce"]
-    legal_now = [w for w in acceptable if in_dictionary(dictionary, w)]
-    nonce_legal = [w for w in nonce if in_dictionary(dictionary, w)]
-    share = len(legal_now) / len(acceptable) if acceptable else 0.0
-    print(f"\n== issue 19: of {len(old)} words the old rule 3 refused ({OLD_REFUSED.name}), a table accepts "
-          f"{len(acceptable)}; {len(legal_now)} of them are legal now ({share:.1%}; target >= 95%); "
-          f"{len(nonce)} nonce forms, legal now: {', '.join(nonce_legal) or 'none'}")
-    print(f"  still refused: {', '.join(w for w in acceptable if w not in legal_now) or 'none'}")
-    borderline = [w for w, (j, _n) in old.items() if j == "borderline"]
-    print(f"  borderline ({len(borderline)}), legal now: "
-          f"{', '.join(w for w in borderline if in_dictionary(dictionary, w)) or 'none'}")
-    if share < 0.95 or nonce_legal or any(not j for j, _n in old.values()):
-        failures.append(f"old rule 3 sample {share:.1%}")
+    for path in (OLD_REFUSED, OLD_REFUSED_AGAIN):
+        old = read_judged(path)
+        acceptable = [w for w, (j, _n) in old.items() if j == "accept"]
+        nonce = [w for w, (j, _n) in old.items() if j == "nonce"]
+        legal_now = [w for w in acceptable if in_dictionary(dictionary, w)]
+        nonce_legal = [w for w in nonce if in_dictionary(dictionary, w)]
+        share = len(legal_now) / len(acceptable) if acceptable else 0.0
+        print(f"\n== issue 19: of {len(old)} words the old rule 3 refused ({path.name}), a table accepts "
+              f"{len(acceptable)}; {len(legal_now)} of them are legal now ({share:.1%}; target >= 95%); "
+              f"{len(nonce)} nonce forms, legal now: {', '.join(nonce_legal) or 'none'}")
+        print(f"  still refused: {', '.join(w for w in acceptable if w not in legal_now) or 'none'}")
+        borderline = [w for w, (j, _n) in old.items() if j == "borderline"]
+        print(f"  borderline ({len(borderline)}), legal now: "
+              f"{', '.join(w for w in borderline if in_dictionary(dictionary, w)) or 'none'}; not words, legal now: "
+              f"{', '.join(w for w, (j, _n) in old.items() if j == 'not' and in_dictionary(dictionary, w)) or 'none'}")
+        if share < 0.95 or nonce_legal or not old or any(not j for j, _n in old.values()):
+            failures.append(f"old rule 3 sample ({path.name}) {share:.1%}")
 
-    judged = read_judged(ACCEPTED_FOURTH)
-    sample = drawn[ACCEPTED_FOURTH]
-    good = [w for w in sample if judged.get(w, ("",))[0] == "accept"]
-    border = [w for w in sample if judged.get(w, ("",))[0] == "borderline"]
-    bad = [w for w in sample if judged.get(w, ("",))[0] == "refuse"]
-    print(f"\n== issue 19 precision: of {len(sample)} more legal words ({ACCEPTED_FOURTH.name}, seed "
-          f"{ACCEPTED_FOURTH_SEED}) a table accepts {len(good)} ({len(good) / len(sample):.1%}; target >= 99%); "
-          f"refuses: {', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}; borderline: {', '.join(border) or 'none'}")
-    if len(good) < 0.99 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
-        failures.append(f"precision ({ACCEPTED_FOURTH.name})")
+    for path, seed in ((ACCEPTED_FOURTH, ACCEPTED_FOURTH_SEED), (ACCEPTED_FIFTH, ACCEPTED_FIFTH_SEED)):
+        judged = read_judged(path)
+        sample = drawn[path]
+        good = [w for w in sample if judged.get(w, ("",))[0] == "accept"]
+        border = [w for w in sample if judged.get(w, ("",))[0] == "borderline"]
+        bad = [w for w in sample if judged.get(w, ("",))[0] == "refuse"]
+        print(f"\n== issue 19 precision: of {len(sample)} more legal words ({path.name}, seed {seed}) a table accepts "
+              f"{len(good)} ({len(good) / len(sample):.1%}; target >= 99%); refuses: "
+              f"{', '.join(f'{w} ({judged[w][1]})' for w in bad) or 'none'}; borderline: {', '.join(border) or 'none'}")
+        if len(good) < 0.99 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
+            failures.append(f"precision ({path.name})")
 
-    judged = read_judged(RARE_LEGAL)
-    sample = drawn[RARE_LEGAL]
-    nots = [w for w in sample if judged.get(w, ("",))[0] == "not"]
-    print(f"\n== issue 19: of {len(sample)} legal words written below Zipf {RARE_ZIPF_LINE} ({RARE_LEGAL.name}), "
-          f"{len(nots)} are not English words ({len(nots) / len(sample):.1%}; target <= 2%): {', '.join(nots) or 'none'}; "
-          f"never written in wordfreq's data: {sum(zipf_frequency(w, 'en', wordlist='large') == 0 for w in sample)}")
-    if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
-        failures.append(f"rare legal words ({RARE_LEGAL.name})")
+    for path in (RARE_LEGAL, RARE_AGAIN):
+        judged = read_judged(path)
+        sample = drawn[path]
+        nots = [w for w in sample if judged.get(w, ("",))[0] == "not"]
+        print(f"\n== issue 19: of {len(sample)} legal words written below Zipf {RARE_ZIPF_LINE} ({path.name}), "
+              f"{len(nots)} are not English words ({len(nots) / len(sample):.1%}; target <= 2%): "
+              f"{', '.join(nots) or 'none'}; never written in wordfreq's data: "
+              f"{sum(zipf_frequency(w, 'en', wordlist='large') == 0 for w in sample)}")
+        if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
+            failures.append(f"rare legal words ({path.name})")
 
     for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL):
         sample = drawn[path]
@@ -357,7 +372,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.samples:
         same = "accept | refuse | borderline, as in accepted_sample.tsv"
         if args.old_data is not None:
-            old_refused = stable_sample(rule3_demoted(before, Dictionary(args.old_data)), OLD_REFUSED_SIZE, OLD_REFUSED_SEED)
+            # What SCOWL alone holds at the default size, without today's overlay (its words, CHAD and kin,
+            # were never the old rule 3's), that the old data moved to the next size.
+            with tempfile.TemporaryDirectory() as scratch:
+                no_overlay = Path(scratch) / "overlay.txt"
+                no_overlay.write_text("", encoding="utf-8")
+                scowl_alone, _, _ = collect(DEFAULT_SCOWL, no_overlay)
+            old_demoted = rule3_demoted(scowl_alone, Dictionary(args.old_data))
+            old_refused = stable_sample(old_demoted, OLD_REFUSED_SIZE, OLD_REFUSED_SEED)
+            keep_judged(OLD_REFUSED_AGAIN, f"{OLD_REFUSED_SIZE} more random 3-7 letter words the old rule 3 refused (seed "
+                        f"{OLD_REFUSED_AGAIN_SEED}; none in {OLD_REFUSED.name}), drawn after issue 19's last round of rules "
+                        "from the data before issue 19.\naccept | borderline | nonce | not, as in old_rule3_sample.tsv",
+                        sorted(stable_sample([w for w in old_demoted if w not in set(old_refused)], OLD_REFUSED_SIZE,
+                                             OLD_REFUSED_AGAIN_SEED)))
             keep_judged(OLD_REFUSED, f"{OLD_REFUSED_SIZE} random 3-7 letter words the old rule 3 refused (seed {OLD_REFUSED_SEED}; "
                         "drawn from the data of commit 62430f8, before issue 19).\naccept = a careful table accepts it; "
                         "borderline = it might go either way; nonce = a nonce form a table refuses; not = not a word",
@@ -365,6 +392,12 @@ def main(argv: list[str] | None = None) -> int:
         keep_judged(ACCEPTED_FOURTH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FOURTH_SEED}), "
                     f"in none of the three samples before, drawn after issue 19's rules were set.\n{same}",
                     issue19[ACCEPTED_FOURTH])
+        keep_judged(ACCEPTED_FIFTH, f"{SAMPLE_SIZE} more random words legal at size {DEFAULT_LEVEL} (seed {ACCEPTED_FIFTH_SEED}), "
+                    f"in none of the four samples before, drawn after issue 19's last round of rules.\n{same}",
+                    issue19[ACCEPTED_FIFTH])
+        keep_judged(RARE_AGAIN, f"{RARE_SIZE} more random words legal at size {DEFAULT_LEVEL} written below Zipf {RARE_ZIPF_LINE} "
+                    f"(seed {RARE_AGAIN_SEED}), none in rare_legal_sample.tsv, drawn after issue 19's last round of rules.\n"
+                    "word | not, as in rare_legal_sample.tsv", issue19[RARE_AGAIN])
         keep_judged(RARE_LEGAL, f"{RARE_SIZE} random words legal at size {DEFAULT_LEVEL} written below Zipf {RARE_ZIPF_LINE} "
                     f"(seed {RARE_SEED}).\nword = an English word or regular form a dictionary has; not = not an English word",
                     issue19[RARE_LEGAL])
