@@ -117,7 +117,9 @@ def browser() -> Iterator[Any]:
 SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
                 "test_board_browser.py", "test_examples.py", "test_service_cli.py", "test_packaging.py")
 SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
-              "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules")
+              "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules",
+              # waits out SQLite's whole busy timeout (10 s) before the 503 it checks
+              "test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -5,13 +5,12 @@ names only (``_`` stands for an object of a framework's).
 """
 # ruff: noqa: B018, F821 - every line is an expression vulture reads as a use, never run
 
-from referee import cli_common, terminal
+from referee import cli_common
 from referee.board import server
 from service import app as service_app
 from service import gunicorn_conf
 
 cli_common.CLICK_UNMARKED  # marks Click's unmarked "required" for the catalogs (Babel reads it, no code does)
-terminal.EXIT_USAGE  # TEMPORARY until merge: issue 23a's referee/failures.py uses it (then delete this line)
 _.whitespace_split  # shlex reads it (tools/docs.py: split_pipeline)
 _.json.sort_keys  # Flask's JSON provider reads it (referee/board/app.py, service/app.py)
 _.g.previous_language  # read back with g.get("previous_language") in referee/board/language.py
