@@ -9,9 +9,9 @@ import pytest
 from conftest import DATA, build_toy
 
 from dictionaries import DATA_FILES, DEFINITION_FILES, METADATA
-from dictionaries.build import BuildError, Frequencies, build, classify, main, read_wordnet
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
+from tools.build_dictionary import BuildError, Frequencies, build, classify, main, read_wordnet
 
 
 def digest(directory: Path) -> dict[str, str]:
@@ -191,7 +191,7 @@ def test_main_builds_from_files(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_shipped_overlay_has_a_reason_on_every_line() -> None:
-    from dictionaries.build import DEFAULT_OVERLAY, read_overlay
+    from tools.build_dictionary import DEFAULT_OVERLAY, read_overlay
 
     entries = read_overlay(DEFAULT_OVERLAY)
     assert entries and all(why for senses in entries.values() for _, _, why in senses)
@@ -233,10 +233,7 @@ def test_shipped_policy(dictionary: Dictionary, word: str, codes: list[str]) -> 
 
 def test_shipped_accepted_sample_is_judged(dictionary: Dictionary) -> None:
     """The judged sample of legal words (tests/data/lexicon) matches the shipped data; at most 1% refused outright."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from lexicon_report import ACCEPTED, SAMPLE_SEED, SAMPLE_SIZE, legal_words, read_judged, stable_sample
+    from benchmarks.lexicon_report import ACCEPTED, SAMPLE_SEED, SAMPLE_SIZE, legal_words, read_judged, stable_sample
 
     sample = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
     judged = read_judged(ACCEPTED)

@@ -1,4 +1,4 @@
-"""Rules 5-7 of the word policy (dictionaries/build.py, LEXICON.md): they say better why a word is
+"""Rules 5-7 of the word policy (tools/build_dictionary.py, LEXICON.md): they say better why a word is
 refused and never change which words are legal at the default level.
 
 Each rule is built on toy inputs written here (SCOWL lists, a WordNet shaped like 3.0's files, a
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries.build import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
+from tools.build_dictionary import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,7 +172,7 @@ def test_shipped_accepted_samples_are_judged(dictionary: Dictionary, name: str) 
                for word, judgement, _note in rows)
 
 
-def test_shipped_precision_over_the_three_samples(dictionary: Dictionary) -> None:
+def test_shipped_precision_over_the_three_samples() -> None:
     """Issue 11: at least 99% of the sampled legal words are plainly accepted (borderline ones are not)."""
     rows = [row for name in ("accepted_sample.tsv", "accepted_fresh.tsv", "accepted_third.tsv") for row in _judged_rows(name)]
     assert len({word for word, _j, _n in rows}) == 900  # three samples, none overlapping
