@@ -1,9 +1,10 @@
 """Build the compact word data from SCOWL, a frequency list and WordNet, plus the overlay.
 
     python -m tools.build_dictionary [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
-                                   [--frequencies wordfreq] [--overlay dictionaries/overlay.txt] [--out dictionaries/data]
+                                   [--frequencies wordfreq] [--gcide /usr/share/dictd]
+                                   [--overlay dictionaries/overlay.txt] [--out dictionaries/data]
 
-Build-time inputs only (none is needed at run time): Debian's ``scowl`` and ``wordnet-base``
+Build-time inputs only (none is needed at run time): Debian's ``scowl``, ``wordnet-base`` and ``dict-gcide``
 packages and the ``wordfreq`` package (``pip install '.[build]'``). The word policy is SCOWL's
 levels moved by how often people write a spelling today (see ``apply_policy`` and LEVELS.md);
 the overlay has the last word. The output is deterministic: the same inputs give byte-identical files.
@@ -37,6 +38,7 @@ from dictionaries import (
     DEFINITIONS_TRIE,
     FORMAT_VERSION,
     FORMS_TRIE,
+    GCIDE_FLAG,
     LEVELS,
     MAX_WORD_LETTERS,
     METADATA,
@@ -49,10 +51,12 @@ from dictionaries import (
     RACKS_WORDS,
     SENSES,
     WORD_ID_FORMAT,
+    WORDNET_PARTS,
     WORDS_LEVELS,
     WORDS_TRIE,
     morphology,
 )
+from tools.gcide import DEFAULT_GCIDE, Gcide, GcideError, read_gcide
 
 #: Spellings whose lists count at their own sizes (COLOR and COLOUR both play).
 SPELLINGS: tuple[str, ...] = ("english", "american", "british", "british_z", "canadian", "australian", "variant_1")
@@ -335,7 +339,7 @@ class WordNet:
     phrases: dict[str, str] = field(default_factory=dict)
     version: str = "unknown"
 
-    def bases(self, word: str, parts: tuple[str, ...] = PARTS_OF_SPEECH) -> list[tuple[str, str]]:
+    def bases(self, word: str, parts: tuple[str, ...] = WORDNET_PARTS) -> list[tuple[str, str]]:
         """(part of speech, lemma) pairs WordNet reaches from ``word``: itself, irregular, then regular forms."""
         found: list[tuple[str, str]] = []
         for part in parts:
@@ -792,6 +796,9 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
     return [(part, offset) for own, part in order for offset in groups[(own, part)]]
 
 
+#: Built definitions' ids are negative; GCIDE's are at or below -GCIDE_REF (their byte carries GCIDE_FLAG).
+GCIDE_REF = 1 << 24
+
 #: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
 _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
 
@@ -848,18 +855,33 @@ def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, 
     return None
 
 
-def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None) -> dict[str, Any]:
+def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str] | None:
+    """GCIDE's first current sense of ``key``, else of the base a plural, verb form or comparative is read
+    as (AYES: AYE): for a word neither WordNet nor the rule table defines."""
+    found = gcide.define(key)
+    for derivation in morphology.derivations(key):
+        if found is not None:
+            break
+        if derivation.rule in _DEFINED_THROUGH and derivation.base != key:
+            found = gcide.define(derivation.base)
+    return found
+
+
+def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
+                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
 
     A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
-    table builds from another word, when it has one (``built_definition``)."""
+    table builds from another word, when it has one (``built_definition``); else a word legal at the
+    default size (``legal``) gets GCIDE's first sense (rarer words would cost more bytes than they serve)."""
     words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if _KEY_RE.fullmatch(lemma)}
                    | set(wordnet.exceptions))
     known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
-    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text
+    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text (GCIDE's: -n - GCIDE_REF)
     built_refs: dict[tuple[str, str], tuple[str, int]] = {}
+    gcide_refs: dict[tuple[str, str], tuple[str, int]] = {}
     items: list[tuple[str, bytes]] = []
     for key in every:
         chosen = definition_ids(wordnet, key)
@@ -870,6 +892,13 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
                     built_refs[made] = (made[0], -1 - len(built_refs))
                     built[built_refs[made]] = made[1]
                 chosen = [built_refs[made]]
+        if not chosen and key in legal and gcide is not None:
+            made = gcide_definition(key, gcide)
+            if made is not None:
+                if made not in gcide_refs:
+                    gcide_refs[made] = (made[0], -GCIDE_REF - len(gcide_refs))
+                    built[gcide_refs[made]] = made[1]
+                chosen = [gcide_refs[made]]
         if not chosen:
             continue
         payload = bytearray()
@@ -881,7 +910,7 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
         raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
     marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
-    records = [bytes([PARTS_OF_SPEECH.index(part)])
+    records = [bytes([PARTS_OF_SPEECH.index(part) | (GCIDE_FLAG if offset <= -GCIDE_REF else 0)])
                + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
     offsets, position = [], 0
@@ -894,7 +923,8 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     (out / DEFINITIONS_TEXT).write_bytes(text)
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
     return {
-        "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base",
+        "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
+                  + (f"; GCIDE for {len(gcide_refs)} glosses of words WordNet lacks" if gcide_refs else ""),
         "entries": len(items),
         "glosses": len(records),
         "per_part_of_speech": DEFINITIONS_PER_PART,
@@ -906,11 +936,11 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
 # -- writing ----------------------------------------------------------------------------------------
 
 def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequencies: Frequencies | None,
-          wordnet: WordNet | None) -> dict[str, Any]:
+          wordnet: WordNet | None, gcide: Gcide | None = None) -> dict[str, Any]:
     """Write every data file and ``metadata.json`` into ``out``; return the metadata.
 
     ``frequencies`` and ``wordnet`` None build SCOWL's levels alone and no definitions (the
-    baseline the lexicon report compares with).
+    baseline the lexicon report compares with); ``gcide`` defines words WordNet lacks.
     """
     levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet)
     info.pop("_changes")
@@ -984,7 +1014,9 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         sources.append(frequencies.source)
     if wordnet is not None:
         definitions = build_definitions(wordnet, sorted(levels), out,
-                                        sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]))
+                                        sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]),
+                                        gcide, frozenset(key for key, slot in levels.items()
+                                                         if 0 < slot[SENSES.index("word")] <= DEFAULT_CODE))
         sources.append({
             "name": "WordNet",
             "role": "definitions; tells a real word from a stray form (the policy)",
@@ -993,6 +1025,15 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
             "url": "https://wordnet.princeton.edu/",
             "shipped": "yes: glosses in definitions.text",
         })
+        if gcide is not None:
+            sources.append({
+                "name": "GCIDE",
+                "role": "definitions of words WordNet has none for (function words, interjections): the first current sense",
+                "version": gcide.version,
+                "licence": "GPL-2.0-or-later (see GCIDE-LICENSE; GCIDE 0.48 says version 2 or any later)",
+                "url": "https://gcide.gnu.org.ua/",
+                "shipped": "yes: glosses in definitions.text, marked as GCIDE's",
+            })
     else:
         for name in DEFINITION_FILES:
             (out / name).unlink(missing_ok=True)
@@ -1046,6 +1087,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET, help="WordNet 3.0 database directory")
     parser.add_argument("--frequencies", default="wordfreq",
                         help="'wordfreq' (the package) or a file of word<TAB>language<TAB>zipf lines")
+    parser.add_argument("--gcide", type=Path, default=DEFAULT_GCIDE,
+                        help="directory of GCIDE's dictd files (gcide.index, gcide.dict.dz)")
     parser.add_argument("--overlay", type=Path, default=DEFAULT_OVERLAY, help="hand-kept corrections")
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="where the built files go")
     parser.add_argument("--source-version", default=None, help="SCOWL version to record (default: from dpkg)")
@@ -1055,10 +1098,12 @@ def main(argv: list[str] | None = None) -> int:
             raise BuildError(f"{args.scowl}: no SCOWL word lists here (install Debian's 'scowl' package)")
         wordnet = read_wordnet(args.wordnet)
         wordnet.version = package_version("wordnet-base", args.wordnet, DEFAULT_WORDNET)
+        gcide = read_gcide(args.gcide)
+        gcide.version = package_version("dict-gcide", args.gcide, DEFAULT_GCIDE)
         frequencies = open_frequencies(args.frequencies)
         metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl),
-                         frequencies=frequencies, wordnet=wordnet)
-    except (BuildError, OSError, UnicodeDecodeError) as exc:
+                         frequencies=frequencies, wordnet=wordnet, gcide=gcide)
+    except (BuildError, GcideError, OSError, UnicodeDecodeError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     print(f"built {metadata['keys']} spellings, {metadata['rack_words']} rack words, "
