@@ -589,7 +589,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
                                      "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
-                                     "foreign": [], "foreign_name": [], "phrase_piece": []}
+                                     "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -689,11 +689,19 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
                         frequencies: Frequencies, wordnet: WordNet, changes: dict[str, list[str]]) -> None:
     """Rules 5 to 7 of ``apply_policy``: spellings refused at the default level either way."""
     word, proper, contraction = SENSES.index("word"), SENSES.index("proper_noun"), SENSES.index("contraction")
+    abbreviation = SENSES.index("abbreviation")
     others = range(1, len(SENSES))
     for key in sorted(levels):
         slot = levels[key]
         code = slot[word]
-        if (slot[proper] > DEFAULT_CODE and (not code or code >= slot[proper])
+        if (key in CALENDAR_ABBREVIATIONS and slot[proper] and not slot[abbreviation]
+                and not DEFAULT_CODE >= code > 0):
+            # APR, OCT, THURS: SCOWL lists them among names, but they are a month's or a day's abbreviation
+            # (MAR, SAT, SUN, WED are words, and stay so).
+            slot[abbreviation], slot[proper] = slot[proper], 0
+            forms[(key, "abbreviation")] = forms.pop((key, "proper_noun"), (slot[abbreviation], key.capitalize()))
+            changes["calendar_abbreviation"].append(key)
+        elif (slot[proper] > DEFAULT_CODE and (not code or code >= slot[proper])
                 and key in wordnet.common_nouns and key not in wordnet.capitalised):
             slot[word] = slot[proper]
             slot[proper] = 0
@@ -738,6 +746,14 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
             changes["foreign" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+
+
+#: Months' and days' abbreviations (APR, SEPT, TUES): the first three letters of each name, and the longer
+#: ones in use. SCOWL lists several among proper names; a table calls them abbreviations.
+_MONTHS_AND_DAYS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+                    "saturday", "sunday")
+CALENDAR_ABBREVIATIONS = frozenset({name[:3] for name in _MONTHS_AND_DAYS} | {"sept", "tues", "thur", "thurs"})
 
 
 # -- definitions ------------------------------------------------------------------------------------
