@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCOWL = {
     "english-words.10": ["cat", "mar"],
     # a month's or a day's abbreviation SCOWL lists among names (issue 19)
-    "english-proper-names.50": ["Apr", "Thurs", "Mar", "Gus"],
+    "english-proper-names.50": ["Apr", "Thurs", "Mar", "Gus", "Oct"],
+    "english-abbreviations.80": ["Oct."],          # a rarer abbreviation as well: the name's size wins
     # rule 5: SCOWL capitalises a common noun
     "english-upper.80": ["Hoover", "Bourbon"],   # HOOVER also a lower-case size-80 word: a tie
     "english-words.80": ["hoover", "bourbon", "comint", "avec", "volti", "zouk"],
@@ -132,9 +133,10 @@ def test_rule_7_a_foreign_word_is_left_out(toy: Dictionary) -> None:
 def test_a_month_or_day_abbreviation_listed_as_a_name_is_an_abbreviation(toy: Dictionary) -> None:
     assert codes(toy, "apr") == ["abbreviation"] and codes(toy, "thurs") == ["abbreviation"]
     assert toy.form("apr", "abbreviation") == "Apr"
+    assert codes(toy, "oct") == ["abbreviation"] and codes(toy, "oct", 50) == ["abbreviation"]
     assert judge(toy, "mar").legal                     # a word (to mar) as well: it stays one
     assert codes(toy, "gus") == ["proper_noun"]        # any other name stays a name
-    assert toy.metadata["policy_changes"]["calendar_abbreviation"] == 2
+    assert toy.metadata["policy_changes"]["calendar_abbreviation"] == 3
 
 
 def test_the_reason_rules_move_no_word_across_the_default_level(toy: Dictionary) -> None:

@@ -694,12 +694,13 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
     for key in sorted(levels):
         slot = levels[key]
         code = slot[word]
-        if (key in CALENDAR_ABBREVIATIONS and slot[proper] and not slot[abbreviation]
-                and not DEFAULT_CODE >= code > 0):
-            # APR, OCT, THURS: SCOWL lists them among names, but they are a month's or a day's abbreviation
-            # (MAR, SAT, SUN, WED are words, and stay so).
-            slot[abbreviation], slot[proper] = slot[proper], 0
-            forms[(key, "abbreviation")] = forms.pop((key, "proper_noun"), (slot[abbreviation], key.capitalize()))
+        if key in CALENDAR_ABBREVIATIONS and slot[proper] and not DEFAULT_CODE >= code > 0:
+            # APR, OCT, THURS: SCOWL lists them among names (OCT also as a rarer abbreviation, Oct.), but they
+            # are a month's or a day's abbreviation, at the name's size (MAR, SAT, SUN, WED are words, and stay so).
+            name = forms.pop((key, "proper_noun"), (slot[proper], key.capitalize()))
+            forms.setdefault((key, "abbreviation"), name)
+            slot[abbreviation] = min(slot[proper], slot[abbreviation] or slot[proper])
+            slot[proper] = 0
             changes["calendar_abbreviation"].append(key)
         elif (slot[proper] > DEFAULT_CODE and (not code or code >= slot[proper])
                 and key in wordnet.common_nouns and key not in wordnet.capitalised):
