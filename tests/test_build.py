@@ -107,7 +107,8 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
     assert meta["overlay_entries"] == 3
     assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "forms": 0, "kept": 1, "demoted": 0, "left_out": 1,
                                       "capitalised_word": 0, "contraction": 0, "surname": 0, "named": 0, "numeral": 0,
-                                      "foreign": 0, "foreign_name": 0, "phrase_piece": 0}  # test_lexicon_policy.py
+                                      "foreign": 0, "foreign_name": 0, "phrase_piece": 0,
+                                      "calendar_abbreviation": 0}  # test_lexicon_policy.py
 
 
 def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:
@@ -199,11 +200,11 @@ def test_shipped_overlay_has_a_reason_on_every_line() -> None:
 
 def test_shipped_metadata_records_sources_with_licences(dictionary: Dictionary) -> None:
     names = [source["name"] for source in dictionary.metadata["sources"]]
-    assert names == ["SCOWL", "wordfreq", "WordNet"]
+    assert names == ["SCOWL", "wordfreq", "WordNet", "GCIDE"]
     for source in dictionary.metadata["sources"]:
         assert source["version"] not in ("", "unknown") and source["licence"]
     licences = Path(__file__).resolve().parent.parent / "dictionaries" / "data"
-    assert {"SCOWL-COPYRIGHT", "WordNet-LICENSE", "wordfreq-LICENSE"} <= {p.name for p in licences.iterdir()}
+    assert {"SCOWL-COPYRIGHT", "WordNet-LICENSE", "GCIDE-LICENSE", "wordfreq-LICENSE"} <= {p.name for p in licences.iterdir()}
 
 
 @pytest.mark.parametrize(
