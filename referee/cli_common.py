@@ -47,16 +47,16 @@ class Obj:
     def store(self) -> Any:
         """The games database, for writing (``referee.store.Store``)."""
         if self._store is None:
-            from referee.store import Store
+            from referee.store_pg import open_store
 
-            self._store = Store(self.db)
+            self._store = open_store(self.db)
         return self._store
 
     def reader(self) -> Any:
         """The games database opened read-only (read commands work on read-only media)."""
-        from referee.store import Store
+        from referee.store_pg import open_store
 
-        return Store(self.db, read_only=True)
+        return open_store(self.db, read_only=True)
 
     @property
     def referee(self) -> Any:

@@ -156,10 +156,10 @@ def check(words: list[str], args: list[str]) -> int:
 def status(db: str | None, game_id: int | None, as_json: bool, args: list[str]) -> int:
     """``uw-referee status [--json]``."""
     from referee.render import status_lines
-    from referee.store import Store
+    from referee.store_pg import open_store
 
     try:
-        gid, view, damage = Store(db, read_only=True).checked_view(game_id)
+        gid, view, damage = open_store(db, read_only=True).checked_view(game_id)
     except Exception as exc:
         return _failed(exc, args)
     if as_json:
@@ -176,9 +176,9 @@ def status(db: str | None, game_id: int | None, as_json: bool, args: list[str]) 
 def games(db: str | None, args: list[str]) -> int:
     """``uw-referee games``."""
     from referee.render import games_lines
-    from referee.store import Store
+    from referee.store_pg import open_store
 
-    store = Store(db, read_only=True)
+    store = open_store(db, read_only=True)
     try:
         write(games_lines(store.games(), store.path))
     except Exception as exc:
@@ -191,9 +191,9 @@ def play(db: str | None, game_id: int | None, word: str, roll: int, args: list[s
     from dictionaries.dictionary import open_for_command
     from referee.actions import Referee
     from referee.render import play_verdict_lines, result_lines
-    from referee.store import Store
+    from referee.store_pg import open_store
 
-    referee = Referee(Store(db), open_for_command)
+    referee = Referee(open_store(db), open_for_command)
     try:
         prepared = referee.prepare(game_id, word)
         referee.check_roll_given(prepared.setup, roll)

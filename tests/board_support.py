@@ -61,7 +61,7 @@ def layout_game(db: Path, players: list[str]) -> None:
 class Board:
     """``uw-referee board`` running in its own session (so a Ctrl-C reaches its whole process group)."""
 
-    def __init__(self, db: Path, *extra: str, port: int | None = None) -> None:
+    def __init__(self, db: Path | str, *extra: str, port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "UW_REFEREE_DB": str(db)}

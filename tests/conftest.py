@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from postgres_support import backend, postgres_db, postgres_url  # noqa: F401 - the PostgreSQL fixtures (issue 25)
 
 from dictionaries.dictionary import Dictionary, open_dictionary
 from tools.build_dictionary import Frequencies, build, read_wordnet

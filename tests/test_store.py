@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from postgres_support import Backend
 
 from dictionaries.dictionary import Dictionary
 from referee.actions import Referee
@@ -48,8 +49,8 @@ def redo(store: Store, gid: int, actions: int) -> tuple[int, Game, list[Event]]:
     return done.game_id, done.game, list(done.restored)
 
 
-def test_a_resumed_game_equals_the_replayed_game(tmp_path: Path) -> None:
-    store = Store(tmp_path / "g.sqlite3")
+def test_a_resumed_game_equals_the_replayed_game(backend: Backend) -> None:
+    store = backend.store()
     gid = new_game(store)
     for i, word in enumerate(("taps", "look", "champ", "rum", "top")):
         play_round(store, gid, word, 3 + i)
@@ -60,8 +61,8 @@ def test_a_resumed_game_equals_the_replayed_game(tmp_path: Path) -> None:
     assert resumed.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
 
 
-def test_a_write_resumes_from_the_snapshot_and_keeps_counting(tmp_path: Path) -> None:
-    store = Store(tmp_path / "g.sqlite3")
+def test_a_write_resumes_from_the_snapshot_and_keeps_counting(backend: Backend) -> None:
+    store = backend.store()
     gid = new_game(store)
     discard(store, gid)
     _, game, _ = store.act(gid, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
@@ -70,17 +71,16 @@ def test_a_write_resumes_from_the_snapshot_and_keeps_counting(tmp_path: Path) ->
     assert replayed.count == 4 and len(history) == 4
 
 
-def test_a_stale_or_damaged_snapshot_is_not_trusted(tmp_path: Path) -> None:
-    db = tmp_path / "g.sqlite3"
-    store = Store(db)
+def test_a_stale_or_damaged_snapshot_is_not_trusted(backend: Backend) -> None:
+    store = backend.store()
     gid = new_game(store)
     play_round(store, gid, "taps", 12)
-    with sqlite3.connect(db) as con:  # a snapshot whose text no longer matches its digest
-        state = json.loads(con.execute("SELECT state FROM snapshots").fetchone()[0])
-        state["players"][0]["score"] = 99
-        con.execute("UPDATE snapshots SET state = ?", (json.dumps(state),))
-    _, game = Store(db, read_only=True).load(gid)
-    _, replayed, _ = Store(db, read_only=True).history(gid)
+    # a snapshot whose text no longer matches its digest
+    state = json.loads(backend.sql("SELECT state FROM snapshots")[0][0])
+    state["players"][0]["score"] = 99
+    backend.sql("UPDATE snapshots SET state = ?", (json.dumps(state),))
+    _, game = backend.store(read_only=True).load(gid)
+    _, replayed, _ = backend.store(read_only=True).history(gid)
     assert [p.score for p in game.state.players] == [p.score for p in replayed.state.players] != [99, 0]
 
 
@@ -98,6 +98,20 @@ def test_a_damaged_event_record_stops_every_write(tmp_path: Path) -> None:
         with pytest.raises(StoreError, match="No command will write to this file"):
             write(Store(db))
     assert db.read_bytes() == before
+
+
+def test_a_damaged_event_record_stops_every_write_to_its_game(backend: Backend) -> None:
+    """On both backends: a game whose events were changed behind the store's back is never written again, by
+    any kind of write, and nothing changes (PostgreSQL's other games stay playable: one damaged table does not
+    stop a club night; SQLite refuses the whole file, above)."""
+    first = new_game(backend.store())
+    backend.sql("UPDATE events SET data = replace(data, 'Ann', 'Ana') WHERE game_id = ? AND seq = 1", (first,))
+    before = backend.contents()
+    for write in (lambda s: discard(s, first), lambda s: undo(s, first, 1), lambda s: play_round(s, first, "taps", 12)):
+        with pytest.raises(StoreError, match="damaged"):
+            write(backend.store())
+    assert backend.contents() == before
+    assert "event 1 was changed" in backend.store().verify()[2][0]
 
 
 def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,8 +134,9 @@ def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pyt
     assert calls == [1]
 
 
-def test_games_are_listed_from_their_summaries(tmp_path: Path) -> None:
-    store = Store(tmp_path / "g.sqlite3")
+def test_games_are_listed_from_their_summaries(backend: Backend) -> None:
+    store = backend.store()
+    assert store.games() == []
     gid = new_game(store)
     play_round(store, gid, "champ", 20)
     [summary] = store.games()
@@ -188,9 +203,9 @@ def test_the_default_database_is_where_platformdirs_puts_it(xdg: str | None, mon
     assert default_db_path() == os.path.join(platformdirs.user_data_dir("uw-referee", appauthor=False), "games.sqlite3")
 
 
-def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(tmp_path: Path) -> None:
+def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(backend: Backend) -> None:
     """``tail`` (issue 21: the board carries its copy of a game forward by the new events only)."""
-    store = Store(tmp_path / "g.sqlite3")
+    store = backend.store()
     gid = new_game(store)
     discard(store, gid)
     discard(store, gid)
@@ -205,7 +220,7 @@ def test_tail_gives_the_new_events_and_a_digest_that_marks_an_undo(tmp_path: Pat
     _gid, later, after = store.tail(gid, last[0])
     assert after[0][0] == last[0] and after[0][3] != last[3] and later != updated  # same seq, another history
     with pytest.raises(NoGame):
-        Store(tmp_path / "g.sqlite3", read_only=True).tail(99, 0)
+        backend.store(read_only=True).tail(99, 0)
 
 def count_applies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every ``Game.apply`` from here on adds one to the returned counter (a replay of n events is n - 1)."""
@@ -229,10 +244,11 @@ def long_game(store: Store, rounds: int) -> int:
     return gid
 
 
-def test_undo_replays_once_and_redo_resumes_from_the_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_undo_replays_once_and_redo_resumes_from_the_snapshot(backend: Backend, monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
     """Issue 26: undo replayed the game twice (the events before, then the ones kept); now once, and
     redo none: it carries the kept state on with the events put back."""
-    store = Store(tmp_path / "g.sqlite3")
+    store = backend.store()
     gid = long_game(store, 8)
     _, before, _ = store.history(gid)
     count = before.count  # 2 + 8 rounds of 3 events
@@ -250,9 +266,9 @@ def test_undo_replays_once_and_redo_resumes_from_the_snapshot(tmp_path: Path, mo
     assert resumed.state.to_snapshot() == json.loads(json.dumps(replayed.state.to_snapshot()))
 
 
-def test_stored_reads_the_events_and_the_kept_game_without_a_replay(tmp_path: Path,
+def test_stored_reads_the_events_and_the_kept_game_without_a_replay(backend: Backend,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(tmp_path / "g.sqlite3")
+    store = backend.store()
     gid = long_game(store, 5)
     _, replayed, history = store.history(gid)
     calls = count_applies(monkeypatch)
@@ -262,21 +278,19 @@ def test_stored_reads_the_events_and_the_kept_game_without_a_replay(tmp_path: Pa
     assert game.state.to_dict() == json.loads(json.dumps(replayed.state.to_dict()))
 
 
-def test_stored_replays_a_game_without_a_snapshot(tmp_path: Path) -> None:
-    db = tmp_path / "g.sqlite3"
-    store = Store(db)
+def test_stored_replays_a_game_without_a_snapshot(backend: Backend) -> None:
+    store = backend.store()
     gid = long_game(store, 2)
     _, replayed, history = store.history(gid)
     store.close()
-    with sqlite3.connect(db) as con:
-        con.execute("DELETE FROM snapshots")
-    _, game, stored = Store(db, read_only=True).stored(gid)
+    backend.sql("DELETE FROM snapshots")
+    _, game, stored = backend.store(read_only=True).stored(gid)
     assert stored == history and game.state.to_dict() == replayed.state.to_dict()
 
 
-def test_records_are_the_events_as_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_records_are_the_events_as_stored(backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
     """What export prints: each event's JSON as stored, which is its Event.to_dict(); no replay."""
-    store = Store(tmp_path / "g.sqlite3")
+    store = backend.store()
     gid = long_game(store, 3)
     _, replayed, history = store.history(gid)
     calls = count_applies(monkeypatch)
@@ -300,14 +314,14 @@ def told(store: Store, gid: int) -> list[list[str]]:
     return said(recent_notes([event for _, event in store.history(gid)[2]], KEPT_ACTIONS))
 
 
-def test_the_words_of_the_last_actions_are_kept_and_read_without_a_replay(tmp_path: Path,
+def test_the_words_of_the_last_actions_are_kept_and_read_without_a_replay(backend: Backend,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(tmp_path / "g.sqlite3")
+    store = backend.store()
     gid = long_game(store, 8)
     want = told(store, gid)
     assert len(want) == 8 and "plays SUN" in want[-2][0]
     calls = count_applies(monkeypatch)
-    found = Store(tmp_path / "g.sqlite3", read_only=True).resumed(gid)
+    found = backend.store(read_only=True).resumed(gid)
     assert found is not None and calls[0] == 0
     fid, _updated, game, recent, seq, digest = found
     assert fid == gid and said(recent) == want and game.count == seq + 1
@@ -352,29 +366,24 @@ def test_a_schema_4_file_gets_the_words_of_its_last_actions(tmp_path: Path) -> N
     assert found is not None and said(found[3]) == told(Store(db), gid)
 
 
-def test_verify_finds_the_kept_words_changed_and_no_reader_serves_them(tmp_path: Path) -> None:
+def test_verify_finds_the_kept_words_changed_and_no_reader_serves_them(backend: Backend) -> None:
     from referee.board.source import Source
     from referee.store import game_digest
 
-    db = tmp_path / "g.sqlite3"
-    store = Store(db)
+    store = backend.store()
     gid = long_game(store, 4)
     store.close()
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE snapshots SET recent = replace(recent, 'RUM', 'RAM')")
-    con.close()
-    problems = Store(db).verify()[2]
+    backend.sql("UPDATE snapshots SET recent = replace(recent, 'RUM', 'RAM')")
+    problems = backend.store().verify()[2]
     assert problems and "saved last actions was changed after it was written" in problems[0]
-    assert Store(db, read_only=True).resumed(gid) is None  # not served: the board replays the events
-    shown = Source(db).game(gid, 8)
+    assert backend.store(read_only=True).resumed(gid) is None  # not served: the board replays the events
+    shown = Source(backend.url).game(gid, 8)
     assert any("RUM" in line for line in shown.recent) and not any("RAM" in line for line in shown.recent)
     with pytest.raises(StoreError, match="damaged"):
-        discard(Store(db), gid)
-    with sqlite3.connect(db) as con:  # and changed with a digest made again: its events still say otherwise
-        seq, state, view, summary, recent = con.execute(
-            "SELECT s.seq, s.state, s.view, g.summary, s.recent FROM snapshots s JOIN games g ON g.id = s.game_id"
-        ).fetchone()
-        head = con.execute("SELECT chain FROM events WHERE seq = ?", (seq - 1,)).fetchone()[0]
-        con.execute("UPDATE snapshots SET digest = ?", (game_digest(seq, head, state, view, summary, recent),))
-    con.close()
-    assert "does not match its events" in Store(db).verify()[2][0]
+        discard(backend.store(), gid)
+    # and changed with a digest made again: its events still say otherwise
+    [(seq, state, view, summary, recent)] = backend.sql(
+        "SELECT s.seq, s.state, s.view, g.summary, s.recent FROM snapshots s JOIN games g ON g.id = s.game_id")
+    [(head,)] = backend.sql("SELECT chain FROM events WHERE seq = ?", (seq - 1,))
+    backend.sql("UPDATE snapshots SET digest = ?", (game_digest(seq, bytes(head), state, view, summary, recent),))
+    assert "does not match its events" in backend.store().verify()[2][0]

@@ -46,4 +46,4 @@ _.handle_data
 _.log_message  # http.server's handler calls it (tests/test_examples.py)
 _.should_close  # gunicorn's response calls it (tests/test_reliability_service.py)
 _.handlers  # logging reads a logger's handlers (tests/test_service_gunicorn.py)
-_.format_message  # Click calls it to print a ClickException (referee/game_cli.py)
+_.format_message  # Click calls it to print a ClickException (referee/cli_failures.py)

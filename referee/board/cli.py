@@ -100,6 +100,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
     from referee.board.source import BoardError, Source
+    from referee.store_pg import is_database_url, shown_address
 
     path = db or (obj.db if obj else None)
     if path is None:
@@ -127,7 +128,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
-    click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(path=path, url=local))
+    click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(
+        path=shown_address(path) if is_database_url(path) else path, url=local))  # a server's password stays unsaid
     if everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
                      "join code can take a free seat and play its turns."), err=True)
@@ -171,7 +173,8 @@ def _players_env(base: str, game: int | None) -> None:
     join link, the current game's code and the host's link said on the terminal."""
     from referee.board.players import join_code, new_secret
 
-    secret = new_secret()
+    # Replicas of one hosted board share it (deploy/uw-board.env): a game's join code, made from it, works on each.
+    secret = os.environ.get("UW_BOARD_HOST_SECRET") or new_secret()
     os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base,
                       UW_BOARD_HOST_LANG=language())  # the terminal's language, for the requests it shows
     if game is None:

@@ -209,7 +209,8 @@ class OffTheLoop:
 
 
 def _referee() -> Any:
-    from referee import Referee, Store
+    from referee import Referee
+    from referee.store_pg import open_store
 
     rt = runtime(current_app)
 
@@ -220,7 +221,7 @@ def _referee() -> Any:
             rt.dictionary = open_dictionary()
         return rt.dictionary
 
-    return OffTheLoop(Referee(Store(current_app.config["BOARD_DB"]), dictionary))
+    return OffTheLoop(Referee(open_store(current_app.config["BOARD_DB"]), dictionary))
 
 
 def _problem(exc: Problem) -> Response:

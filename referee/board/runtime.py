@@ -9,6 +9,7 @@ feeds and renders what changed before it wakes the streams.
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -18,12 +19,14 @@ from typing import Any
 from flask import Flask
 
 from referee.board.source import BoardError, Feed, Watcher
+from referee.store_pg import is_database_url
 
 #: Live pages (event streams) one board serves at once by default: each costs a connection and
 #: a few tens of kB of memory, no thread (BENCHMARKS.md, issue 21). ``--max-viewers`` changes it.
 MAX_VIEWERS = 2000
-#: Games followed at once (each a game kept in memory); the least recently asked for is dropped.
-MAX_FEEDS = 32
+#: Games followed at once (each a game kept in memory, a few kB); the least recently asked for is dropped.
+#: ``UW_BOARD_FEEDS`` changes it: a hosted board (many tables on PostgreSQL) follows every table it streams.
+MAX_FEEDS = int(os.environ.get("UW_BOARD_FEEDS") or 32)
 
 
 @dataclass
@@ -76,7 +79,13 @@ class Runtime:
         self._feeds: OrderedDict[int | None, Feed] = OrderedDict()
         self._renders: dict[tuple[int | None, str], Render] = {}
         extra = {} if poll_s is None else {"poll_s": poll_s}
-        self.watcher = Watcher(path, on_change=self.refresh, **extra)
+        self.watcher: Any
+        if is_database_url(path):  # commits heard of on one connection (LISTEN/NOTIFY), whichever process made them
+            from referee.notify import Listener
+
+            self.watcher = Listener(path, on_change=self.refresh)
+        else:
+            self.watcher = Watcher(path, on_change=self.refresh, **extra)
         self.renders_done = 0  # how many renders since the start (the tests count them)
 
     def feed(self, game_id: int | None) -> Feed:
@@ -106,11 +115,15 @@ class Runtime:
                 self.renders_done += 1
             return found
 
-    def refresh(self) -> None:
-        """After a commit: catch every followed game up, and render again, once per language shown, those
-        that changed (the watcher calls it before it wakes the streams)."""
+    def refresh(self, games: set[int] | None = None) -> None:
+        """After a commit: catch the followed games up, and render again, once per language shown, those
+        that changed (the watcher calls it before it wakes the streams). ``games``: the games the commits
+        wrote, when the watcher knows them (PostgreSQL's notifications); the current game's feed is always
+        caught up (any game may become current)."""
         with self._lock:
             for game_id, feed in list(self._feeds.items()):
+                if games is not None and game_id is not None and game_id not in games:
+                    continue
                 if feed.refresh():
                     for key in [k for k in self._renders if k[0] == game_id]:
                         self._renders[key] = self._render(feed, key[1])

@@ -20,6 +20,7 @@ from referee.actions import history_notes
 from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
+from referee.store_pg import is_database_url, open_store
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
 POLL_S = 0.1
@@ -68,21 +69,26 @@ def _fail(exc: StoreError, game_id: int | None = None) -> BoardError:
                           "log or with 'uw-referee verify'"), 503)
 
 
-def _logged(problem: BoardError, exc: StoreError, path: Path) -> BoardError:
+def _logged(problem: BoardError, exc: StoreError, path: Path | str) -> BoardError:
     """The problem, after telling the operator's log what the store said (with the path) unless it is a 404."""
     if problem.status != 404:
         log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
     return problem
 
 
+def where(db: str | os.PathLike[str]) -> Path | str:
+    """The database as the board keeps it: a PostgreSQL address as it is, a file as a Path."""
+    return str(db) if is_database_url(str(db)) else Path(db)
+
+
 class Source:
     """Reads games from the database at ``path`` for one request (open, read, close)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = where(path)
 
     def _store(self) -> Store:
-        return Store(self.path, read_only=True)
+        return open_store(self.path, read_only=True)
 
     def game(self, game_id: int | None, recent: int = RECENT) -> Shown:
         """The game (the most recently active one when ``game_id`` is None) with its last actions in words: a
@@ -94,7 +100,7 @@ class Source:
     def games(self) -> list[GameSummary]:
         store = self._store()
         try:
-            return store.games() if self.path.exists() else []
+            return store.games() if isinstance(self.path, str) or self.path.exists() else []
         except StoreError as exc:
             raise _logged(_fail(exc), exc, self.path) from None
         finally:
@@ -117,7 +123,7 @@ class Feed:
     """
 
     def __init__(self, path: str | os.PathLike[str], game_id: int | None, recent: int = RECENT) -> None:
-        self.path = Path(path)
+        self.path = where(path)
         self.asked = game_id
         self.recent = recent
         self.id: int | None = None
@@ -138,7 +144,7 @@ class Feed:
 
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
-        store = Store(self.path, read_only=True)
+        store = open_store(self.path, read_only=True)
         kept = None
         try:
             target = self.asked
@@ -271,8 +277,13 @@ class Watcher:
         with self._changed:
             self._changed.notify_all()
 
-    def wait(self, seen: int, timeout: float) -> int:
-        """Block until the version differs from ``seen``, the timeout passes or the server stops."""
+    def version_of(self, _game: int | None) -> int:
+        """The version a stream of a game waits to see change: the file's (SQLite cannot say which game changed)."""
+        return self.version
+
+    def wait(self, seen: int, timeout: float, _game: int | None = None) -> int:
+        """Block until the version differs from ``seen``, the timeout passes or the server stops (the stream's game,
+        third, is the same to the file's watcher: it cannot tell games apart)."""
         self.start()
         with self._changed:
             self._changed.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)

@@ -273,7 +273,7 @@ def _stream(game_id: int | None) -> Response:
     client = request.environ.get("gunicorn.socket")  # None under Flask's test client
 
     def generate() -> Iterator[bytes]:
-        seen = watcher.version
+        seen = watcher.version_of(game_id)  # on PostgreSQL, only this game's commits wake the stream
         sent = ""
         ends = time.monotonic() + seconds
         yield b"retry: 1000\n\n"
@@ -290,7 +290,7 @@ def _stream(game_id: int | None) -> Response:
                 now = time.monotonic()
                 if watcher.stopping.is_set() or now >= ends:
                     return
-                version = watcher.wait(seen, min(CHECK_SECONDS, max(0.0, ends - now)))
+                version = watcher.wait(seen, min(CHECK_SECONDS, max(0.0, ends - now)), game_id)
                 if version != seen:
                     seen = version
                     break

@@ -1,0 +1,214 @@
+"""Live updates across processes and hosts: each board process LISTENs on one PostgreSQL connection.
+
+Every store write that commits sends ``NOTIFY uw_referee, '<game id>'`` in its transaction (``referee.store_pg``):
+the server delivers it to every listening connection once the commit is visible, whichever replica or host made
+it. ``Listener`` is the board's change watcher for a PostgreSQL database (the file watcher, ``Watcher`` in
+``referee.board.source``, polls SQLite instead): one thread (a greenlet under gevent) waits on the connection's
+socket, hands the games heard of to ``on_change`` (the board catches those feeds up and renders them, once per
+process), then wakes the streams, which sleep on a condition. No viewer ever asks the database anything.
+
+``poll`` (a page, or an action's answer, that must not show a state older than its request) makes one round trip
+on the listening connection: the server sends every notification of a commit that finished before it along with
+the answer, so the games it names are caught up before ``poll`` returns. A lost connection (the server restarted,
+the network cut) is made again with a pause that grows to ``RETRY_MAX_S``; once back, every game followed is
+caught up (``on_change(None)``), since notifications sent meanwhile were lost.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import select
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from referee.store_pg import CHANNEL, CONNECT_OPTIONS
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+
+log = logging.getLogger("referee.board")
+
+#: Seconds between two round trips on an idle listening connection: how soon a silent loss of the server
+#: (a network cut that sends nothing) is noticed.
+IDLE_CHECK_S = 5.0
+#: The longest pause between two attempts to reconnect (seconds); the first is 0.1 s, doubled each time.
+RETRY_MAX_S = 2.0
+#: How long ``poll`` waits for its round trip before it answers with what the process has (seconds).
+POLL_WAIT_S = 2.0
+
+
+class Listener:
+    """The change watcher of a board on PostgreSQL (see the module). Same face as ``Watcher``: ``version``,
+    ``stopping``, ``start``, ``stop``, ``wait`` and ``poll``; ``on_change`` gets the set of game ids heard of,
+    or None for "any game may have changed" (after a reconnection)."""
+
+    def __init__(self, url: str, on_change: Callable[[set[int] | None], None] | None = None) -> None:
+        self.url = url
+        self.on_change = on_change
+        self.version = 0
+        self.connected = False  # the listening connection is up (the board's health check reads it)
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # streams of "the current game": every commit wakes them
+        # Each game's version and the condition its streams sleep on (sharing the one lock): a commit wakes the
+        # streams of its own game only, so a thousand tables' viewers do not all wake for each action.
+        self._games: dict[int, tuple[list[int], threading.Condition]] = {}
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._rounds = threading.Condition()
+        self._started = 0   # round trips begun on the listening connection
+        self._done = 0      # round trips whose notifications were handled
+        self._heard: set[int] = set()
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="board-listener", daemon=True)
+                self._thread.start()
+
+    def stop(self) -> None:
+        """Wake every stream so it ends (the server is stopping), and the listening thread."""
+        self.stopping.set()
+        self._wake()
+        with self._lock:
+            self._changed.notify_all()
+            for _version, condition in self._games.values():
+                condition.notify_all()
+        with self._rounds:
+            self._rounds.notify_all()
+
+    def _entry(self, game: int) -> tuple[list[int], threading.Condition]:
+        """The game's version and condition (called with the lock held)."""
+        entry = self._games.get(game)
+        if entry is None:
+            entry = self._games[game] = ([0], threading.Condition(self._lock))
+        return entry
+
+    def version_of(self, game: int | None) -> int:
+        """The version a stream of ``game`` (None: the current game, whichever it is) waits to see change."""
+        if game is None:
+            return self.version
+        with self._lock:
+            return self._entry(game)[0][0]
+
+    def wait(self, seen: int, timeout: float, game: int | None = None) -> int:
+        """Block until the version of ``game`` (every commit's when None) differs from ``seen``, the timeout
+        passes or the server stops."""
+        self.start()
+        with self._lock:
+            version, condition = ([self.version], self._changed) if game is None else self._entry(game)
+            if game is None:
+                condition.wait_for(lambda: self.version != seen or self.stopping.is_set(), timeout)
+                return self.version
+            condition.wait_for(lambda: version[0] != seen or self.stopping.is_set(), timeout)
+            return version[0]
+
+    def poll(self) -> int:
+        """Catch up with every commit that finished before this call (one round trip; see the module)."""
+        self.start()
+        with self._rounds:
+            ticket = self._started + 1
+        self._wake()
+        with self._rounds:
+            self._rounds.wait_for(lambda: self._done >= ticket or self.stopping.is_set() or not self.connected,
+                                  POLL_WAIT_S)
+        return self.version
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"!")
+        except OSError:
+            pass  # the pipe is full: the listener is already woken
+
+    def _drain(self) -> None:
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    def _bump(self, games: set[int] | None) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(games)
+            except Exception:
+                log.exception("the board could not render a change")
+        with self._lock:
+            self.version += 1
+            self._changed.notify_all()
+            for game in self._games if games is None else games:
+                version, condition = self._entry(game)
+                version[0] += 1
+                condition.notify_all()
+
+    def _note(self, notify: Any) -> None:
+        """psycopg's notify handler: remember the game (handled after the round trip that brought it)."""
+        if notify.channel == CHANNEL and notify.payload.isdigit():
+            self._heard.add(int(notify.payload))
+
+    def _connect(self) -> Connection[Any]:
+        import psycopg
+
+        conn = psycopg.connect(self.url, autocommit=True, **CONNECT_OPTIONS)
+        conn.add_notify_handler(self._note)
+        conn.execute(f"LISTEN {CHANNEL}".encode())
+        return conn
+
+    def _round(self, conn: Connection[Any]) -> None:
+        """One round trip: every notification that arrived is handed to ``_note``; then the games are caught up
+        and the streams woken, and the round counted done (which ``poll`` waits for)."""
+        with self._rounds:
+            self._started += 1
+            number = self._started
+        conn.execute(b"SELECT 1")
+        heard, self._heard = self._heard, set()
+        if heard:
+            self._bump(heard)
+        with self._rounds:
+            self._done = number
+            self._rounds.notify_all()
+
+    def _run(self) -> None:
+        pause = 0.1
+        first = True
+        while not self.stopping.is_set():
+            try:
+                conn = self._connect()
+            except Exception as exc:
+                if self.connected or first:
+                    log.warning("the board cannot listen for changes: %s", " ".join(str(exc).split()))
+                self.connected, first = False, False
+                with self._rounds:
+                    self._rounds.notify_all()  # a poll does not wait for a connection that is not there
+                self.stopping.wait(pause)
+                pause = min(RETRY_MAX_S, pause * 2)
+                continue
+            self.connected, pause = True, 0.1
+            if not first:
+                log.warning("the board listens for changes again")
+                self._bump(None)  # notifications sent while away were lost: catch every game up
+            first = False
+            try:
+                self._listen(conn)
+            except Exception as exc:
+                if not self.stopping.is_set():
+                    log.warning("the board lost its connection for changes: %s", " ".join(str(exc).split()))
+                self.connected = False
+            finally:
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+
+    def _listen(self, conn: Connection[Any]) -> None:
+        while not self.stopping.is_set():
+            self._round(conn)
+            readable, _w, _x = select.select([conn.fileno(), self._wake_r], [], [], IDLE_CHECK_S)
+            if self._wake_r in readable:
+                self._drain()
+
+
+__all__ = ["Listener"]

@@ -1,0 +1,141 @@
+"""Live updates across processes on PostgreSQL (referee/notify.py): a commit notifies, each board process
+listens on one connection and streams the change to its viewers, whichever process took the action."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from board_support import Board
+
+from referee.board.players import join_code
+from referee.engine import Discarded, RollOff, Setup
+from referee.notify import Listener
+from referee.store_pg import open_store
+
+
+def new_game(url: str, players: tuple[str, ...] = ("Cindi", "Paul", "Sue")) -> int:
+    gid, _, _ = open_store(url).create(Setup(players=players, card_accounting=False),
+                                       lambda g: g.apply(RollOff(first=players[0])))
+    return gid
+
+
+def discard(url: str, gid: int) -> None:
+    open_store(url).act(gid, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
+
+
+def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(postgres_db: str) -> None:
+    first, second = new_game(postgres_db), new_game(postgres_db)
+    heard: list[set[int] | None] = []
+    listener = Listener(postgres_db, on_change=heard.append)
+    try:
+        listener.start()
+        deadline = time.monotonic() + 10
+        while not listener.connected and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert listener.connected
+        before = listener.version
+        discard(postgres_db, second)
+        listener.poll()  # the commit finished before the poll: its game is caught up when poll returns
+        assert heard == [{second}] and listener.version == before + 1
+        discard(postgres_db, first)
+        assert listener.wait(before + 1, 5) == before + 2 and heard[-1] == {first}  # and without a poll
+        assert listener.wait(before + 2, 0.3) == before + 2  # nothing else: no change, no wake-up
+        # a stream sleeps on its own game: another table's commit does not wake it, its own does
+        mine = listener.version_of(first)
+        started = time.monotonic()
+        threading.Timer(0.2, discard, (postgres_db, second)).start()
+        assert listener.wait(mine, 0.8, first) == mine and time.monotonic() - started >= 0.75
+        assert listener.version_of(second) != 0
+        threading.Timer(0.1, discard, (postgres_db, first)).start()
+        assert listener.wait(mine, 5, first) == mine + 1
+    finally:
+        listener.stop()
+
+
+class Stream:
+    """An event stream read in a thread: each ``data:`` payload as it arrives."""
+
+    def __init__(self, url: str) -> None:
+        host, port = url.removeprefix("http://").rsplit("/", 1)[0].split(":")[0], int(url.split(":")[2].split("/")[0])
+        path = "/" + url.split("/", 3)[3]
+        self.sock = socket.create_connection((host, port), timeout=30)
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.payloads: list[dict[str, Any]] = []
+        self.arrived: list[float] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        buffer = b""
+        try:
+            while True:
+                chunk = self.sock.recv(65536)
+                if not chunk:
+                    return
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    for line in block.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            self.payloads.append(json.loads(line[6:]))
+                            self.arrived.append(time.monotonic())
+        except OSError:
+            return
+
+    def wait_for(self, count: int, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while len(self.payloads) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return len(self.payloads) >= count
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+#: The host secret the replicas of a test share (deploy/uw-board.env): a game's join code is made from it.
+SECRET = "a-host-secret-the-replicas-share-0123456789abcdef"
+
+
+def code_of(game: int) -> str:
+    """The game's join code, as every replica sharing ``SECRET`` makes it."""
+    return join_code(SECRET, game)
+
+
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+        return found
+
+
+@pytest.mark.slow
+def test_an_action_through_one_board_process_reaches_the_other_ones_stream(postgres_db: str,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = new_game(postgres_db)
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
+    with Board(postgres_db, "--players") as one, Board(postgres_db, "--players") as other:
+        code = code_of(gid)
+        watching = Stream(f"{other.url}/games/{gid}/events")
+        also = Stream(f"{one.url}/games/{gid}/events")
+        try:
+            assert watching.wait_for(1, 10) and also.wait_for(1, 10)
+            assert not watching.wait_for(2, 0.5)  # nothing happened: nothing sent
+            seat = _post(f"{one.url}/api/games/{gid}/seats", {"code": code, "seat": "Cindi"})
+            acted = time.monotonic()
+            done = _post(f"{one.url}/api/games/{gid}/actions", {"action": "discard", "seen": 2}, seat["token"])
+            assert done["events"] == 3
+            assert watching.wait_for(2, 10), "the other process never streamed the action"
+            assert watching.payloads[1]["key"] != watching.payloads[0]["key"]
+            assert "Cindi" in watching.payloads[1]["html"] and "Paul" in watching.payloads[1]["announce"]
+            assert watching.arrived[1] - acted < 5
+            # the same game on both (the acting replica may also mark the phone's action: that mark lives in its memory)
+            assert also.wait_for(2, 10) and also.payloads[1]["announce"] == watching.payloads[1]["announce"]
+        finally:
+            watching.close()
+            also.close()

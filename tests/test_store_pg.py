@@ -1,0 +1,129 @@
+"""The store on PostgreSQL (referee/store_pg.py): what a shared server adds to the store's contract, which
+tests/test_store.py checks on both backends. Concurrency by the database (a write locks its game's row), the
+turn guard between two stores, the schema marked as ours, the commit's notification, a server that is down."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import psycopg
+import pytest
+
+from referee.engine import Discarded, GameChanged, RollOff, Seen, Setup
+from referee.store import NoGame, StoreError
+from referee.store_pg import CHANNEL, PgStore, is_database_url, open_store, shown_address
+
+
+def new_game(url: str) -> int:
+    gid, _, _ = open_store(url).create(Setup(players=("Ann", "Bob"), card_accounting=False),
+                                       lambda g: g.apply(RollOff(first="Ann")))
+    return gid
+
+
+def discard_current(url: str, gid: int, expect: Seen | None = None) -> str:
+    """The current player discards (decided inside the write, on the game as locked): who it was."""
+    who: list[str] = []
+
+    def action(game: Any) -> None:
+        who.append(game.state.current.name)
+        game.apply(Discarded(game.state.current.name))
+
+    open_store(url).act(gid, action, expect)
+    return who[0]
+
+
+def test_an_address_chooses_postgresql_and_a_path_sqlite(tmp_path: Any) -> None:
+    assert is_database_url("postgresql://h/db") and is_database_url("postgres://h/db")
+    assert not is_database_url(str(tmp_path / "postgresql:")) and not is_database_url(None)
+    assert type(open_store(str(tmp_path / "g.sqlite3"))).__name__ == "Store"
+    assert shown_address("postgresql://ann:secret@db.example:6543/club") == "postgresql://ann@db.example:6543/club"
+
+
+def test_writers_racing_on_one_game_take_turns_by_the_row_lock(postgres_db: str) -> None:
+    """Eight threads, each with its own store and connection, discard 10 times each on one game: every discard
+    lands once, in a whole chain, and each is credited to the player whose turn it was when the lock was held
+    (without the lock two writers read the same last event and one fails on the key, or both land)."""
+    gid = new_game(postgres_db)
+    errors: list[BaseException] = []
+    credited: list[str] = []
+
+    def writer() -> None:
+        try:
+            for _ in range(10):
+                credited.append(discard_current(postgres_db, gid))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    _, game, history = open_store(postgres_db).history(gid)
+    assert len(history) == 2 + 80 and game.count == 82
+    discards = [event.player for _, event in history if isinstance(event, Discarded)]
+    assert discards == ["Ann", "Bob"] * 40 and sorted(credited) == sorted(discards)
+    assert open_store(postgres_db).verify() == (1, 82, [])
+
+
+def test_the_turn_guard_holds_between_two_replicas(postgres_db: str) -> None:
+    gid = new_game(postgres_db)
+    seen = Seen.of(open_store(postgres_db).load(gid)[1])
+    assert discard_current(postgres_db, gid, seen) == "Ann"  # the first phone's action
+    with pytest.raises(GameChanged, match="meanwhile"):  # the second phone saw the same state: refused
+        discard_current(postgres_db, gid, seen)
+    assert open_store(postgres_db).load(gid)[1].count == 3
+
+
+def test_a_reader_never_creates_the_schema(postgres_db: str) -> None:
+    reader = open_store(postgres_db, read_only=True)
+    with pytest.raises(NoGame):
+        reader.load()
+    assert reader.games() == []
+    with psycopg.connect(postgres_db) as conn:
+        assert conn.execute("SELECT to_regclass('games')").fetchone() == (None,)
+    gid = new_game(postgres_db)
+    with pytest.raises(StoreError, match="read-only"):
+        reader.act(gid, lambda _g: None)
+
+
+def test_a_schema_of_another_program_or_a_newer_one_is_left_untouched(postgres_db: str) -> None:
+    with psycopg.connect(postgres_db, autocommit=True) as conn:
+        conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    with pytest.raises(StoreError, match="another program"):
+        new_game(postgres_db)
+    with psycopg.connect(postgres_db, autocommit=True) as conn:
+        assert conn.execute("SELECT to_regclass('events')").fetchone() == (None,)
+        conn.execute("DROP TABLE games")
+    new_game(postgres_db)
+    with psycopg.connect(postgres_db, autocommit=True) as conn:
+        conn.execute("UPDATE uw_referee_meta SET value = '99' WHERE key = 'schema'")
+    from referee.store_pg import close_pools
+
+    close_pools()  # a new process: it has not seen the schema yet
+    with pytest.raises(StoreError, match="newer uw-referee"):
+        new_game(postgres_db)
+
+
+def test_a_commit_notifies_its_game_and_a_refusal_nothing(postgres_db: str) -> None:
+    gid = new_game(postgres_db)
+    with psycopg.connect(postgres_db, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        discard_current(postgres_db, gid)
+        heard = [n.payload for n in listener.notifies(timeout=2, stop_after=1)]
+        assert heard == [str(gid)]
+        with pytest.raises(GameChanged):
+            discard_current(postgres_db, gid, Seen(events=1))
+        assert [n.payload for n in listener.notifies(timeout=0.5)] == []
+        other = new_game(postgres_db)
+        assert [n.payload for n in listener.notifies(timeout=2, stop_after=1)] == [str(other)]
+
+
+def test_a_server_that_cannot_be_reached_is_said_at_once_without_the_password() -> None:
+    started = time.monotonic()
+    with pytest.raises(StoreError) as caught:
+        PgStore("postgresql://ann:secret@127.0.0.1:9/club").load()
+    assert time.monotonic() - started < 5
+    assert "secret" not in str(caught.value) and "postgresql://ann@127.0.0.1:9/club" in str(caught.value)
