@@ -128,7 +128,9 @@ def definition_lines(word: str, senses: list[Any]) -> list[str]:
 
 def part_of_speech(name: str) -> str:
     """WordNet's part of speech, for people (the glosses themselves are WordNet's English)."""
-    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
+    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb"),
+             "preposition": _("preposition"), "pronoun": _("pronoun"), "conjunction": _("conjunction"),
+             "interjection": _("interjection")}
     return names.get(name, name)
 
 

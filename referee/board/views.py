@@ -404,7 +404,9 @@ def definitions_for(word: str) -> list[tuple[str, str]] | None:
     from dictionaries.definitions import definitions
     from dictionaries.errors import DictionaryError, WordError
 
-    parts = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
+    parts = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb"),
+             "preposition": _("preposition"), "pronoun": _("pronoun"), "conjunction": _("conjunction"),
+             "interjection": _("interjection")}
     try:
         return [(parts.get(d.part_of_speech, d.part_of_speech), d.text) for d in definitions(word)]
     except (DictionaryError, WordError):
