@@ -248,7 +248,7 @@ class Frequencies:
                    if _KEY_RE.fullmatch(word)}
 
         def foreign(word: str) -> float:
-            return max(wordfreq.zipf_frequency(word, lang, wordlist="large") for lang in FOREIGN_LANGUAGES)
+            return float(max(wordfreq.zipf_frequency(word, lang, wordlist="large") for lang in FOREIGN_LANGUAGES))
 
         source = {
             "name": "wordfreq",
