@@ -13,10 +13,6 @@ import os
 
 from dictionaries.rules import MAX_WORD_LETTERS as MAX_WORD_LETTERS  # the format's longest key
 
-# TEMPORARY until merge (coordinator removes): referee/cli.py (issue 23a's file) still imports the
-# version from here; its one home is unspeakable_words.
-from unspeakable_words import __version__ as __version__  # re-exported for referee/cli.py until the merge
-
 #: Bump when the layout of the built files changes; the loader refuses other versions.
 FORMAT_VERSION = 1
 

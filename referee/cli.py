@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from dictionaries import __version__
 from dictionaries.errors import DictionaryError, WordError
 from dictionaries.i18n import _, ngettext
 from referee.cli_common import (
@@ -26,6 +25,7 @@ from referee.failures import failure_of
 from referee.paths import default_db_path
 from referee.render import check_lines, letters_text
 from referee.terminal import Style, disable_color, use_color, write
+from unspeakable_words import __version__
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
 #: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
