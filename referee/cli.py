@@ -23,7 +23,7 @@ from referee.cli_common import (
 from referee.cli_failures import click_exception, raise_for
 from referee.failures import failure_of
 from referee.paths import default_db_path
-from referee.render import check_lines, letters_text
+from referee.render import check_lines, letters_text, part_of_speech
 from referee.terminal import Style, disable_color, use_color, write
 from unspeakable_words import __version__
 
@@ -124,14 +124,6 @@ def definition_lines(word: str, senses: list[Any]) -> list[str]:
     if not senses:
         return ["  " + _("WordNet has no definition of {word}.").format(word=word)]
     return [f"  {part_of_speech(sense.part_of_speech)}: {sense.text}" for sense in senses]
-
-
-def part_of_speech(name: str) -> str:
-    """WordNet's part of speech, for people (the glosses themselves are WordNet's English)."""
-    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb"),
-             "preposition": _("preposition"), "pronoun": _("pronoun"), "conjunction": _("conjunction"),
-             "interjection": _("interjection")}
-    return names.get(name, name)
 
 
 @cli.command(help=_(
