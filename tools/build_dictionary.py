@@ -2,7 +2,7 @@
 
     python -m tools.build_dictionary [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
                                    [--frequencies wordfreq] [--gcide /usr/share/dictd]
-                                   [--overlay dictionaries/overlay.txt] [--out dictionaries/data]
+                                   [--overlay tools/overlay.txt] [--out dictionaries/data]
 
 Build-time inputs only (none is needed at run time): Debian's ``scowl``, ``wordnet-base`` and ``dict-gcide``
 packages and the ``wordfreq`` package (``pip install '.[build]'``). The word policy is SCOWL's
@@ -74,7 +74,7 @@ OVERLAY_SENSES: tuple[str, ...] = (*SENSES, PHRASE_PIECE, "unknown")
 CATEGORIES: tuple[str, ...] = ("words", "proper-names", "upper", "abbreviations", "contractions")
 DEFAULT_SCOWL = Path("/usr/share/dict/scowl")
 DEFAULT_WORDNET = Path("/usr/share/wordnet")
-DEFAULT_OVERLAY = Path(DATA_DIR).parent / "overlay.txt"
+DEFAULT_OVERLAY = Path(__file__).resolve().parent / "overlay.txt"
 SOURCE = "SCOWL (Spell Checker Oriented Word Lists) by Kevin Atkinson, Debian package scowl"
 _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
