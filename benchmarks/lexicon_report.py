@@ -25,10 +25,10 @@ if not __package__:  # run as a script (python benchmarks/x.py): the repository'
 
 from benchmarks.bench_words import median_us  # noqa: E402  # one timing helper for both scripts
 from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402 - after the sys.path line above
-from dictionaries.build import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402 - after the sys.path line above
 from dictionaries.definitions import open_definitions  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above
 from dictionaries.verdict import judge  # noqa: E402 - after the sys.path line above
+from tools.build_dictionary import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402 - after the sys.path line above
 
 JUDGED = ROOT / "tests" / "data" / "lexicon"
 ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse | borderline
@@ -76,6 +76,11 @@ OLD_REFUSED_AGAIN = JUDGED / "old_rule3_again.tsv"  # accept | borderline | nonc
 ACCEPTED_FIFTH = JUDGED / "accepted_fifth.tsv"      # accept | refuse | borderline, as in accepted_sample.tsv
 RARE_AGAIN = JUDGED / "rare_legal_again.tsv"        # word | not, as in rare_legal_sample.tsv
 OLD_REFUSED_AGAIN_SEED, ACCEPTED_FIFTH_SEED, RARE_AGAIN_SEED = 83, 73, 79
+# The two targets the final samples missed, drawn afresh once more after GCIDE's definitions and the rule
+# for months' and days' abbreviations (the last round): the samples those targets are measured on now.
+REFUSALS_LAST = JUDGED / "refusals_30k_last.tsv"    # right | wrong | plain, as in refusals_30k.tsv
+DEFINED_LAST = JUDGED / "definitions_last.tsv"      # right | wrong | none, as in definitions_sample.tsv
+REFUSALS_LAST_SEED, DEFINED_LAST_SEED = 89, 97
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -191,12 +196,17 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
     defined_again = stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_AGAIN_SEED)
     refusals_before = set(refusals_first) | set(refusals_again)
     defined_before |= set(defined_again)
+    refusals_final = stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE, REFUSALS_FINAL_SEED)
+    defined_final = stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_FINAL_SEED)
     return {
+        REFUSALS_LAST: sorted(stable_sample([r for r in refusals if r not in refusals_before | set(refusals_final)],
+                                            REFUSALS_SIZE, REFUSALS_LAST_SEED)),
+        DEFINED_LAST: sorted(stable_sample([w for w in legal if w not in defined_before | set(defined_final)],
+                                           DEFINED_SIZE, DEFINED_LAST_SEED)),
         REFUSALS_AGAIN: sorted(refusals_again),
         DEFINED_AGAIN: sorted(defined_again),
-        REFUSALS_FINAL: sorted(stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE,
-                                             REFUSALS_FINAL_SEED)),
-        DEFINED_FINAL: sorted(stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_FINAL_SEED)),
+        REFUSALS_FINAL: sorted(refusals_final),
+        DEFINED_FINAL: sorted(defined_final),
         ACCEPTED_FOURTH: sorted(fourth),
         ACCEPTED_FIFTH: sorted(fifth),
         RARE_LEGAL: sorted(rare_first),
@@ -276,24 +286,24 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
         if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"rare legal words ({path.name})")
 
-    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL):
+    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL, REFUSALS_LAST):
         sample = drawn[path]
         judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
         plain = [w for w, _c in sample if judged.get(w, ("",))[0] == "plain"]
         wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
         right = [w for w, _c in sample if judged.get(w, ("",))[0] == "right"]
-        measure = "the target's measure" if path == REFUSALS_FINAL else "drawn before the last round of rules"
+        measure = "the target's measure" if path == REFUSALS_LAST else "drawn before the last round of rules"
         print(f"\n== issue 19: of {len(sample)} refusals among wordfreq's {REFUSALS_POOL} most frequent 3-7 letter words "
               f"({path.name}, {measure}), {len(plain)} are plain words a table accepts ({len(plain) / len(sample):.1%}; "
               f"target <= 1%): {', '.join(plain) or 'none'}; {len(right)} carry the right reason "
               f"({len(right) / len(sample):.1%}; target >= 98%), wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
         if any(not judged.get(w, ("",))[0] for w, _c in sample):
             failures.append(f"{path.name}: unjudged")
-        elif path == REFUSALS_FINAL and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
+        elif path == REFUSALS_LAST and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
             failures.append(f"refusals ({path.name})")
 
     definitions = open_definitions()
-    for path in (DEFINED, DEFINED_FRESH, DEFINED_AGAIN, DEFINED_FINAL):
+    for path in (DEFINED, DEFINED_FRESH, DEFINED_AGAIN, DEFINED_FINAL, DEFINED_LAST):
         sample = drawn[path]
         judged = {w: j for w, j in read_judged(path).items() if j[1] == first_definition(definitions, w)}
         right_first = [w for w in sample if judged.get(w, ("",))[0] == "right"]
@@ -304,7 +314,7 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
               f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
         if any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"{path.name}: unjudged")
-        elif path == DEFINED_FINAL and (len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample)):
+        elif path == DEFINED_LAST and (len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample)):
             failures.append(f"definitions ({path.name})")
 
     judged = read_judged(DEMOTED_NOW)
@@ -321,7 +331,7 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
 def phrase_pieces(legal: list[str]) -> list[tuple[str, str]]:
     """Legal spellings WordNet knows only inside a longer phrase (QUO in status_quo), each with one such
     phrase: the class the overlay's review of phrase pieces read word by word."""
-    from dictionaries.build import DEFAULT_WORDNET, read_wordnet
+    from tools.build_dictionary import DEFAULT_WORDNET, read_wordnet
 
     wordnet = read_wordnet(DEFAULT_WORDNET)
     phrases: dict[str, str] = {}
@@ -419,10 +429,17 @@ def main(argv: list[str] | None = None) -> int:
                                 "right | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_AGAIN])
         keep_judged_codes(REFUSALS_FINAL, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_FINAL_SEED}) from the same pool, "
                           "in neither refusals_30k.tsv nor refusals_30k_again.tsv, drawn after the third round of issue 19's "
-                          "rules: the target's measure.\nright | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_FINAL])
+                          "rules (the target's measure until the last round).\nright | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_FINAL])
         keep_judged_definitions(DEFINED_FINAL, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_FINAL_SEED}), in no "
-                                "definitions sample before, drawn after the third round of issue 19's rules: the target's "
-                                "measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_FINAL])
+                                "definitions sample before, drawn after the third round of issue 19's rules (the "
+                                "target's measure until the last round).\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_FINAL])
+        keep_judged_codes(REFUSALS_LAST, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_LAST_SEED}) from the same pool, "
+                          "in no refusals sample before, drawn after GCIDE's definitions and the months' and days' "
+                          "abbreviations rule (the last round): the target's measure.\nright | wrong | plain, as in "
+                          "refusals_30k.tsv", issue19[REFUSALS_LAST])
+        keep_judged_definitions(DEFINED_LAST, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_LAST_SEED}), in no "
+                                "definitions sample before, drawn after GCIDE's definitions (the last round): the target's "
+                                "measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_LAST])
         keep_judged(DEMOTED_NOW, f"{DEMOTED_SIZE} random 3-7 letter words rule 3 still moves to size 70 (seed {DEMOTED_SEED}).\n"
                     "nonce = a nonce form a table refuses; word = a word a dictionary lists (a loss)", issue19[DEMOTED_NOW])
         keep_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"

@@ -13,10 +13,6 @@ import os
 
 from dictionaries.rules import MAX_WORD_LETTERS as MAX_WORD_LETTERS  # the format's longest key
 
-# TEMPORARY until merge (coordinator removes): referee/cli.py (issue 23a's file) still imports the
-# version from here; its one home is unspeakable_words.
-from unspeakable_words import __version__ as __version__  # re-exported for referee/cli.py until the merge
-
 #: Bump when the layout of the built files changes; the loader refuses other versions.
 FORMAT_VERSION = 1
 
@@ -48,11 +44,16 @@ WORD_ID_FORMAT = "<I"
 #: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".
 DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endian each, in display order
 DEFINITIONS_TEXT = "definitions.text"    # header, gloss offsets, then each gloss: part-of-speech byte + UTF-8 text
+#: Set in a gloss's part-of-speech byte when the gloss is GCIDE's, not WordNet's (issue 19).
+GCIDE_FLAG = 0x80
 DEFINITION_FILES: tuple[str, ...] = (DEFINITIONS_TRIE, DEFINITIONS_TEXT)
 DEFINITIONS_MAGIC = b"UWDEFS1\n"         # first 8 bytes of DEFINITIONS_TEXT; then uint32 count, count+1 uint32 offsets
 DEFINITION_ID_BYTES = 3
-#: Part-of-speech byte -> name, as the API shows it.
-PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb")
+#: Part-of-speech byte -> name, as the API shows it: WordNet's four, then the function words' (GCIDE's).
+PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb",
+                                    "preposition", "pronoun", "conjunction", "interjection")
+#: The parts of speech WordNet has.
+WORDNET_PARTS: tuple[str, ...] = PARTS_OF_SPEECH[:4]
 
 #: The shipped built files (a str: pathlib costs more to import than a word check takes).
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

@@ -1,7 +1,7 @@
-"""Short WordNet definitions of a word, from the memory-mapped files the build writes.
+"""Short definitions of a word (WordNet's, else GCIDE's first sense), from the memory-mapped files the build writes.
 
 A table disputing a word wants to know what it means. ``definitions("taps")`` gives the senses of
-TAPS and of its lemma TAP (a few per part of speech), or an empty list when WordNet has none.
+TAPS and of its lemma TAP (a few per part of speech), or an empty list when neither source has one.
 The files live beside the word files (``UW_DICTIONARY`` or the package data) but outside
 ``DATA_FILES``: judging a word never opens them.
 """
@@ -21,6 +21,7 @@ from dictionaries import (
     DEFINITIONS_MAGIC,
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
+    GCIDE_FLAG,
     METADATA,
     PARTS_OF_SPEECH,
 )
@@ -33,10 +34,12 @@ _HEADER = len(DEFINITIONS_MAGIC) + 4
 
 
 class Definition(NamedTuple):
-    """One sense of a word: its part of speech (noun, verb, adjective, adverb) and a short gloss."""
+    """One sense of a word: its part of speech (noun, verb, adjective, adverb...), a short gloss and
+    the dictionary it comes from ("WordNet", or "GCIDE" for words WordNet lacks), to credit it."""
 
     part_of_speech: str
     text: str
+    source: str = "WordNet"
 
     def to_dict(self) -> dict[str, str]:
         return {"part_of_speech": self.part_of_speech, "text": self.text}
@@ -81,7 +84,9 @@ class Definitions:
         for i in range(0, len(payload), DEFINITION_ID_BYTES):
             gloss = int.from_bytes(payload[i:i + DEFINITION_ID_BYTES], "little")
             start, end = base + offsets[gloss], base + offsets[gloss + 1]
-            result.append(Definition(parts[text[start]], text[start + 1:end].decode("utf-8")))
+            flags = text[start]
+            result.append(Definition(parts[flags & ~GCIDE_FLAG], text[start + 1:end].decode("utf-8"),
+                                     "GCIDE" if flags & GCIDE_FLAG else "WordNet"))
         return result
 
     def __contains__(self, key: object) -> bool:

@@ -170,12 +170,17 @@ def derivations(word: str) -> list[Derivation]:
     return found
 
 
+def no_irregular_forms(_base: str, _part: str) -> bool:
+    """The default for ``irregular``: no base has an irregular form (tests and toy inputs)."""
+    return False
+
+
 #: Rules whose regular form a base with an irregular one does not take (BLOWED, GOODER).
 IRREGULAR_RULES: dict[str, str] = {"past": VERB, "comparative": ADJECTIVE, "superlative": ADJECTIVE}
 
 
 def form_of(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iterable[str]],
-            irregular: Callable[[str, str], bool] = lambda base, part: False) -> Derivation | None:
+            irregular: Callable[[str, str], bool] = no_irregular_forms) -> Derivation | None:
     """The first derivation of ``word`` from a legal base of the class its rule needs, or None.
 
     ``legal(base)`` says whether the base is a legal word; ``parts(base)`` gives the parts of speech
@@ -206,7 +211,7 @@ def form_of(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iter
 
 
 def nonce_form(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iterable[str]],
-               irregular: Callable[[str, str], bool] = lambda base, part: False) -> Derivation | None:
+               irregular: Callable[[str, str], bool] = no_irregular_forms) -> Derivation | None:
     """The derivation that makes ``word`` a nonce form a table refuses, or None.
 
     A nonce form reads as a regular form of a legal base that the rule table refuses: a comparative

@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from dictionaries import __version__
 from dictionaries.errors import DictionaryError, WordError
 from dictionaries.i18n import _, ngettext
 from referee.cli_common import (
@@ -24,8 +23,9 @@ from referee.cli_common import (
 from referee.cli_failures import click_exception, raise_for
 from referee.failures import failure_of
 from referee.paths import default_db_path
-from referee.render import check_lines, letters_text
+from referee.render import check_lines, letters_text, part_of_speech
 from referee.terminal import Style, disable_color, use_color, write
+from unspeakable_words import __version__
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
 #: starts fast (the engine, SQLite and the board's web server are not loaded for word questions).
@@ -124,12 +124,6 @@ def definition_lines(word: str, senses: list[Any]) -> list[str]:
     if not senses:
         return ["  " + _("WordNet has no definition of {word}.").format(word=word)]
     return [f"  {part_of_speech(sense.part_of_speech)}: {sense.text}" for sense in senses]
-
-
-def part_of_speech(name: str) -> str:
-    """WordNet's part of speech, for people (the glosses themselves are WordNet's English)."""
-    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
-    return names.get(name, name)
 
 
 @cli.command(help=_(

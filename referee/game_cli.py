@@ -1,5 +1,8 @@
 """The game commands of ``uw-referee``: Click code only. What a table does is ``referee.actions``;
-its errors become Click errors with the right exit status (1 refused by the rules, 2 usage)."""
+its errors become Click errors with the right exit status (1 refused by the rules, 2 usage).
+
+A little over 500 lines: fifteen commands, each with its options and its help with an example; what they do is
+the library's (``referee.actions``)."""
 from __future__ import annotations
 
 import os

@@ -228,10 +228,21 @@ def describe_setup(game_id: int, view: dict[str, Any]) -> str:
 
 
 def option_name(option: str) -> str:
-    """An optional rule's name for people."""
-    names = {"oath": _("oath"), "spell_binding": _("spell binding"), "psychotherapy": _("psychotherapy"),
-             "last_words": _("last words")}
+    """An optional rule's name for people (the CLI and the board)."""
+    names = {
+        # TRANSLATORS: the names of the optional rules, as the Spanish rulebook calls them.
+        "oath": _("oath"), "spell_binding": _("spell binding"), "psychotherapy": _("psychotherapy"),
+        "last_words": _("last words"),
+    }
     return names.get(option, option.replace("_", " "))
+
+
+def part_of_speech(name: str) -> str:
+    """A definition's part of speech, for people (the CLI and the board; the glosses stay English)."""
+    names = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb"),
+             "preposition": _("preposition"), "pronoun": _("pronoun"), "conjunction": _("conjunction"),
+             "interjection": _("interjection")}
+    return names.get(name, name)
 
 
 def dice_name(dice: str) -> str:

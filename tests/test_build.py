@@ -9,9 +9,9 @@ import pytest
 from conftest import DATA, build_toy
 
 from dictionaries import DATA_FILES, DEFINITION_FILES, METADATA
-from dictionaries.build import BuildError, Frequencies, build, classify, main, read_wordnet
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
+from tools.build_dictionary import BuildError, Frequencies, build, classify, main, read_wordnet
 
 
 def digest(directory: Path) -> dict[str, str]:
@@ -107,7 +107,8 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
     assert meta["overlay_entries"] == 3
     assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "forms": 0, "kept": 1, "demoted": 0, "left_out": 1,
                                       "capitalised_word": 0, "contraction": 0, "surname": 0, "named": 0, "numeral": 0,
-                                      "foreign": 0, "foreign_name": 0, "phrase_piece": 0}  # test_lexicon_policy.py
+                                      "foreign": 0, "foreign_name": 0, "phrase_piece": 0,
+                                      "calendar_abbreviation": 0}  # test_lexicon_policy.py
 
 
 def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:
@@ -191,7 +192,7 @@ def test_main_builds_from_files(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_shipped_overlay_has_a_reason_on_every_line() -> None:
-    from dictionaries.build import DEFAULT_OVERLAY, read_overlay
+    from tools.build_dictionary import DEFAULT_OVERLAY, read_overlay
 
     entries = read_overlay(DEFAULT_OVERLAY)
     assert entries and all(why for senses in entries.values() for _, _, why in senses)
@@ -199,11 +200,11 @@ def test_shipped_overlay_has_a_reason_on_every_line() -> None:
 
 def test_shipped_metadata_records_sources_with_licences(dictionary: Dictionary) -> None:
     names = [source["name"] for source in dictionary.metadata["sources"]]
-    assert names == ["SCOWL", "wordfreq", "WordNet"]
+    assert names == ["SCOWL", "wordfreq", "WordNet", "GCIDE"]
     for source in dictionary.metadata["sources"]:
         assert source["version"] not in ("", "unknown") and source["licence"]
     licences = Path(__file__).resolve().parent.parent / "dictionaries" / "data"
-    assert {"SCOWL-COPYRIGHT", "WordNet-LICENSE", "wordfreq-LICENSE"} <= {p.name for p in licences.iterdir()}
+    assert {"SCOWL-COPYRIGHT", "WordNet-LICENSE", "GCIDE-LICENSE", "wordfreq-LICENSE"} <= {p.name for p in licences.iterdir()}
 
 
 @pytest.mark.parametrize(
@@ -233,10 +234,7 @@ def test_shipped_policy(dictionary: Dictionary, word: str, codes: list[str]) -> 
 
 def test_shipped_accepted_sample_is_judged(dictionary: Dictionary) -> None:
     """The judged sample of legal words (tests/data/lexicon) matches the shipped data; at most 1% refused outright."""
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from lexicon_report import ACCEPTED, SAMPLE_SEED, SAMPLE_SIZE, legal_words, read_judged, stable_sample
+    from benchmarks.lexicon_report import ACCEPTED, SAMPLE_SEED, SAMPLE_SIZE, legal_words, read_judged, stable_sample
 
     sample = stable_sample(legal_words(dictionary), SAMPLE_SIZE, SAMPLE_SEED)
     judged = read_judged(ACCEPTED)

@@ -1,4 +1,4 @@
-"""Rules 5-7 of the word policy (dictionaries/build.py, LEXICON.md): they say better why a word is
+"""Rules 5-7 of the word policy (tools/build_dictionary.py, LEXICON.md): they say better why a word is
 refused and never change which words are legal at the default level.
 
 Each rule is built on toy inputs written here (SCOWL lists, a WordNet shaped like 3.0's files, a
@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries.build import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
+from tools.build_dictionary import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: SCOWL file -> entries.
 SCOWL = {
-    "english-words.10": ["cat"],
+    "english-words.10": ["cat", "mar"],
+    # a month's or a day's abbreviation SCOWL lists among names (issue 19)
+    "english-proper-names.50": ["Apr", "Thurs", "Mar", "Gus", "Oct"],
+    "english-abbreviations.80": ["Oct."],          # a rarer abbreviation as well: the name's size wins
     # rule 5: SCOWL capitalises a common noun
     "english-upper.80": ["Hoover", "Bourbon"],   # HOOVER also a lower-case size-80 word: a tie
     "english-words.80": ["hoover", "bourbon", "comint", "avec", "volti", "zouk"],
@@ -127,6 +130,15 @@ def test_rule_7_a_foreign_word_is_left_out(toy: Dictionary) -> None:
     assert toy.metadata["policy"]["foreign_word_level"] == 80
 
 
+def test_a_month_or_day_abbreviation_listed_as_a_name_is_an_abbreviation(toy: Dictionary) -> None:
+    assert codes(toy, "apr") == ["abbreviation"] and codes(toy, "thurs") == ["abbreviation"]
+    assert toy.form("apr", "abbreviation") == "Apr"
+    assert codes(toy, "oct") == ["abbreviation"] and codes(toy, "oct", 50) == ["abbreviation"]
+    assert judge(toy, "mar").legal                     # a word (to mar) as well: it stays one
+    assert codes(toy, "gus") == ["proper_noun"]        # any other name stays a name
+    assert toy.metadata["policy_changes"]["calendar_abbreviation"] == 3
+
+
 def test_the_reason_rules_move_no_word_across_the_default_level(toy: Dictionary) -> None:
     legal = {word for word in ("cat", "tilapia", "hoover", "biro", "jeep", "olio", "avec", "kigali", "comint")
              if judge(toy, word).legal}
@@ -172,7 +184,7 @@ def test_shipped_accepted_samples_are_judged(dictionary: Dictionary, name: str) 
                for word, judgement, _note in rows)
 
 
-def test_shipped_precision_over_the_three_samples(dictionary: Dictionary) -> None:
+def test_shipped_precision_over_the_three_samples() -> None:
     """Issue 11: at least 99% of the sampled legal words are plainly accepted (borderline ones are not)."""
     rows = [row for name in ("accepted_sample.tsv", "accepted_fresh.tsv", "accepted_third.tsv") for row in _judged_rows(name)]
     assert len({word for word, _j, _n in rows}) == 900  # three samples, none overlapping

@@ -65,14 +65,14 @@ def test_nonce_and_wrong_class_forms_are_not_forms(word: str) -> None:
 
 def test_an_unknown_base_takes_inflections_but_not_derivations() -> None:
     legal = {"zorp"}.__contains__
-    assert form_of("zorps", legal, lambda base: set()) is not None
-    assert form_of("zorped", legal, lambda base: set()) is not None
-    assert form_of("zorper", legal, lambda base: set()) is None   # -er needs a known adjective or verb
-    assert form_of("rezorp", {"zorp"}.__contains__, lambda base: set()) is None
+    assert form_of("zorps", legal, lambda _base: set()) is not None
+    assert form_of("zorped", legal, lambda _base: set()) is not None
+    assert form_of("zorper", legal, lambda _base: set()) is None   # -er needs a known adjective or verb
+    assert form_of("rezorp", {"zorp"}.__contains__, lambda _base: set()) is None
 
 
 def test_a_base_must_be_legal() -> None:
-    assert form_of("ankhs", lambda base: False, lambda base: {"noun"}) is None
+    assert form_of("ankhs", lambda _base: False, lambda _base: {"noun"}) is None
 
 
 @pytest.mark.parametrize(("word", "count"), [("stale", 1), ("simple", 2), ("happy", 2), ("loyal", 2), ("unique", 2),

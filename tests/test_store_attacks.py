@@ -227,26 +227,25 @@ def test_a_newer_schema_is_refused_before_the_file_changes(tmp_path: Path) -> No
 OWNER, READER = 65534, 65533  # two users who are not root (nobody, and an id without a name)
 
 
-def as_user(uid: int, work: Callable[[], Any]) -> str:
-    """Run ``work`` in a forked process as ``uid``: "ok", or its error in one line."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        said = "ok"
-        try:
-            os.close(read)
-            os.setgid(uid)
-            os.setuid(uid)
-            work()
-        except BaseException as exc:  # reported to the parent
-            said = f"{type(exc).__name__}: {exc}"
-        os.write(write, said.encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        said = pipe.read()
-    os.waitpid(pid, 0)
-    return said
+#: What each user's process starts with: the names the snippets below use.
+PRELUDE = """\
+import sqlite3
+from pathlib import Path
+from referee.engine import Discarded, RollOff, Setup
+from referee.store import Store
+"""
+
+
+def as_user(uid: int, db: Path, work: str) -> str:
+    """Run the snippet ``work`` (with ``db`` bound) as ``uid``: "ok", or its error in one line. A new Python
+    process imports what the snippet needs, then gives up root for ``uid`` and runs it: not a fork of pytest,
+    whose other threads may hold a lock the fork inherits (such a fork once hung for twenty minutes)."""
+    body = "\n".join("    " + line for line in work.strip().splitlines())
+    script = (f"{PRELUDE}import os\nos.setgroups([])\nos.setgid({uid})\nos.setuid({uid})\n"
+              f"db = Path({str(db)!r})\ntry:\n{body}\nexcept BaseException as exc:\n"
+              "    print(f'{type(exc).__name__}: {exc}', end='')\nelse:\n    print('ok', end='')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    return done.stdout or done.stderr.strip()
 
 
 @pytest.fixture
@@ -266,42 +265,38 @@ def shared_dir() -> Any:
     folder.rmdir()
 
 
-def _new(db: Path) -> Callable[[], Any]:
-    return lambda: Store(db).create(Setup(("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))
-
-
-def _discard(db: Path) -> Callable[[], Any]:
-    return lambda: Store(db).act(1, lambda g: g.apply(Discarded(g.state.current.name)))  # type: ignore[union-attr]
+NEW = 'Store(db).create(Setup(("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))'
+DISCARD = "Store(db).act(1, lambda g: g.apply(Discarded(g.state.current.name)))"
 
 
 def test_a_read_by_another_user_leaves_nothing_that_blocks_the_owner(shared_dir: Path) -> None:
     db = shared_dir / "g.sqlite3"
-    assert as_user(OWNER, _new(db)) == "ok"
+    assert as_user(OWNER, db, NEW) == "ok"
     db.chmod(0o444)
-    assert as_user(READER, lambda: Store(db, read_only=True).view()) == "ok"
-    assert as_user(READER, lambda: Store(db, read_only=True).games()) == "ok"
+    assert as_user(READER, db, "Store(db, read_only=True).view()") == "ok"
+    assert as_user(READER, db, "Store(db, read_only=True).games()") == "ok"
     assert sorted(p.name for p in shared_dir.iterdir()) == ["g.sqlite3", f"g.sqlite3{STAMP_SUFFIX}"]
     db.chmod(0o644)
-    assert as_user(OWNER, _discard(db)) == "ok"
+    assert as_user(OWNER, db, DISCARD) == "ok"
 
 
 def test_blocking_wal_and_shm_files_are_named_with_what_to_do(shared_dir: Path) -> None:
     db = shared_dir / "g.sqlite3"
-    assert as_user(OWNER, _new(db)) == "ok"
+    assert as_user(OWNER, db, NEW) == "ok"
     db.chmod(0o444)
 
-    def older_reader() -> None:  # what a reader did before issue 22: SQLite's own read-only opening
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        con.execute("SELECT count(*) FROM games").fetchone()
-        con.close()
-
-    assert as_user(READER, older_reader) == "ok"
+    older_reader = """  # what a reader did before issue 22: SQLite's own read-only opening
+con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+con.execute("SELECT count(*) FROM games").fetchone()
+con.close()
+"""
+    assert as_user(READER, db, older_reader) == "ok"
     db.chmod(0o644)
-    said = as_user(OWNER, _discard(db))
+    said = as_user(OWNER, db, DISCARD)
     assert said.startswith("StoreError:") and f"{db}-wal" in said and f"{db}-shm" in said and "delete them" in said
     for suffix in ("-wal", "-shm"):  # what the message says to do, when no uw-referee is using the file
         Path(f"{db}{suffix}").unlink()
-    assert as_user(OWNER, _discard(db)) == "ok"
+    assert as_user(OWNER, db, DISCARD) == "ok"
 
 
 # -- text from users and files is shown safely ------------------------------------------------------------

@@ -48,7 +48,7 @@ DOMAINS = registered_domains()
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "msg": None, "nmsg": (1, 2),
             "note": None, "nnote": (1, 2)}  # note, nnote: the sentences of referee/notes.py
 #: Files of a package that speak to developers only (build output, benchmarks): not extracted.
-NOT_EXTRACTED = {"dictionaries/build.py", "service/openapi.py"}
+NOT_EXTRACTED = {"service/openapi.py"}
 PROJECT = "unspeakable-words"
 
 

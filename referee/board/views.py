@@ -35,6 +35,7 @@ from referee.board.source import (
     sentence,
     waiting_text,
 )
+from referee.render import option_name, part_of_speech
 from referee.terminal import shown as safe_text
 
 board = Blueprint("board", __name__)
@@ -100,16 +101,6 @@ def _join(game_id: int) -> dict[str, str] | None:
 def _columns(players: int) -> int:
     """How many player cards a row holds on a wide screen: two rows at most, as wide as they can be."""
     return players if players <= 3 else 2 if players == 4 else 3 if players <= 6 else 4
-
-
-def option_name(name: str) -> str:
-    """An optional rule's name, as the board lists it."""
-    names = {
-        # TRANSLATORS: the names of the optional rules, as the Spanish rulebook calls them.
-        "oath": _("oath"), "spell_binding": _("spell binding"), "psychotherapy": _("psychotherapy"),
-        "last_words": _("last words"),
-    }
-    return names.get(name, name.replace("_", " "))
 
 
 def deck_words(deck: Any) -> str:
@@ -404,9 +395,8 @@ def definitions_for(word: str) -> list[tuple[str, str]] | None:
     from dictionaries.definitions import definitions
     from dictionaries.errors import DictionaryError, WordError
 
-    parts = {"noun": _("noun"), "verb": _("verb"), "adjective": _("adjective"), "adverb": _("adverb")}
     try:
-        return [(parts.get(d.part_of_speech, d.part_of_speech), d.text) for d in definitions(word)]
+        return [(part_of_speech(d.part_of_speech), d.text) for d in definitions(word)]
     except (DictionaryError, WordError):
         return None
 
