@@ -1,5 +1,8 @@
 """The game commands of ``uw-referee``: Click code only. What a table does is ``referee.actions``;
-its errors become Click errors with the right exit status (1 refused by the rules, 2 usage)."""
+its errors become Click errors with the right exit status (1 refused by the rules, 2 usage).
+
+A little over 500 lines: fifteen commands, each with its options and its help with an example; what they do is
+the library's (``referee.actions``)."""
 from __future__ import annotations
 
 import os
@@ -15,13 +18,13 @@ from referee.actions import Result, action_numbers, history_notes
 from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, lang_option
 from referee.cli_failures import Refused, raise_for, run_store
 from referee.engine import (
+    Correction,
     Game,
     Options,
     RollOff,
     RulesError,
     Setup,
     check_roll_off,
-    event_from_dict,
 )
 from referee.paths import default_db_path
 from referee.render import (
@@ -329,6 +332,16 @@ def verify(obj: Obj) -> None:
         raise click.exceptions.Exit(EXIT_REFUSED)
 
 
+def _correction_words(record: dict[str, Any]) -> str:
+    """A stored correction in words, read as the engine's ``Correction``; one of a kind this version does not know
+    (a newer one wrote it: the store counts it for nothing) is shown as recorded."""
+    try:
+        fix = Correction.from_dict(record)
+    except ValueError:
+        return str(record)
+    return correction_words(fix)
+
+
 @click.command(context_settings=CONTEXT, help=_(
     "Every recorded event of the game with its time, in order, numbered by the table's actions (a play\n"
     "with its roll is one action), as 'uw-referee amend ACTION' counts them.\n"
@@ -348,9 +361,7 @@ def log(obj: Obj, as_json: bool) -> None:
     notes = history_notes(events)
     notes[0] = [describe_game(gid, game)]
     numbers = action_numbers(events)  # the table's actions (RULES.txt 6), as amend ACTION counts them
-    fixes = [{"at": at, **record,
-              "words": correction_words(record, [event_from_dict(e) for e in record.get("events", [])])}
-             for at, record in corrections]
+    fixes = [{"at": at, **record, "words": _correction_words(record)} for at, record in corrections]
     if as_json:
         rows = [{"seq": seq, "action": numbers[seq], "at": at, "event": event.to_dict(),
                  "notes": [say(note) for note in notes[seq]]} for seq, (at, event) in enumerate(history)]

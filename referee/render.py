@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from dictionaries.verdict import Verdict
     from referee.actions import Result
-    from referee.engine import Game
+    from referee.engine import Correction, Game
     from referee.store import GameSummary
 
 
@@ -188,29 +188,27 @@ def amend_lines(amended: Any, style: Style) -> list[str]:
     return lines
 
 
-def correction_words(record: dict[str, Any], events: list[Any]) -> str:
-    """A recorded correction (undo, redo, amend) in words, for ``log`` (``events``: those it undid or redid)."""
-    kind = record.get("type")
+def correction_words(fix: Correction) -> str:
+    """A recorded correction (undo, redo, amend) in words, for ``log``."""
+    events = list(fix.events)  # those it undid or redid
     count = len(action_groups(events))
-    if kind in ("undo", "redo") and count > 1:
-        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if kind == "undo"
+    if fix.kind in ("undo", "redo") and count > 1:
+        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if fix.kind == "undo"
                 else ngettext("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count))
         return line.format(n=count, actions=say(actions_words(events)))
-    if kind == "undo":
+    if fix.kind == "undo":
         return _("Undid {actions}.").format(actions=say(actions_words(events)))
-    if kind == "redo":
+    if fix.kind == "redo":
         return _("Redid {actions}.").format(actions=say(actions_words(events)))
-    if kind == "amend" and record.get("action") == 0:
+    if fix.action == 0:
         return _("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.").format(
-            round=record.get("round"), player=record["player"], old=record["old"], new=record["new"])
-    if kind == "amend" and "action" in record:
+            round=fix.round, player=fix.player, old=fix.old, new=fix.new)
+    if fix.action is not None:
         return _("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
-                 "again.").format(action=record["action"], player=record["player"], old=record["old"],
-                                  new=record["new"])
-    if kind == "amend":  # recorded before actions were numbered
-        return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
-                 "again.").format(seq=record["seq"], player=record["player"], old=record["old"], new=record["new"])
-    return str(record)
+                 "again.").format(action=fix.action, player=fix.player, old=fix.old, new=fix.new)
+    # recorded before actions were numbered
+    return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
+             "again.").format(seq=fix.seq, player=fix.player, old=fix.old, new=fix.new)
 
 
 def describe_setup(game_id: int, view: dict[str, Any]) -> str:

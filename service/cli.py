@@ -36,11 +36,11 @@ def command() -> click.Command:
 
     @click.command(context_settings={"help_option_names": ["-h", "--help"]}, help=_(
         "Serve the word API with gunicorn and the project's configuration.\n\n"
-        "The environment variables of the README apply (UW_LEVEL, UW_DECK, UW_DICTIONARY, UW_ACCESS_LOG, "
+        "The environment variables of docs/deploy.md apply (UW_LEVEL, UW_DECK, UW_DICTIONARY, UW_ACCESS_LOG, "
         "WEB_CONCURRENCY, UW_LANG). A damaged dictionary stops the start with one line.\n\n"
         "Example: uw-service --host 127.0.0.1 --port 8000"))
     @click.option("--host", default="127.0.0.1", show_default=True,
-                  help=_("Address to listen on; 0.0.0.0 for every interface (put a proxy in front: see the README)."))
+                  help=_("Address to listen on; 0.0.0.0 for every interface (put a proxy in front: see docs/deploy.md)."))
     @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
                   help=_("Port to listen on."))
     @click.option("--workers", type=click.IntRange(1, 64), default=None,

@@ -122,7 +122,7 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
             raise SystemExit(0)
 
     monkeypatch.setattr("referee.board.server.BoardServer", Server)
-    monkeypatch.setattr(board_cli, "check_port", lambda host, port: None)
+    monkeypatch.setattr(board_cli, "check_port", lambda _host, _port: None)
     for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG", "UW_BOARD_DB",
                  "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
         monkeypatch.setenv(name, "")  # the command sets them for its server: put back as they were afterwards
@@ -482,8 +482,8 @@ def test_the_read_only_game_view_says_the_last_event_number(db: Path) -> None:
 
 def _current(client: Any) -> str:
     """Whose turn it is (the referee rolled the roll-off)."""
-    seats = [s["seat"] for s in client.get("/api/games/1/seats").get_json()["seats"]]
-    text = client.get("/api/games/1").get_json()["waiting_for"]
+    seats: list[str] = [s["seat"] for s in client.get("/api/games/1/seats").get_json()["seats"]]
+    text: str = client.get("/api/games/1").get_json()["waiting_for"]
     return next(name for name in seats if text.startswith(f"{name}'s turn"))
 
 

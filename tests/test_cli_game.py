@@ -389,6 +389,25 @@ def test_log_and_export_carry_the_corrections(db: Path) -> None:
     assert "Corrections:" in run(db, "log").output
 
 
+def test_log_says_older_and_unknown_corrections(db: Path) -> None:
+    """``log`` reads each stored correction as the engine's ``Correction``: an amendment recorded before actions
+    were numbered is said by its event, and a kind this version does not know (a newer one wrote it) as recorded."""
+    started(db)
+    run(db, "play", "look", "--roll", "7")
+    run(db, "amend", "--roll", "2")
+    older = {"type": "amend", "seq": 3, "player": "Cindi", "old": 2, "new": 5}
+    newer = {"type": "swap", "seq": 3}
+    with sqlite3.connect(db) as conn:
+        for n, record in enumerate((older, newer), start=1):
+            conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (1, ?, '2026-12-01T21:00:00Z', ?)",
+                         (n, json.dumps(record)))
+    conn.close()
+    words = [c["words"] for c in json.loads(run(db, "log", "--json").output)["corrections"]]
+    assert words == ["Amended the roll of action 1 (Cindi) from 7 to 2; every later action was checked again.",
+                     "Amended the roll of event 3 (Cindi) from 2 to 5; every later action was checked again.",
+                     str(newer)]
+
+
 # -- issue 20: every word playable, whose action ---------------------------------------------------
 
 def events_of(db: Path) -> list[dict[str, Any]]:

@@ -132,3 +132,30 @@ def test_every_example_of_output_is_in_a_marked_block(path: Path) -> None:
         inside = any(start <= match.start() < end for start, end in marked)
         line_no = text.count("\n", 0, match.start()) + 1
         assert inside or not shows_output, f"{path.name}, line {line_no}: output typed by hand; mark it for make docs"
+
+
+#: A Markdown link or image, ``[text](target)`` or ``![alt](target "title")``, and an HTML image's ``src``.
+LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)|<img [^>]*src=\"(?P<src>[^\"]+)\"")
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def relative_links(text: str) -> list[str]:
+    """The relative targets a page links to (the file part: no ``#anchor``), outside code blocks and spans."""
+    prose = CODE_SPAN.sub("", FENCE.sub("", text))
+    targets = [m["target"] or m["src"] for m in LINK.finditer(prose)]
+    return [t.split("#", 1)[0] for t in targets
+            if not re.match(r"[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+
+
+def test_the_link_check_sees_links() -> None:
+    """The check below can fail: it finds links and images, and leaves code, URLs and anchors alone."""
+    text = ("[a](docs/a.md#x) ![b](b.png) <img src=\"c.png\" alt=\"c\"> [d](https://example.org) [e](#here) "
+            "`[f](g.md)`\n```\n[h](i.md)\n```\n")
+    assert relative_links(text) == ["docs/a.md", "b.png", "c.png"]
+
+
+@pytest.mark.parametrize("path", docs.pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_points_to_a_file(path: Path) -> None:
+    """A page's links to other pages, files and pictures resolve (pages move; their links must follow)."""
+    missing = [t for t in relative_links(path.read_text(encoding="utf-8")) if not (path.parent / t).exists()]
+    assert missing == [], f"{path.relative_to(ROOT).as_posix()} links to files that do not exist: {missing}"

@@ -23,13 +23,16 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from dictionaries.i18n import _, message_of, msg, ngettext, say
 from referee.board.runtime import runtime
 from referee.board.source import BoardError, sentence
+
+if TYPE_CHECKING:
+    from referee.engine import Game
 
 players = Blueprint("players", __name__)
 T = TypeVar("T")
@@ -175,7 +178,7 @@ def off_the_loop(work: Callable[[], T]) -> T:
     def caught() -> tuple[bool, Any]:
         try:
             return True, work()
-        except BaseException as exc:  # noqa: BLE001 - handed back to the greenlet that asked
+        except BaseException as exc:  # handed back to the greenlet that asked, which raises it
             return False, exc
 
     ok, value = gevent.get_hub().threadpool.apply(caught)
@@ -268,11 +271,12 @@ def _body() -> dict[str, Any]:
     return data
 
 
-def _game_or_404(game_id: int) -> tuple[int, Any]:
+def _game_or_404(game_id: int) -> tuple[int, Game]:
     from referee import NoGame
 
     try:
-        return _referee().load(game_id)
+        loaded: tuple[int, Game] = _referee().load(game_id)
+        return loaded
     except NoGame:
         raise Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game_id)))) from None
 
