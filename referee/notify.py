@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from referee.store_pg import CHANNEL, CONNECT_OPTIONS
+from referee.store_pg import CHANNEL, CONNECT_OPTIONS, scrubbed
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -183,7 +183,7 @@ class Listener:
                 conn = self._connect()
             except Exception as exc:
                 if self.connected or first:
-                    log.warning("the board cannot listen for changes: %s", " ".join(str(exc).split()))
+                    log.warning("the board cannot listen for changes: %s", scrubbed(str(exc), self.url))
                 self.connected, first = False, False
                 with self._rounds:
                     self._rounds.notify_all()  # a poll does not wait for a connection that is not there
@@ -199,7 +199,7 @@ class Listener:
                 self._listen(conn)
             except Exception as exc:
                 if not self.stopping.is_set():
-                    log.warning("the board lost its connection for changes: %s", " ".join(str(exc).split()))
+                    log.warning("the board lost its connection for changes: %s", scrubbed(str(exc), self.url))
                 self.connected = False
             finally:
                 try:

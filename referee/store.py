@@ -304,7 +304,8 @@ class Store:
             if row is None:
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             return int(row[0])
-        row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone()
+        # a number past SQLite's integers (a page's address can hold any) names no game rather than overflowing
+        row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone() if 0 < game_id < 2**63 else None
         if row is None:
             raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
                              path=self.path))

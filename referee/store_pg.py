@@ -17,6 +17,7 @@ The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statemen
 from __future__ import annotations
 
 import os
+import re
 import threading
 from contextlib import contextmanager
 
@@ -158,6 +159,18 @@ def shown_address(url: str) -> str:
     return found
 
 
+def scrubbed(text: str, url: str) -> str:
+    """A server's or libpq's error text with ``url`` (and any password in it) as ``shown_address`` names it:
+    libpq repeats the address it could not parse, password and all."""
+    text = " ".join(text.split()).replace(url, shown_address(url))
+    text = _PASSWORD_IN_URL.sub(r"\1***@", text)
+    return _PASSWORD_PARAM.sub("password=***", text)
+
+
+_PASSWORD_IN_URL = re.compile(r"(postgres(?:ql)?://[^\s:/@\"']*:)[^\s@\"']*@")
+_PASSWORD_PARAM = re.compile(r"password\s*=\s*(?:'[^']*'|\S+)")
+
+
 def _without_password(url: str) -> str:
     from psycopg.conninfo import conninfo_to_dict
 
@@ -230,19 +243,24 @@ def _configure(conn: Connection[Any]) -> None:
 def pool(url: str) -> ConnectionPool:
     """The process's pool of connections to ``url`` (opened on first use, closed by ``close_pools``). The first
     connection is made here, so that a server that cannot be reached is said at once with psycopg's reason
-    (refused, unknown host, no such database) instead of after the pool's wait."""
+    (refused, unknown host, no such database) instead of after the pool's wait. That first connection is tried
+    outside the process's lock: with a silent network, waiting requests each get their answer within the connect
+    timeout instead of queueing behind each other's."""
+    with _pools_lock:
+        found = _pools.get(url)
+    if found is not None:
+        return found
+    import logging
+
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+    # The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
+    psycopg.connect(url, **CONNECT_OPTIONS).close()
     with _pools_lock:
         found = _pools.get(url)
         if found is None:
-            import logging
-
-            import psycopg
-            from psycopg_pool import ConnectionPool
-
-            # The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
-            logging.getLogger("psycopg").addHandler(logging.NullHandler())
-            psycopg.connect(url, **CONNECT_OPTIONS).close()
-
             found = ConnectionPool(url, min_size=1, max_size=max(1, POOL_MAX), timeout=POOL_TIMEOUT_S,
                                    kwargs={"autocommit": True, **CONNECT_OPTIONS}, configure=_configure, open=False, name="uw-referee")
             found.open(wait=False)
@@ -318,7 +336,7 @@ class PgStore(Store):
             seconds = f"{STATEMENT_TIMEOUT_MS / 1000:g}"
             return StoreError(msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was "
                                   "changed; try again.", path=self.path, seconds=seconds))
-        return StoreError(msg("cannot open {path}: {why}", path=self.path, why=" ".join(str(exc).split())))
+        return StoreError(msg("cannot open {path}: {why}", path=self.path, why=scrubbed(str(exc), self.url)))
 
     def _ensure_schema(self, conn: Connection[Any], create: bool) -> None:
         """The schema ours and at the version this store writes: made (or migrated) under an advisory lock when a

@@ -387,3 +387,12 @@ def test_verify_finds_the_kept_words_changed_and_no_reader_serves_them(backend: 
     [(head,)] = backend.sql("SELECT chain FROM events WHERE seq = ?", (seq - 1,))
     backend.sql("UPDATE snapshots SET digest = ?", (game_digest(seq, bytes(head), state, view, summary, recent),))
     assert "does not match its events" in backend.store().verify()[2][0]
+
+
+def test_a_game_number_past_sqlites_integers_is_no_game(tmp_path: Path) -> None:
+    """A page's address can hold any number: past 2**63 - 1 it names no game (it overflowed into a 500 once)."""
+    db = tmp_path / "g.sqlite3"
+    Store(db).create(Setup(("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))
+    for number in (2**63, 10**20, 0, -1):
+        with pytest.raises(NoGame):
+            Store(db).load(number)

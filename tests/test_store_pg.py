@@ -12,7 +12,7 @@ import pytest
 
 from referee.engine import Discarded, GameChanged, RollOff, Seen, Setup
 from referee.store import NoGame, StoreError
-from referee.store_pg import CHANNEL, PgStore, is_database_url, open_store, shown_address
+from referee.store_pg import CHANNEL, PgStore, is_database_url, open_store, scrubbed, shown_address
 
 
 def new_game(url: str) -> int:
@@ -141,3 +141,18 @@ def test_a_server_that_cannot_be_reached_is_said_at_once_without_the_password() 
         PgStore("postgresql://ann:secret@127.0.0.1:9/club").load()
     assert time.monotonic() - started < 5
     assert "secret" not in str(caught.value) and "postgresql://ann@127.0.0.1:9/club" in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["postgresql://nobody:secret@[::1/x", "postgresql://nobody:secret@127.0.0.1:1/x?sslmode=bogus"])
+def test_an_address_libpq_cannot_parse_is_said_without_its_password(url: str) -> None:
+    """libpq repeats an address it cannot parse, password and all: the message names it without."""
+    with pytest.raises(StoreError) as caught:
+        PgStore(url).load()
+    assert "secret" not in str(caught.value) and str(caught.value).startswith("cannot open postgresql://")
+
+
+def test_error_text_is_scrubbed_of_passwords_in_addresses_and_parameters() -> None:
+    url = "postgresql://ann:s3cret@db.example:5432/club"
+    said = scrubbed(f'invalid URI query parameter in "{url}"; also postgres://bob:pw@h/x and password=hunter2 here', url)
+    assert "s3cret" not in said and ":pw@" not in said and "hunter2" not in said
+    assert "postgresql://ann@db.example:5432/club" in said and "postgres://bob:***@h/x" in said

@@ -20,7 +20,7 @@ from referee.actions import history_notes
 from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
-from referee.store_pg import is_database_url, open_store
+from referee.store_pg import is_database_url, open_store, shown_address
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
 POLL_S = 0.1
@@ -72,8 +72,13 @@ def _fail(exc: StoreError, game_id: int | None = None) -> BoardError:
 def _logged(problem: BoardError, exc: StoreError, path: Path | str) -> BoardError:
     """The problem, after telling the operator's log what the store said (with the path) unless it is a 404."""
     if problem.status != 404:
-        log.warning("the board cannot read %s: %s", path, say(message_of(exc)))
+        log.warning("the board cannot read %s: %s", shown(path), say(message_of(exc)))
     return problem
+
+
+def shown(path: Path | str) -> Path | str:
+    """The database as the operator's log names it: a PostgreSQL address without its password."""
+    return shown_address(path) if isinstance(path, str) and is_database_url(path) else path
 
 
 def where(db: str | os.PathLike[str]) -> Path | str:
@@ -177,7 +182,7 @@ class Feed:
             else:
                 self._apply(rows)
         except (ValueError, KeyError, TypeError) as exc:
-            log.warning("the board cannot replay game %s of %s: %s", gid, self.path, exc)
+            log.warning("the board cannot replay game %s of %s: %s", gid, shown(self.path), exc)
             self.problem = _fail(StoreError(str(exc)), self.asked)
             self.game, self.id, self._last = None, None, None
             return True
