@@ -130,7 +130,10 @@ def legal_words(dictionary: Dictionary, level: int = DEFAULT_LEVEL) -> list[str]
 
 def frequent_words(limit: int) -> list[str]:
     """The ``limit`` most frequent lower-case 3-7 letter words in wordfreq's English list."""
-    import wordfreq  # build-time only
+    try:
+        import wordfreq  # build-time only
+    except ImportError:
+        raise SystemExit("lexicon_report.py needs wordfreq, the build's frequency signal: pip install '.[build]'") from None
 
     found = []
     for word in wordfreq.iter_wordlist("en", "large"):
