@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # board_support only: the board itself 
 
 from board_support import Board  # noqa: E402
 
-from referee.board.players import join_code  # noqa: E402
+from referee.board.seats import join_code  # noqa: E402
 from referee.engine import Discarded, RollOff, Setup  # noqa: E402
 from referee.store import Store  # noqa: E402
 

@@ -28,7 +28,8 @@ from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402 - after the
 from dictionaries.definitions import open_definitions  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above
 from dictionaries.verdict import judge  # noqa: E402 - after the sys.path line above
-from tools.build_dictionary import DEFAULT_OVERLAY, DEFAULT_SCOWL, collect  # noqa: E402 - after the sys.path line above
+from tools.scowl import DEFAULT_OVERLAY, DEFAULT_SCOWL  # noqa: E402 - after the sys.path line above
+from tools.word_policy import collect  # noqa: E402 - after the sys.path line above
 
 JUDGED = ROOT / "tests" / "data" / "lexicon"
 ACCEPTED = JUDGED / "accepted_sample.tsv"   # accept | refuse | borderline
@@ -334,7 +335,7 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
 def phrase_pieces(legal: list[str]) -> list[tuple[str, str]]:
     """Legal spellings WordNet knows only inside a longer phrase (QUO in status_quo), each with one such
     phrase: the class the overlay's review of phrase pieces read word by word."""
-    from tools.build_dictionary import DEFAULT_WORDNET, read_wordnet
+    from tools.wordnet import DEFAULT_WORDNET, read_wordnet
 
     wordnet = read_wordnet(DEFAULT_WORDNET)
     phrases: dict[str, str] = {}

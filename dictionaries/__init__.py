@@ -2,8 +2,10 @@
 
 Modules: ``rules`` (the game's numbers), ``deck`` (cards and points), ``dictionary`` (loading,
 checksums, look-ups, rack search), ``verdict`` (is a word legal, and if not why not),
-``definitions`` (WordNet senses), ``errors``, ``build`` (SCOWL, wordfreq and WordNet to the built
-files). Nothing here imports Flask, Click or the referee. This module holds the format both the
+``definitions`` (WordNet senses), ``morphology`` (which base word a regular form is a form of),
+``errors``, ``i18n`` (translations), ``json_depth`` (JSON whose nesting is bounded before it is
+parsed). The files are built by ``tools/build_dictionary.py`` (SCOWL, wordfreq and WordNet), outside
+the package. Nothing here imports Flask, Click or the referee. This module holds the format both the
 builder and the loader agree on. The built files live in ``dictionaries/data`` and ship as package
 data; ``UW_DICTIONARY`` can point to another directory holding the same files.
 """

@@ -21,7 +21,9 @@ from flask.testing import FlaskClient
 from postgres_support import backend, postgres_db, postgres_url  # noqa: F401 - the PostgreSQL fixtures (issue 25)
 
 from dictionaries.dictionary import Dictionary, open_dictionary
-from tools.build_dictionary import Frequencies, build, read_wordnet
+from tools.build_dictionary import build
+from tools.frequencies import Frequencies
+from tools.wordnet import read_wordnet
 
 DATA = Path(__file__).parent / "data"
 

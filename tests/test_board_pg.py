@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from board_support import Board
 
-from referee.board.players import join_code
+from referee.board.seats import join_code
 from referee.engine import Discarded, RollOff, Setup
 from referee.notify import Listener
 from referee.store_pg import open_store

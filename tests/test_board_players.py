@@ -10,7 +10,7 @@ from cli_support import run
 from click.testing import CliRunner
 
 from referee.board.app import create_app
-from referee.board.players import join_code
+from referee.board.seats import join_code
 from referee.cli import cli
 
 HOST = "host-secret-for-the-tests-0123456789abcdef"
@@ -321,9 +321,9 @@ def test_a_game_that_ended_is_refused(tmp_path: Path) -> None:
 
 
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.board import players
+    from referee.board import seats
 
-    monkeypatch.setattr(players, "SEAT_ACTIONS", 3)
+    monkeypatch.setattr(seats, "SEAT_ACTIONS", 3)
     client = client_for(db)
     paul = join(client, "Paul").get_json()["token"]
     for _i in range(3):
@@ -332,9 +332,9 @@ def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_rate_limit_per_address(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.board import players
+    from referee.board import seats
 
-    monkeypatch.setattr(players, "ADDRESS_WRITES", 4)
+    monkeypatch.setattr(seats, "ADDRESS_WRITES", 4)
     client = client_for(db)
     paul = join(client, "Paul").get_json()["token"]
     sue = join(client, "Sue").get_json()["token"]
@@ -572,11 +572,11 @@ def test_spell_binding_names_come_from_the_other_phones_and_the_first_named_wins
 
 
 def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.board import players
+    from referee.board import seats
 
-    monkeypatch.setattr(players, "MAX_KEYS", 3)
-    monkeypatch.setattr(players, "WRONG_CODE_SECONDS", 0.0)
-    tables = players.Tables(host="x")
+    monkeypatch.setattr(seats, "MAX_KEYS", 3)
+    monkeypatch.setattr(seats, "WRONG_CODE_SECONDS", 0.0)
+    tables = seats.Tables(host="x")
     for i in range(10):
         assert not tables.limited(f"address:10.0.0.{i}", 5, 10.0)
     assert len(tables.hits) <= 4

@@ -11,7 +11,11 @@ from conftest import DATA, build_toy
 from dictionaries import DATA_FILES, DEFINITION_FILES, METADATA
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
-from tools.build_dictionary import BuildError, Frequencies, build, classify, main, read_wordnet
+from tools.build_dictionary import build, main
+from tools.build_inputs import BuildError
+from tools.frequencies import Frequencies
+from tools.scowl import classify
+from tools.wordnet import read_wordnet
 
 
 def digest(directory: Path) -> dict[str, str]:
@@ -192,7 +196,7 @@ def test_main_builds_from_files(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_shipped_overlay_has_a_reason_on_every_line() -> None:
-    from tools.build_dictionary import DEFAULT_OVERLAY, read_overlay
+    from tools.scowl import DEFAULT_OVERLAY, read_overlay
 
     entries = read_overlay(DEFAULT_OVERLAY)
     assert entries and all(why for senses in entries.values() for _, _, why in senses)

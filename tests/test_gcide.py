@@ -7,8 +7,10 @@ import pytest
 from conftest import DATA
 
 from dictionaries.definitions import Definition, Definitions
-from tools.build_dictionary import Frequencies, build, read_wordnet
+from tools.build_dictionary import build
+from tools.frequencies import Frequencies
 from tools.gcide import GcideError, first_sense, read_gcide
+from tools.wordnet import read_wordnet
 
 TOY = DATA / "gcide"
 

@@ -194,11 +194,7 @@ MOST_LINES = 500
 SIZE_REASON = re.compile(r"\b500\s+lines\b[^.:]*:\s*\S")
 #: Long modules known to be two things or more, to be split (not yet: other work holds them). Each says why it is
 #: listed; an entry that has since gained its reason fails below, so the list cannot outlive its cause.
-TO_SPLIT = {
-    "referee/board/players.py": "the players' seats (join codes, rate limits), the blueprint's views and its "
-                                "OpenAPI document (like service/openapi.py) are three things",
-    "tools/build_dictionary.py": "issue 19's (the build of the dictionary): it says why or is split there",
-}
+TO_SPLIT: dict[str, str] = {}
 
 
 def long_modules() -> dict[str, str | None]:

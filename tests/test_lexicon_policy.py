@@ -1,4 +1,4 @@
-"""Rules 5-7 of the word policy (tools/build_dictionary.py, LEXICON.md): they say better why a word is
+"""Rules 5-7 of the word policy (tools/word_policy.py, LEXICON.md): they say better why a word is
 refused and never change which words are legal at the default level.
 
 Each rule is built on toy inputs written here (SCOWL lists, a WordNet shaped like 3.0's files, a
@@ -13,7 +13,10 @@ import pytest
 
 from dictionaries.dictionary import Dictionary
 from dictionaries.verdict import judge
-from tools.build_dictionary import FOREIGN_WORD_MARGIN, Frequencies, WordNet, build, read_wordnet
+from tools.build_dictionary import build
+from tools.frequencies import Frequencies
+from tools.word_policy import FOREIGN_WORD_MARGIN
+from tools.wordnet import WordNet, read_wordnet
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -171,7 +171,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
 def _players_env(base: str, game: int | None) -> None:
     """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
     join link, the current game's code and the host's link said on the terminal."""
-    from referee.board.players import join_code, new_secret
+    from referee.board.seats import join_code, new_secret
 
     # Replicas of one hosted board share it (deploy/uw-board.env): a game's join code, made from it, works on each.
     secret = os.environ.get("UW_BOARD_HOST_SECRET") or new_secret()

@@ -1,143 +1,54 @@
-"""The players' side of the board (``uw-referee board --players``): seats taken with a join code, a
-turn played from a phone, through the referee library and its turn guard.
+"""The players' side of the board (``uw-referee board --players``): the blueprint's views that let a phone
+take a seat with the game's join code and play that seat's turns through the referee library and its turn guard.
 
-Opt-in: the blueprint is registered only when the board was started with ``--players``; without it
-the board stays read-only. One board process keeps the seats in memory (one gunicorn worker):
-
-- each game has its own join code (short, typed from the TV: derived from the host secret and the game's
-  number, so a new game started while the board runs gets a new one and the old code takes no seat in it)
-  that lets a phone take a free seat of that game; the seat
-  gets a token (a random secret of 256 bits) in the JSON answer and in an HttpOnly, SameSite=Strict
-  cookie, with a CSRF token for the page's cookie-authenticated requests;
-- the host secret (printed on the terminal) releases a seat;
-- every write goes through ``referee.Referee`` with ``Seen``: an action decided on a game that has
-  moved since is refused with 409 naming what happened.
+Opt-in: the blueprint is registered only when the board was started with ``--players``; without it the board
+stays read-only. One board process keeps the seats in memory (``referee.board.seats``); the host secret
+(printed on the terminal) releases a seat and confirms the corrections a seat asks for. Every write goes
+through ``referee.Referee`` with ``Seen`` (``referee.board.offloop``): an action decided on a game that has
+moved since is refused with 409 naming what happened. The API's document is ``referee.board.openapi``.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from dictionaries.i18n import _, message_of, msg, ngettext, say
+from referee.board.offloop import board_referee
+from referee.board.openapi import OPENAPI
 from referee.board.runtime import runtime
+from referee.board.seats import (
+    ACTIONS,
+    ASKABLE,
+    COOKIE_PREFIX,
+    TURN_ACTIONS,
+    WRONG_CODE_SECONDS,
+    WRONG_CODES,
+    Asked,
+    Problem,
+    Seat,
+    Tables,
+    client_address,
+    is_host,
+    join_box,
+    join_path,
+    limit_address,
+    limit_seat,
+    new_secret,
+    problem_answer,
+    seat_for,
+    tables,
+)
 from referee.board.source import BoardError, sentence
 
 if TYPE_CHECKING:
     from referee.engine import Game
 
 players = Blueprint("players", __name__)
-T = TypeVar("T")
-
-#: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
-#: Actions one seat may post, and requests one address may write, per window of seconds.
-SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
-#: Wrong join codes one address may send per minute before it is refused for that minute.
-WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 #: The last actions a phone shows (newest first).
 PHONE_RECENT = 3
-#: Counters kept before the ones that ran out are forgotten.
-MAX_KEYS = 10_000
-COOKIE_PREFIX = "uw_seat_"
-CSRF_HEADER = "X-CSRF-Token"
-
-
-def join_code(secret: str, game: int) -> str:
-    """The join code of ``game``: six letters of an HMAC of its number under the host secret. Only the board
-    (and whoever reads it from the TV) knows it; another game's code says nothing about it."""
-    digest = hmac.new(secret.encode(), f"join:{game}".encode(), hashlib.sha256).digest()
-    n = int.from_bytes(digest[:8], "big")  # 64 bits for 31**6 (about 2**30) codes: no visible bias
-    letters = []
-    for _i in range(CODE_LENGTH):
-        n, i = divmod(n, len(CODE_ALPHABET))
-        letters.append(CODE_ALPHABET[i])
-    return "".join(letters)
-
-
-def new_secret() -> str:
-    """A random secret of 256 bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-class Problem(Exception):
-    """An API refusal: its HTTP status, a short type and the sentence (already in the request's language)."""
-
-    def __init__(self, status: int, kind: str, detail: str) -> None:
-        super().__init__(detail)
-        self.status, self.kind, self.detail = status, kind, detail
-
-
-@dataclass
-class Seat:
-    game: int
-    name: str
-    token: str
-    csrf: str
-
-
-@dataclass
-class Asked:
-    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
-
-    id: str
-    seat: str
-    action: str
-    seen: int
-    roll: int | None = None   # amend: the right roll of the latest roll
-
-
-@dataclass
-class Tables:
-    """The seats of every game this board lets phones play, the host's secret (each game's join code comes
-    from it), the corrections asked for, the rate limits."""
-
-    host: str
-    seats: dict[tuple[int, str], Seat] = field(default_factory=dict)   # (game, player's name casefolded)
-    by_token: dict[str, Seat] = field(default_factory=dict)
-    last_phone_action: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (event count, seat)
-    hits: dict[str, deque[float]] = field(default_factory=dict)
-    asked: dict[int, dict[str, Asked]] = field(default_factory=dict)  # game -> the corrections asked for, by id
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def limited(self, key: str, most: int, seconds: float) -> bool:
-        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
-        now = time.monotonic()
-        with self.lock:
-            if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
-                for old in [k for k, v in self.hits.items() if not v or v[-1] <= now - WRONG_CODE_SECONDS]:
-                    del self.hits[old]
-            hits = self.hits.setdefault(key, deque())
-            while hits and hits[0] <= now - seconds:
-                hits.popleft()
-            if len(hits) >= most:
-                return True
-            hits.append(now)
-            return False
-
-    def code(self, game: int) -> str:
-        return join_code(self.host, game)
-
-    def over(self, key: str, most: int, seconds: float) -> bool:
-        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
-        now = time.monotonic()
-        with self.lock:
-            hits = self.hits.get(key, deque())
-            return sum(1 for t in hits if t > now - seconds) >= most
-
-
-def tables() -> Tables:
-    found: Tables = current_app.extensions["players"]
-    return found
 
 
 def install(app: Any) -> None:
@@ -146,109 +57,13 @@ def install(app: Any) -> None:
     app.register_blueprint(players)
 
 
-def join_path(game: int) -> str:
-    return f"/games/{game}/join"
-
-
-def join_box(game: int) -> dict[str, str]:
-    """What the TV shows to let phones into ``game``: its join link (on the table's network address when the
-    command knows it), its QR code's address and its join code. Needs no request (the board is rendered
-    once per commit, off any request)."""
-    base = str(current_app.config.get("BOARD_PUBLIC_URL") or "/").rstrip("/")
-    return {"code": tables().code(game), "url": base + join_path(game), "qr": join_path(game) + ".svg"}
-
-
-# -- the referee ----------------------------------------------------------------------------------
-
-def off_the_loop(work: Callable[[], T]) -> T:
-    """Run ``work`` (SQLite's reads and writes) in gevent's thread pool when the board serves on gevent.
-
-    A write waits for the database's lock as long as another uw-referee holds it (SQLite's busy timeout,
-    up to 10 s): on the event loop's own thread that wait would stop every page and stream of the board.
-    In a thread of the pool only the request that writes waits. Without gevent (tests, a plain WSGI
-    server) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
-    try:
-        from gevent import monkey
-    except ImportError:  # pragma: no cover - gevent is a dependency of the board
-        return work()
-    if not monkey.is_module_patched("threading"):
-        return work()
-    import gevent
-
-    def caught() -> tuple[bool, Any]:
-        try:
-            return True, work()
-        except BaseException as exc:  # handed back to the greenlet that asked, which raises it
-            return False, exc
-
-    ok, value = gevent.get_hub().threadpool.apply(caught)
-    if not ok:
-        raise value
-    answer: T = value
-    return answer
-
-
-class OffTheLoop:
-    """The referee, each of its calls made by ``off_the_loop`` on a connection of its own (closed after it:
-    an SQLite connection belongs to the thread that opened it)."""
-
-    def __init__(self, referee: Any) -> None:
-        self.referee = referee
-
-    def call(self, work: Callable[[Any], T]) -> T:
-        def run() -> T:
-            try:
-                return work(self.referee)
-            finally:
-                self.referee.store.close()
-
-        return off_the_loop(run)
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        def method(*args: Any, **kwargs: Any) -> Any:
-            return self.call(lambda ref: getattr(ref, name)(*args, **kwargs))
-
-        return method
-
-
-def _referee() -> Any:
-    from referee import Referee
-    from referee.store_pg import open_store
-
-    rt = runtime(current_app)
-
-    def dictionary() -> Any:
-        if rt.dictionary is None:
-            from dictionaries.dictionary import open_dictionary
-
-            rt.dictionary = open_dictionary()
-        return rt.dictionary
-
-    return OffTheLoop(Referee(open_store(current_app.config["BOARD_DB"]), dictionary))
-
-
-def _problem(exc: Problem) -> Response:
-    titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
-              409: _("The game moved on"), 422: _("Refused"), 429: _("Too many requests"),
-              503: _("Try again")}
-    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
-                   status=exc.status, detail=exc.detail)
-    body.status_code = exc.status
-    body.mimetype = "application/problem+json"
-    if exc.status in (429, 503):
-        body.headers["Retry-After"] = str(int(WINDOW_SECONDS))
-    if exc.status == 401:
-        body.headers["WWW-Authenticate"] = 'Bearer realm="uw-referee"'
-    return body
-
-
-players.register_error_handler(Problem, _problem)
+players.register_error_handler(Problem, problem_answer)
 
 
 def _store_problem(exc: Exception) -> Response:
     """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
     full disk): 503 naming why; nothing was changed."""
-    return _problem(Problem(503, "store", sentence(say(message_of(exc)))))
+    return problem_answer(Problem(503, "store", sentence(say(message_of(exc)))))
 
 
 def _store_errors() -> None:
@@ -258,10 +73,6 @@ def _store_errors() -> None:
 
 
 _store_errors()
-
-
-def _address() -> str:
-    return str(request.remote_addr or "?")
 
 
 def _body() -> dict[str, Any]:
@@ -275,54 +86,22 @@ def _game_or_404(game_id: int) -> tuple[int, Game]:
     from referee import NoGame
 
     try:
-        loaded: tuple[int, Game] = _referee().load(game_id)
+        loaded: tuple[int, Game] = board_referee().load(game_id)
         return loaded
     except NoGame:
         raise Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game_id)))) from None
 
 
-def _seat(game_id: int, *, write: bool) -> Seat:
-    """The seat the request speaks for: ``Authorization: Bearer <token>`` or the seat's cookie (then a write
-    must carry the seat's CSRF token in ``X-CSRF-Token``)."""
-    t = tables()
-    header = request.headers.get("Authorization", "")
-    token, by_cookie = None, False
-    if header.startswith("Bearer "):
-        token = header[7:].strip()
-    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
-        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
-    if not token:
-        raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
-    seat = t.by_token.get(token)
-    if seat is None or seat.game != game_id or not hmac.compare_digest(seat.token, token):
-        raise Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
-    if write and by_cookie and not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), seat.csrf):
-        raise Problem(403, "csrf", _("This request lacks the page's CSRF token (X-CSRF-Token); reload the page."))
-    return seat
-
-
-def _is_host() -> bool:
-    header = request.headers.get("Authorization", "")
-    given = header[7:].strip() if header.startswith("Bearer ") else ""
-    return bool(given) and hmac.compare_digest(given, tables().host)
-
-
 # -- seats ----------------------------------------------------------------------------------------
-
-def _limit_address(t: Tables, address: str) -> None:
-    """Refuse a write from a device that has made too many in the last window (429)."""
-    if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
-        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
-
 
 @players.post("/api/games/<int:game_id>/seats")
 def take_seat(game_id: int) -> Any:
     """Take a seat: ``{"code": "K7P2QX", "seat": "Ann"}`` answers the seat's token (and sets its cookie)."""
     t = tables()
-    address = _address()
+    address = client_address()
     if t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
         raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
-    _limit_address(t, address)
+    limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
     if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
@@ -354,7 +133,7 @@ def take_seat(game_id: int) -> Any:
 @players.delete("/api/games/<int:game_id>/seats/<name>")
 def release_seat(game_id: int, name: str) -> Any:
     """The host frees a seat (``Authorization: Bearer <host secret>``): its token stops working."""
-    if not _is_host():
+    if not is_host():
         raise Problem(403, "not-host", _("Only the host can release a seat."))
     t = tables()
     with t.lock:
@@ -409,7 +188,7 @@ def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
 @players.get("/api/games/<int:game_id>/play")
 def read_for_seat(game_id: int) -> Any:
     """The game as this seat sees it (the phone page's read)."""
-    seat = _seat(game_id, write=False)
+    seat = seat_for(game_id, write=False)
     _gid, game = _game_or_404(game_id)
     return jsonify(game_view(game_id, game, seat))
 
@@ -423,7 +202,7 @@ def verdict(game_id: int) -> Any:
     from referee.terminal import Style
 
     word = request.args.get("word", "")[:40]
-    ref = _referee()
+    ref = board_referee()
     try:
         prepared = ref.prepare(game_id, word)
     except WordError as exc:
@@ -454,11 +233,6 @@ def verdict(game_id: int) -> Any:
 
 # -- acting ---------------------------------------------------------------------------------------
 
-#: The actions a phone may post and whether only the player whose turn it is may post them.
-TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
-ACTIONS = TURN_ACTIONS | {"bind", "undo"}
-
-
 @players.post("/api/games/<int:game_id>/actions")
 def act(game_id: int) -> Any:
     """One action from a seat: ``{"action": "play", "word": "look", "roll": 7, "seen": 12}``."""
@@ -466,16 +240,15 @@ def act(game_id: int) -> Any:
     from referee.actions import RequestError
 
     t = tables()
-    _limit_address(t, _address())
-    seat = _seat(game_id, write=True)
-    if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
-        raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))
+    limit_address(t, client_address())
+    seat = seat_for(game_id, write=True)
+    limit_seat(t, seat)
     data = _body()
     action, seen_n = _correction(data, tuple(sorted(ACTIONS)))
     roll = data.get("roll")
     if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
-    ref = _referee()
+    ref = board_referee()
     _gid, game = _game_or_404(game_id)
     state = game.state
     if state.is_over():
@@ -524,10 +297,6 @@ def act(game_id: int) -> Any:
 
 # -- the host ------------------------------------------------------------------------------------
 
-#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
-ASKABLE = ("undo", "redo", "amend", "leave")
-
-
 def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, int]:
     """The action a body names (one of ``allowed``) and the last event its sender saw."""
     action = data.get("action")
@@ -544,8 +313,8 @@ def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo"
 def ask(game_id: int) -> Any:
     """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": N}``."""
     t = tables()
-    _limit_address(t, _address())
-    seat = _seat(game_id, write=True)
+    limit_address(t, client_address())
+    seat = seat_for(game_id, write=True)
     data = _body()
     action, seen_n = _correction(data, ASKABLE)
     roll = data.get("roll")
@@ -583,7 +352,7 @@ def _tell_the_terminal(game_id: int, asked: Asked) -> None:
 def answer_request(game_id: int, rid: str) -> Any:
     """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
     made on the game as the seat saw it: refused with 409 when the game moved since."""
-    if not _is_host():
+    if not is_host():
         raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
     t = tables()
     with t.lock:
@@ -599,7 +368,7 @@ def answer_request(game_id: int, rid: str) -> Any:
 def correct(game_id: int) -> Any:
     """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
     takes back or puts back the last action, whoever took it."""
-    if not _is_host():
+    if not is_host():
         raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
     action, seen_n = _correction(_body())
     return _correct(game_id, action, seen_n)
@@ -609,7 +378,7 @@ def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None)
     from referee import GameChanged, RulesError, Seen
     from referee.actions import RequestError
 
-    ref = _referee()
+    ref = board_referee()
     _game_or_404(game_id)
     seen = Seen(events=seen_n)
     try:
@@ -642,7 +411,7 @@ def host_view(game_id: int) -> Any:
 
     A correction asked on a game that has moved since (someone acted, or the host made it at the terminal
     with ``uw-referee undo``) can no longer be made as asked: it is dropped."""
-    if not _is_host():
+    if not is_host():
         raise Problem(403, "not-host", _("Only the host can release a seat."))
     _gid, game = _game_or_404(game_id)
     t = tables()
@@ -719,89 +488,4 @@ def openapi() -> Any:
     return jsonify(OPENAPI)
 
 
-def _problem_ref() -> dict[str, Any]:
-    return {"description": "A refusal (application/problem+json, in the request's language)",
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-
-
-OPENAPI: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {"title": "uw-referee board: players' API", "version": "1",
-             "description": "Phones, bots and the CLI share one contract: every write goes through the referee "
-                            "library and its turn guard. Served only by a board started with --players."},
-    "components": {
-        "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"},
-                            "seatCookie": {"type": "apiKey", "in": "cookie", "name": "uw_seat_{game}"},
-                            "host": {"type": "http", "scheme": "bearer",
-                                     "description": "The host secret printed on the terminal."}},
-        "schemas": {
-            "Problem": {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"},
-                                                          "status": {"type": "integer"},
-                                                          "detail": {"type": "string"}}},
-            "Game": {"type": "object", "properties": {"game": {"type": "integer"}, "events": {"type": "integer"},
-                                                       "phase": {"type": "string"}, "over": {"type": "boolean"},
-                                                       "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
-                                                       "your_turn": {"type": "boolean"},
-                                                       "can_undo": {"type": "boolean"},
-                                                       "recent": {"type": "array", "items": {"type": "string"},
-                                                                  "description": "The last actions, newest first"}}},
-        },
-    },
-    "paths": {
-        "/api/games/{id}": {"get": {"summary": "Read a game (as the board shows it)",
-                                    "responses": {"200": {"description": "The game"}, "404": _problem_ref()}}},
-        "/api/games/{id}/seats": {
-            "get": {"summary": "Which seats are taken", "responses": {"200": {"description": "The seats"}}},
-            "post": {"summary": "Take a seat with the join code",
-                     "requestBody": {"content": {"application/json": {"schema": {
-                         "type": "object", "required": ["code", "seat"],
-                         "properties": {"code": {"type": "string"}, "seat": {"type": "string"}}}}}},
-                     "responses": {"201": {"description": "The seat's token (also set as an HttpOnly, SameSite=Strict "
-                                                          "cookie) and its CSRF token"},
-                                   "400": _problem_ref(), "403": _problem_ref(), "409": _problem_ref(),
-                                   "429": _problem_ref()}}},
-        "/api/games/{id}/seats/{seat}": {
-            "delete": {"summary": "Release a seat (the host)", "security": [{"host": []}],
-                       "responses": {"204": {"description": "Released"}, "403": _problem_ref(),
-                                     "404": _problem_ref()}}},
-        "/api/games/{id}/play": {
-            "get": {"summary": "The game as a seat sees it", "security": [{"seat": []}, {"seatCookie": []}],
-                    "responses": {"200": {"description": "The game",
-                                          "content": {"application/json": {"schema": {
-                                              "$ref": "#/components/schemas/Game"}}}},
-                                  "401": _problem_ref()}}},
-        "/api/games/{id}/verdict": {
-            "get": {"summary": "The verdict on ?word= tried on the game as it is",
-                    "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
-        "/api/games/{id}/host": {
-            "get": {"summary": "The game, the seats and the requests waiting (the host's page)", "security": [{"host": []}],
-                    "responses": {"200": {"description": "The game, its seats and requests"}, "403": _problem_ref()}}},
-        "/api/games/{id}/corrections": {
-            "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
-                     "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
-                                   "409": _problem_ref(), "422": _problem_ref()}}},
-        "/api/games/{id}/requests": {
-            "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
-                                "({\"action\": \"amend\", \"roll\": N}) or to leave the game", "security": [{"seat": []}, {"seatCookie": []}],
-                     "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
-                                   "403": _problem_ref()}}},
-        "/api/games/{id}/requests/{request}": {
-            "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
-                     "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
-                                   "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
-        "/api/games/{id}/actions": {
-            "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
-                     "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",
-                     "requestBody": {"content": {"application/json": {"schema": {
-                         "type": "object", "required": ["action", "seen"],
-                         "properties": {"action": {"enum": sorted(ACTIONS)}, "seen": {"type": "integer"},
-                                        "word": {"type": "string"}, "roll": {"type": "integer"},
-                                        "letters": {"type": "string"}, "skip": {"type": "boolean"}}}}}},
-                     "responses": {"200": {"description": "The game after the action, with its notes"},
-                                   "400": _problem_ref(), "401": _problem_ref(), "403": _problem_ref(),
-                                   "409": _problem_ref(), "422": _problem_ref(), "429": _problem_ref()}}},
-    },
-}
-
-
-__all__ = ["OPENAPI", "Problem", "Tables", "install", "join_box", "join_code", "new_secret", "players"]
+__all__ = ["install", "players"]

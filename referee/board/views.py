@@ -93,7 +93,7 @@ def _join(game_id: int) -> dict[str, str] | None:
     live board, so the TV shows the current game's and follows it to a new game."""
     if "players" not in current_app.extensions:
         return None
-    from referee.board.players import join_box
+    from referee.board.seats import join_box
 
     return join_box(game_id)
 

@@ -1,0 +1,92 @@
+"""The OpenAPI 3.1 document of the players' API (``/api/openapi.json``), built from the same constants the
+code uses."""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.board.seats import ACTIONS
+
+
+def _problem_ref() -> dict[str, Any]:
+    return {"description": "A refusal (application/problem+json, in the request's language)",
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "uw-referee board: players' API", "version": "1",
+             "description": "Phones, bots and the CLI share one contract: every write goes through the referee "
+                            "library and its turn guard. Served only by a board started with --players."},
+    "components": {
+        "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"},
+                            "seatCookie": {"type": "apiKey", "in": "cookie", "name": "uw_seat_{game}"},
+                            "host": {"type": "http", "scheme": "bearer",
+                                     "description": "The host secret printed on the terminal."}},
+        "schemas": {
+            "Problem": {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"},
+                                                          "status": {"type": "integer"},
+                                                          "detail": {"type": "string"}}},
+            "Game": {"type": "object", "properties": {"game": {"type": "integer"}, "events": {"type": "integer"},
+                                                       "phase": {"type": "string"}, "over": {"type": "boolean"},
+                                                       "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
+                                                       "your_turn": {"type": "boolean"},
+                                                       "can_undo": {"type": "boolean"},
+                                                       "recent": {"type": "array", "items": {"type": "string"},
+                                                                  "description": "The last actions, newest first"}}},
+        },
+    },
+    "paths": {
+        "/api/games/{id}": {"get": {"summary": "Read a game (as the board shows it)",
+                                    "responses": {"200": {"description": "The game"}, "404": _problem_ref()}}},
+        "/api/games/{id}/seats": {
+            "get": {"summary": "Which seats are taken", "responses": {"200": {"description": "The seats"}}},
+            "post": {"summary": "Take a seat with the join code",
+                     "requestBody": {"content": {"application/json": {"schema": {
+                         "type": "object", "required": ["code", "seat"],
+                         "properties": {"code": {"type": "string"}, "seat": {"type": "string"}}}}}},
+                     "responses": {"201": {"description": "The seat's token (also set as an HttpOnly, SameSite=Strict "
+                                                          "cookie) and its CSRF token"},
+                                   "400": _problem_ref(), "403": _problem_ref(), "409": _problem_ref(),
+                                   "429": _problem_ref()}}},
+        "/api/games/{id}/seats/{seat}": {
+            "delete": {"summary": "Release a seat (the host)", "security": [{"host": []}],
+                       "responses": {"204": {"description": "Released"}, "403": _problem_ref(),
+                                     "404": _problem_ref()}}},
+        "/api/games/{id}/play": {
+            "get": {"summary": "The game as a seat sees it", "security": [{"seat": []}, {"seatCookie": []}],
+                    "responses": {"200": {"description": "The game",
+                                          "content": {"application/json": {"schema": {
+                                              "$ref": "#/components/schemas/Game"}}}},
+                                  "401": _problem_ref()}}},
+        "/api/games/{id}/verdict": {
+            "get": {"summary": "The verdict on ?word= tried on the game as it is",
+                    "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
+        "/api/games/{id}/host": {
+            "get": {"summary": "The game, the seats and the requests waiting (the host's page)", "security": [{"host": []}],
+                    "responses": {"200": {"description": "The game, its seats and requests"}, "403": _problem_ref()}}},
+        "/api/games/{id}/corrections": {
+            "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
+                     "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
+                                   "409": _problem_ref(), "422": _problem_ref()}}},
+        "/api/games/{id}/requests": {
+            "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
+                                "({\"action\": \"amend\", \"roll\": N}) or to leave the game", "security": [{"seat": []}, {"seatCookie": []}],
+                     "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
+                                   "403": _problem_ref()}}},
+        "/api/games/{id}/requests/{request}": {
+            "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
+                     "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
+                                   "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
+        "/api/games/{id}/actions": {
+            "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
+                     "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",
+                     "requestBody": {"content": {"application/json": {"schema": {
+                         "type": "object", "required": ["action", "seen"],
+                         "properties": {"action": {"enum": sorted(ACTIONS)}, "seen": {"type": "integer"},
+                                        "word": {"type": "string"}, "roll": {"type": "integer"},
+                                        "letters": {"type": "string"}, "skip": {"type": "boolean"}}}}}},
+                     "responses": {"200": {"description": "The game after the action, with its notes"},
+                                   "400": _problem_ref(), "401": _problem_ref(), "403": _problem_ref(),
+                                   "409": _problem_ref(), "422": _problem_ref(), "429": _problem_ref()}}},
+    },
+}

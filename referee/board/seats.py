@@ -1,0 +1,198 @@
+"""The seats of the players' board: join codes, seat tokens, the host secret, the corrections asked
+for and the rate limits, kept in memory by the one board process (``Tables``), and who a request
+speaks for (a seat's token or cookie, the host's secret); a refusal (``Problem``) and its problem+json answer.
+
+The join code of each game is derived from the host secret and the game's number (short, typed from
+the TV); a seat's token is a random secret of 256 bits, also set as an HttpOnly, SameSite=Strict
+cookie, with a CSRF token for the page's cookie-authenticated requests.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from flask import Response, current_app, jsonify, request
+
+from dictionaries.i18n import _
+
+#: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: Actions one seat may post, and requests one address may write, per window of seconds.
+SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
+#: Wrong join codes one address may send per minute before it is refused for that minute.
+WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: Counters kept before the ones that ran out are forgotten.
+MAX_KEYS = 10_000
+COOKIE_PREFIX = "uw_seat_"
+CSRF_HEADER = "X-CSRF-Token"
+
+
+def join_code(secret: str, game: int) -> str:
+    """The join code of ``game``: six letters of an HMAC of its number under the host secret. Only the board
+    (and whoever reads it from the TV) knows it; another game's code says nothing about it."""
+    digest = hmac.new(secret.encode(), f"join:{game}".encode(), hashlib.sha256).digest()
+    n = int.from_bytes(digest[:8], "big")  # 64 bits for 31**6 (about 2**30) codes: no visible bias
+    letters = []
+    for _i in range(CODE_LENGTH):
+        n, i = divmod(n, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[i])
+    return "".join(letters)
+
+
+def new_secret() -> str:
+    """A random secret of 256 bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+class Problem(Exception):
+    """An API refusal: its HTTP status, a short type and the sentence (already in the request's language)."""
+
+    def __init__(self, status: int, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.kind, self.detail = status, kind, detail
+
+
+def problem_answer(exc: Problem) -> Response:
+    """A refusal as its answer: application/problem+json, titled in the request's language."""
+    titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
+              409: _("The game moved on"), 422: _("Refused"), 429: _("Too many requests"),
+              503: _("Try again")}
+    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
+                   status=exc.status, detail=exc.detail)
+    body.status_code = exc.status
+    body.mimetype = "application/problem+json"
+    if exc.status in (429, 503):
+        body.headers["Retry-After"] = str(int(WINDOW_SECONDS))
+    if exc.status == 401:
+        body.headers["WWW-Authenticate"] = 'Bearer realm="uw-referee"'
+    return body
+
+
+@dataclass
+class Seat:
+    game: int
+    name: str
+    token: str
+    csrf: str
+
+
+@dataclass
+class Asked:
+    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
+
+    id: str
+    seat: str
+    action: str
+    seen: int
+    roll: int | None = None   # amend: the right roll of the latest roll
+
+
+@dataclass
+class Tables:
+    """The seats of every game this board lets phones play, the host's secret (each game's join code comes
+    from it), the corrections asked for, the rate limits."""
+
+    host: str
+    seats: dict[tuple[int, str], Seat] = field(default_factory=dict)   # (game, player's name casefolded)
+    by_token: dict[str, Seat] = field(default_factory=dict)
+    last_phone_action: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (event count, seat)
+    hits: dict[str, deque[float]] = field(default_factory=dict)
+    asked: dict[int, dict[str, Asked]] = field(default_factory=dict)  # game -> the corrections asked for, by id
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def limited(self, key: str, most: int, seconds: float) -> bool:
+        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
+        now = time.monotonic()
+        with self.lock:
+            if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
+                for old in [k for k, v in self.hits.items() if not v or v[-1] <= now - WRONG_CODE_SECONDS]:
+                    del self.hits[old]
+            hits = self.hits.setdefault(key, deque())
+            while hits and hits[0] <= now - seconds:
+                hits.popleft()
+            if len(hits) >= most:
+                return True
+            hits.append(now)
+            return False
+
+    def code(self, game: int) -> str:
+        return join_code(self.host, game)
+
+    def over(self, key: str, most: int, seconds: float) -> bool:
+        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
+        now = time.monotonic()
+        with self.lock:
+            hits = self.hits.get(key, deque())
+            return sum(1 for t in hits if t > now - seconds) >= most
+
+
+def tables() -> Tables:
+    found: Tables = current_app.extensions["players"]
+    return found
+#: The actions a seat may post and whether only the player whose turn it is may post them.
+TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
+ACTIONS = TURN_ACTIONS | {"bind", "undo"}
+#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
+ASKABLE = ("undo", "redo", "amend", "leave")
+
+
+def join_path(game: int) -> str:
+    return f"/games/{game}/join"
+
+
+def join_box(game: int) -> dict[str, str]:
+    """What the TV shows to let phones into ``game``: its join link (on the table's network address when the
+    command knows it), its QR code's address and its join code. Needs no request (the board is rendered
+    once per commit, off any request)."""
+    base = str(current_app.config.get("BOARD_PUBLIC_URL") or "/").rstrip("/")
+    return {"code": tables().code(game), "url": base + join_path(game), "qr": join_path(game) + ".svg"}
+
+
+def client_address() -> str:
+    """The address of the device that sent the request."""
+    return str(request.remote_addr or "?")
+
+
+def seat_for(game_id: int, *, write: bool) -> Seat:
+    """The seat the request speaks for: ``Authorization: Bearer <token>`` or the seat's cookie (then a write
+    must carry the seat's CSRF token in ``X-CSRF-Token``)."""
+    t = tables()
+    header = request.headers.get("Authorization", "")
+    token, by_cookie = None, False
+    if header.startswith("Bearer "):
+        token = header[7:].strip()
+    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
+        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
+    if not token:
+        raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
+    seat = t.by_token.get(token)
+    if seat is None or seat.game != game_id or not hmac.compare_digest(seat.token, token):
+        raise Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
+    if write and by_cookie and not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), seat.csrf):
+        raise Problem(403, "csrf", _("This request lacks the page's CSRF token (X-CSRF-Token); reload the page."))
+    return seat
+
+
+def is_host() -> bool:
+    """True when the request carries the host secret (``Authorization: Bearer <host secret>``)."""
+    header = request.headers.get("Authorization", "")
+    given = header[7:].strip() if header.startswith("Bearer ") else ""
+    return bool(given) and hmac.compare_digest(given, tables().host)
+
+
+def limit_address(t: Tables, address: str) -> None:
+    """Refuse a write from a device that has made too many in the last window (429)."""
+    if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
+
+
+def limit_seat(t: Tables, seat: Seat) -> None:
+    """Refuse an action from a seat that has posted too many in the last window (429)."""
+    if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
+        raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))

@@ -1,0 +1,219 @@
+"""The definitions shipped with the dictionary: which WordNet senses each spelling shows and in what order,
+those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, and
+their files."""
+from __future__ import annotations
+
+import hashlib
+import struct
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
+
+from dictionaries import (
+    DEFINITION_FILES,
+    DEFINITION_ID_BYTES,
+    DEFINITIONS_MAGIC,
+    DEFINITIONS_TEXT,
+    DEFINITIONS_TRIE,
+    GCIDE_FLAG,
+    PARTS_OF_SPEECH,
+    morphology,
+)
+from tools.build_inputs import KEY_RE, BuildError
+from tools.gcide import Gcide
+from tools.wordnet import WordNet
+
+#: Senses shown per part of speech.
+DEFINITIONS_PER_PART = 3
+
+
+def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
+    """(part of speech, synset offset) to show for ``key``, in display order (issue 19).
+
+    The key's own senses come first (BACKER: one who backs, before BACK), then its lemmas' (TAPS
+    reaches TAP), or, when WordNet reaches none, the base the morphology rules read it as (DEEDED:
+    DEED). A name's sense is dropped (RAVELS: not Maurice Ravel) while another is left. Within a part
+    of speech the senses tagged most often in WordNet's corpus come first (cntlist), untagged ones by
+    how central the synset is (more synonyms, then more links: LORRY the truck before the wagon);
+    parts of speech by the same counts. DEFINITIONS_PER_PART per part of speech.
+    """
+    bases, own_lemma = wordnet.bases(key), key
+    if not bases and key in wordnet.closed:
+        bases = list(wordnet.closed[key])  # MOCKUP: WordNet's mock-up
+        own_lemma = bases[0][1]
+    if not bases:
+        for derivation in morphology.derivations(key):
+            if derivation.rule in _DEFINED_THROUGH and derivation.base in wordnet.closed:
+                bases = list(wordnet.closed[derivation.base])  # MOCKUPS: mock-up
+                own_lemma = bases[0][1]
+                break
+            if derivation.rule in _DEFINED_THROUGH:
+                # DEEDED: WordNet has DEED only as a noun, whose senses are the nearest it has
+                bases = wordnet.bases(derivation.base, derivation.needs) or wordnet.bases(derivation.base)
+                if bases:
+                    own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
+                    break
+    candidates: list[tuple[int, int, int, int, int, str, int]] = []
+    tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
+    for part, lemma in bases:
+        tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
+        own = 0 if lemma == own_lemma else 1
+        for offset in wordnet.senses[(lemma, part)]:
+            if (part, offset) not in wordnet.glosses:
+                continue
+            count = wordnet.counts.get((lemma, part, offset), 0)
+            members, pointers = wordnet.weight.get((part, offset), (0, 0))
+            named = 1 if (part, offset, lemma) in wordnet.named_senses else 0
+            candidates.append((own, named, -count, -members, -pointers, part, offset))
+    if own_lemma != key or any(not named for _own, named, *_rest in candidates):
+        candidates = [c for c in candidates if not c[1]]  # a name's sense is no sense of a lower-case word
+    groups: dict[tuple[int, str], list[int]] = {}  # (own, part) -> offsets: the word's own senses first
+    counted: dict[tuple[int, str], int] = {}
+    shown: dict[str, list[int]] = {}
+    for own, _named, negative, _m, _p, part, offset in sorted(candidates, key=lambda c: (c[0], c[2], c[3], c[4])):
+        counted[(own, part)] = counted.get((own, part), 0) - negative
+        chosen = shown.setdefault(part, [])
+        if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
+            chosen.append(offset)
+            groups.setdefault((own, part), []).append(offset)
+    order = sorted(groups, key=lambda group: (group[0], -counted[group], -tagged[group[1]],
+                                              PARTS_OF_SPEECH.index(group[1])))
+    return [(part, offset) for own, part in order for offset in groups[(own, part)]]
+
+
+#: Built definitions' ids are negative; GCIDE's are at or below -GCIDE_REF (their byte carries GCIDE_FLAG).
+GCIDE_REF = 1 << 24
+
+#: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
+_DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
+
+
+def _third_person(verb: str) -> str:
+    """GUIDE -> guides, FIX -> fixes, CARRY -> carries: for a built definition's wording."""
+    if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+#: Definitions built from the rule table for a word WordNet does not reach, by the rule that derives it
+#: from a word (issue 19): part of speech and wording. The base is written in capitals (a game's words).
+_BUILT: dict[str, tuple[str, str]] = {
+    "agent": ("noun", "one who {third} (from {BASE})"),
+    "re": ("verb", "{base} again (RE- + {BASE})"),
+    "out": ("verb", "surpass in {base} (OUT- + {BASE})"),
+    "over": ("verb", "{base} too much (OVER- + {BASE})"),
+    "adverb": ("adverb", "in a {base} manner (from {BASE})"),
+    "like": ("adjective", "like a {base} (from {BASE})"),
+    "ful": ("noun", "as much as a {base} holds (from {BASE})"),
+    "less": ("adjective", "without a {base} (from {BASE})"),
+    "ness": ("noun", "the state of being {base} (from {BASE})"),
+    "y_adjective": ("adjective", "like or full of {base} (from {BASE})"),
+    "comparative": ("adjective", "more {base} (from {BASE})"),
+    "superlative": ("adjective", "most {base} (from {BASE})"),
+}
+
+
+def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, str] | None:
+    """(part of speech, text) the rule table says ``key`` means when WordNet has nothing for it:
+    GUIDERS is 'one who guides', REBID 'bid again', DANKLY 'in a dank manner'. Its base must be a
+    known spelling; a plural or verb form reaches its base's built definition (GUIDERS: GUIDER)."""
+    for derivation in morphology.derivations(key):
+        base = derivation.base
+        if base not in known or base == key:
+            continue
+        parts = {part for part, _lemma in wordnet.bases(base)}
+        if derivation.rule in _BUILT and parts & set(derivation.needs):
+            part, text = _BUILT[derivation.rule]
+            if derivation.rule == "un":
+                continue
+            return part, text.format(base=base, BASE=base.upper(), third=_third_person(base))
+        if derivation.rule == "un" and parts & set(derivation.needs):
+            if "adjective" in parts:
+                return "adjective", f"not {base} (UN- + {base.upper()})"
+            return "verb", f"undo: {base} in reverse (UN- + {base.upper()})"
+        if derivation.rule in ("plural_or_third_person", "past", "present_participle") and not wordnet.bases(base):
+            found = built_definition(base, known, wordnet)
+            if found is not None:
+                return found
+    return None
+
+
+def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str] | None:
+    """GCIDE's first current sense of ``key``, else of the base a plural, verb form or comparative is read
+    as (AYES: AYE): for a word neither WordNet nor the rule table defines."""
+    found = gcide.define(key)
+    for derivation in morphology.derivations(key):
+        if found is not None:
+            break
+        if derivation.rule in _DEFINED_THROUGH and derivation.base != key:
+            found = gcide.define(derivation.base)
+    return found
+
+
+def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
+                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
+
+    A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
+    table builds from another word, when it has one (``built_definition``); else a word legal at the
+    default size (``legal``) gets GCIDE's first sense (rarer words would cost more bytes than they serve)."""
+    words = keys if words is None else words
+    every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if KEY_RE.fullmatch(lemma)}
+                   | set(wordnet.exceptions))
+    known = set(words)
+    gloss_ids: dict[tuple[str, int], int] = {}
+    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text (GCIDE's: -n - GCIDE_REF)
+    built_refs: dict[tuple[str, str], tuple[str, int]] = {}
+    gcide_refs: dict[tuple[str, str], tuple[str, int]] = {}
+    items: list[tuple[str, bytes]] = []
+    for key in every:
+        chosen = definition_ids(wordnet, key)
+        if not chosen and key in known:
+            made = built_definition(key, known, wordnet)
+            if made is not None:
+                if made not in built_refs:
+                    built_refs[made] = (made[0], -1 - len(built_refs))
+                    built[built_refs[made]] = made[1]
+                chosen = [built_refs[made]]
+        if not chosen and key in legal and gcide is not None:
+            made = gcide_definition(key, gcide)
+            if made is not None:
+                if made not in gcide_refs:
+                    gcide_refs[made] = (made[0], -GCIDE_REF - len(gcide_refs))
+                    built[gcide_refs[made]] = made[1]
+                chosen = [gcide_refs[made]]
+        if not chosen:
+            continue
+        payload = bytearray()
+        for ref in chosen:
+            if ref not in gloss_ids:
+                gloss_ids[ref] = len(gloss_ids)
+            payload += gloss_ids[ref].to_bytes(DEFINITION_ID_BYTES, "little")
+        items.append((key, bytes(payload)))
+    if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
+        raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
+    marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
+    records = [bytes([PARTS_OF_SPEECH.index(part) | (GCIDE_FLAG if offset <= -GCIDE_REF else 0)])
+               + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
+               for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
+    offsets, position = [], 0
+    for record in records:
+        offsets.append(position)
+        position += len(record)
+    offsets.append(position)
+    text = (DEFINITIONS_MAGIC + struct.pack("<I", len(records)) + struct.pack(f"<{len(offsets)}I", *offsets)
+            + b"".join(records))
+    (out / DEFINITIONS_TEXT).write_bytes(text)
+    digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
+    return {
+        "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
+                  + (f"; GCIDE for {len(gcide_refs)} glosses of words WordNet lacks" if gcide_refs else ""),
+        "entries": len(items),
+        "glosses": len(records),
+        "per_part_of_speech": DEFINITIONS_PER_PART,
+        "files": {name: {"bytes": (out / name).stat().st_size, "sha256": digests[name]} for name in DEFINITION_FILES},
+        "checksum": hashlib.sha256("".join(f"{n}:{digests[n]}\n" for n in DEFINITION_FILES).encode()).hexdigest(),
+    }

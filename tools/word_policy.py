@@ -1,0 +1,363 @@
+"""The word policy: SCOWL's levels moved by how often people write a spelling today and by what WordNet
+knows, then the overlay (LEXICON.md explains each rule and number)."""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from dictionaries import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    PHRASE_PIECE,
+    SENSES,
+    morphology,
+)
+from tools.frequencies import Frequencies
+from tools.scowl import BRITISH_VARIANTS, RARE_SPELLINGS, classify, read_overlay, scowl_files
+from tools.wordnet import WordNet
+
+#: Zipf frequency (log10 of uses per billion words) from which a spelling is "written often today".
+COMMON_ZIPF = 3.0
+#: A spelling above the default level written this often is promoted (rule 2): a word WordNet knows in
+#: lower case whatever other languages write, another only when it is not written more elsewhere.
+PROMOTE_ZIPF = 2.5
+WORDNET_ZIPF = 2.0
+#: Below this Zipf frequency a default-level word is rare enough to need WordNet's word that it exists.
+RARE_ZIPF = 2.0
+#: A spelling this much more frequent in French, Spanish, German, Italian or Portuguese is a foreign
+#: word in English text (NOIR, VIVO): its English frequency does not promote it.
+FOREIGN_MARGIN = 0.5
+#: Levels the frequency signal may lift to the default (size 95 is SCOWL's bin of doubtful forms).
+PROMOTABLE_LEVELS: tuple[int, ...] = (70, 80)
+#: SCOWL's size of doubtful entries, where a spelling people write but WordNet does not know is left out (rule 4).
+DOUBTFUL_LEVEL = 95
+#: A size-80 spelling WordNet does not know that people write in English (Zipf >= RARE_ZIPF) but this
+#: much more in one of FOREIGN_LANGUAGES is a foreign word SCOWL filed as English (AVENIR, PROJET): left
+#: out (rule 7). Size 70 is left alone: there such spellings are mostly loanwords English dictionaries
+#: list (OLIO, CHEZ, DELE); so are the rarer ones at 80 (SEMBLE, VOLTI, DURE).
+FOREIGN_WORD_MARGIN = 2.5
+FOREIGN_WORD_LEVEL = 80
+
+_CODE = {size: i + 1 for i, size in enumerate(LEVELS)}
+DEFAULT_CODE = _CODE[DEFAULT_LEVEL]
+DEMOTED_CODE = DEFAULT_CODE + 1  # the next size: still a word, just not at the default level
+#: What a contraction's apostrophe stands for (I've, G'day), as against a name's (Qur'an, L'Aquila).
+_CONTRACTED_RE = re.compile(r"'(?:ve|m|d|ll|re|s|t|day)$|n't$")
+_ROMAN_RE = re.compile(r"m*(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+
+
+def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = None,
+            wordnet: WordNet | None = None) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict[str, Any]]:
+    """Merge the lists, apply the policy, then the overlay.
+
+    Returns key -> level code per sense (0 = absent), the first form per (key, sense), and facts for
+    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone.
+    """
+    levels: dict[str, list[int]] = defaultdict(lambda: [0] * len(SENSES))
+    forms: dict[tuple[str, str], tuple[int, str]] = {}
+    files = scowl_files(scowl)
+    raw_counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rare: set[str] = set()
+    word_index = SENSES.index("word")
+    for spelling, category, size, path in files:
+        # British variants at the default size or below are words of their size (GAOL, FOETUS): British
+        # English is English. The other rare lists still enter at size 95.
+        is_rare = spelling in RARE_SPELLINGS and not (spelling in BRITISH_VARIANTS and size <= DEFAULT_LEVEL)
+        code = len(LEVELS) if is_rare else _CODE[size]
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            entry = classify(raw, category)
+            if entry is None:
+                continue
+            if is_rare:
+                if entry.sense != "word" or levels[entry.key][word_index]:
+                    continue  # a rare spelling only adds words SCOWL's own spellings lack
+                rare.add(entry.key)
+                raw_counts["rare-spelling words"][str(size)] += 1
+            else:
+                raw_counts[category][str(size)] += 1
+            index = SENSES.index(entry.sense)
+            slot = levels[entry.key]
+            if slot[index] == 0 or code < slot[index]:
+                slot[index] = code
+            previous = forms.get((entry.key, entry.sense))
+            if previous is None or (code, entry.form) < previous:
+                forms[(entry.key, entry.sense)] = (code, entry.form)
+    rare = {key for key in rare if levels[key][word_index] == len(LEVELS)}
+    changes: dict[str, list[str]] = {}
+    overlay = read_overlay(overlay_path)
+    if frequencies is not None and wordnet is not None:
+        for key, senses in overlay.items():
+            # The overlay's default-level words vouch for their forms as any legal word does (MONTES:
+            # MONTE); the overlay itself is applied after the policy, below.
+            if key in levels and any(sense == "word" and level <= DEFAULT_LEVEL for sense, level, _why in senses):
+                levels[key][word_index] = min(levels[key][word_index] or DEFAULT_CODE, DEFAULT_CODE)
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
+    for key, senses in sorted(overlay.items()):
+        # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
+        for sense in (*SENSES, PHRASE_PIECE):
+            forms.pop((key, sense), None)
+        if any(sense == "unknown" for sense, _level, _why in senses):
+            levels.pop(key, None)
+            continue
+        slot = [0] * len(SENSES)
+        for sense, level, why in senses:
+            if sense == PHRASE_PIECE:
+                slot[SENSES.index("word")] = _CODE[level]
+                forms[(key, PHRASE_PIECE)] = (_CODE[level], _phrase(key, why))
+            else:
+                slot[SENSES.index(sense)] = _CODE[level]
+                forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym" else key)
+        levels[key] = slot
+    info = {
+        "scowl_files": len(files),
+        "scowl_entries_kept": {cat: dict(sorted(sizes.items(), key=lambda kv: int(kv[0]))) for cat, sizes in sorted(raw_counts.items())},
+        "overlay_entries": sum(len(v) for v in overlay.values()),
+        "policy_changes": {rule: len(keys) for rule, keys in changes.items()},
+        "_changes": changes,
+    }
+    return dict(levels), forms, info
+
+
+def _phrase(key: str, why: str) -> str:
+    """The phrase a piece belongs to: the overlay comment's first quoted phrase holding it ("status quo")."""
+    phrase: str
+    for phrase in re.findall(r'"([^"]+)"', why):
+        if key in re.split(r"[^a-z]+", phrase.lower()):
+            return phrase
+    return ""
+
+
+def _leave_out(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], wordnet: WordNet,
+               key: str) -> bool:
+    """Take a spelling out of the dictionary (rules 4, 7 and 8), unless it is a piece of a lower-case
+    WordNet collocation (HABEAS in habeas corpus, DEJA in deja vu): that stays a size-95 word whose
+    verdict says it is only part of that phrase. True when it was left out."""
+    for sense in (*SENSES, PHRASE_PIECE):
+        forms.pop((key, sense), None)
+    phrase = wordnet.phrases.get(key)
+    if phrase is None or key in wordnet.common:
+        del levels[key]
+        return True
+    code = _CODE[DOUBTFUL_LEVEL]
+    levels[key] = [code] + [0] * (len(SENSES) - 1)
+    forms[(key, PHRASE_PIECE)] = (code, phrase)
+    return False
+
+
+def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: str, sense: str) -> bool:
+    found = forms.get((key, sense))
+    return found is not None and found[1] == key
+
+
+def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], rare: set[str],
+                 frequencies: Frequencies, wordnet: WordNet) -> dict[str, list[str]]:
+    """Move words across the default level by how often people write them; return the keys per rule.
+
+    Promotion (2) runs first, so a promoted plural can vouch for its clipping (ADMINS for ADMIN).
+
+    1. clipped: a lower-case SCOWL abbreviation of 3+ letters without a period (APP, MATHS) that
+       people write often (Zipf >= COMMON_ZIPF), whose plural (APPS) or singular (MATH) is a
+       default-level word people write (Zipf >= RARE_ZIPF), is a clipped word: a word at the default level.
+    2. promoted: a word SCOWL ranks at 70 or 80, or a word only a rare spelling list holds (DONUT),
+       with no other sense (a name's frequency is not the word's: YORK), written often
+       (Zipf >= COMMON_ZIPF) and not a foreign word, becomes a default-level word.
+    3. demoted: a default-level word written less than RARE_ZIPF that WordNet does not know in lower
+       case, as a lemma, a plural or verb form of one, or a comparative people write of a common
+       adjective, moves to the next size (SOBERER, DARER).
+    4. left_out: a spelling SCOWL holds only as a size-95 word (its bin of doubtful entries), that
+       WordNet does not know in any form, yet that people write (Zipf >= RARE_ZIPF), is mostly a name,
+       abbreviation, foreign word or misspelling SCOWL wrote in lower case (ABID, BHD, OCCURENCE), not
+       a rare English word: the build leaves it out, so a table reads "not in the dictionary".
+
+    Rules 5 to 7 only say better why a spelling is refused: each applies to spellings refused at the
+    default level whatever it decides, and none makes a spelling legal or illegal there.
+
+    5. capitalised_word: a spelling SCOWL capitalises above the default level (Maglev, as a proper
+       noun at or below the size of its lower-case word, or with no word at all) that WordNet writes
+       only in lower case, as a common noun, is that common word capitalised, not a name: its proper
+       noun sense becomes a word at the same size (MAGLEV is "uncommon", not "proper_noun").
+    6. named: a lower-case SCOWL word above the default level that WordNet writes only with capitals,
+       in every form (SIGINT, Tirana), is an acronym (two capitals or more) or a name at the same size.
+    7. foreign: a size-80 word WordNet does not know in any form, that people write in English
+       (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in French, Spanish, German, Italian or
+       Portuguese (AVENIR, PROJET), is a foreign word SCOWL filed as English: the build leaves it out,
+       so a table reads "not in the dictionary".
+    8. foreign_name (issue 19): a spelling SCOWL lists only as a size-95 name, that WordNet does not
+       know, written in English (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in another language
+       (UNE, PERO, DESDE), is a foreign word SCOWL capitalised: left out like rule 7's.
+    phrase_piece (issue 19): a spelling rules 4, 7 or 8 would leave out that is a piece of a lower-case
+    WordNet collocation (HABEAS, DEJA, FACTO) stays a size-95 word whose verdict names the phrase.
+    """
+    word = SENSES.index("word")
+    others = range(1, len(SENSES))
+    promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
+    changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
+                                     "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
+                                     "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": []}
+
+    def known_as_word(key: str) -> bool:
+        """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
+        if key in wordnet.common:
+            return True
+        if any(lemma in wordnet.common for _pos, lemma in wordnet.bases(key, ("noun", "verb"))):
+            return True
+        return frequencies.zipf(key) > 0 and any(
+            lemma != key and lemma in wordnet.common and frequencies.zipf(lemma) >= COMMON_ZIPF + 0.5
+            for _pos, lemma in wordnet.bases(key, ("adjective",)))
+
+    def written_word(key: str) -> bool:
+        code = levels[key][word] if key in levels else 0
+        return 0 < code <= DEFAULT_CODE and frequencies.zipf(key) >= RARE_ZIPF
+
+    irregular = {(lemma, part) for form, pairs in wordnet.exceptions.items() for part, lemma in pairs
+                 if not any(d.base == lemma for d in morphology.derivations(form))}
+
+    def parts(base: str) -> set[str]:
+        return {part for part, _lemma in wordnet.bases(base)}
+
+    def is_irregular(base: str, part: str) -> bool:
+        return (base, part) in irregular
+
+    def at_default(base: str) -> bool:
+        return base in levels and 0 < levels[base][word] <= DEFAULT_CODE
+
+    proper = SENSES.index("proper_noun")
+    for key in sorted(levels):  # promotion first: a promoted plural (ADMINS) vouches for its clipping
+        slot = levels[key]
+        code = slot[word]
+        if code <= DEFAULT_CODE:
+            continue
+        zipf = frequencies.zipf(key)
+        lemma = key in wordnet.common and not _ROMAN_RE.fullmatch(key)
+        if any(slot[i] for i in others):
+            if key in wordnet.units and not any(slot[i] for i in others if i != proper) and zipf >= RARE_ZIPF:
+                # A unit named after a person (TESLA, GAUSS) is a word whatever name SCOWL also lists.
+                slot[word], slot[proper] = DEFAULT_CODE, 0
+                forms.pop((key, "proper_noun"), None)
+                changes["promoted"].append(key)
+            elif code and code < min(slot[i] for i in others if slot[i]) and zipf >= WORDNET_ZIPF and (
+                    lemma or (any(lem in wordnet.common for _p, lem in wordnet.bases(key))
+                              and morphology.form_of(key, at_default, parts, is_irregular) is not None)):
+                # A word SCOWL ranks as more common than its name that WordNet knows (MOJO, DECO), or a
+                # regular form of such a word that WordNet reaches (ORCAS: ORCA; Orcas Island is rarer).
+                slot[word] = DEFAULT_CODE
+                changes["promoted"].append(key)
+            continue
+        if ((lemma and zipf >= WORDNET_ZIPF)
+                or (zipf >= RARE_ZIPF and (lemma or any(lem in wordnet.common for _p, lem in wordnet.bases(key)))
+                    and morphology.form_of(key, at_default, parts, is_irregular) is not None)
+                or ((code in promotable or key in rare) and zipf >= PROMOTE_ZIPF
+                    and frequencies.foreign_zipf(key) <= zipf + FOREIGN_MARGIN)):
+            slot[word] = DEFAULT_CODE
+            changes["promoted"].append(key)
+    doubtful = _CODE[DOUBTFUL_LEVEL]
+    unvouched: set[str] = set()
+    for key in sorted(levels):
+        slot = levels[key]
+        code = slot[word]
+        if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
+                and not wordnet.bases(key)):
+            changes["left_out" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+            continue
+        if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
+                and _written_in_lower_case(forms, key, "abbreviation") and frequencies.zipf(key) >= COMMON_ZIPF
+                and (len(key) > 4 and written_word(key[:-1]) if key.endswith("s") else written_word(key + "s"))):
+            slot[word] = DEFAULT_CODE
+            changes["clipped"].append(key)
+        elif 0 < code <= DEFAULT_CODE and frequencies.zipf(key) < RARE_ZIPF and not known_as_word(key):
+            unvouched.add(key)
+
+    def legal(base: str) -> bool:
+        return at_default(base) and base not in unvouched
+
+    settled = True
+    while settled:  # a form vouched for can vouch in turn (REPAVED: PAVED, a form of PAVE)
+        settled = False
+        for key in sorted(unvouched):
+            if morphology.form_of(key, legal, parts, is_irregular) is not None:
+                unvouched.discard(key)
+                changes["forms"].append(key)
+                settled = True
+    changes["forms"].sort()
+    for key in sorted(unvouched):
+        if morphology.nonce_form(key, legal, parts, is_irregular) is not None:
+            levels[key][word] = DEMOTED_CODE
+            changes["demoted"].append(key)
+        else:
+            changes["kept"].append(key)
+    _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
+    return changes
+
+
+def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]],
+                        frequencies: Frequencies, wordnet: WordNet, changes: dict[str, list[str]]) -> None:
+    """Rules 5 to 7 of ``apply_policy``: spellings refused at the default level either way."""
+    word, proper, contraction = SENSES.index("word"), SENSES.index("proper_noun"), SENSES.index("contraction")
+    abbreviation = SENSES.index("abbreviation")
+    others = range(1, len(SENSES))
+    for key in sorted(levels):
+        slot = levels[key]
+        code = slot[word]
+        if key in CALENDAR_ABBREVIATIONS and slot[proper] and not DEFAULT_CODE >= code > 0:
+            # APR, OCT, THURS: SCOWL lists them among names (OCT also as a rarer abbreviation, Oct.), but they
+            # are a month's or a day's abbreviation, at the name's size (MAR, SAT, SUN, WED are words, and stay so).
+            name = forms.pop((key, "proper_noun"), (slot[proper], key.capitalize()))
+            forms.setdefault((key, "abbreviation"), name)
+            slot[abbreviation] = min(slot[proper], slot[abbreviation] or slot[proper])
+            slot[proper] = 0
+            changes["calendar_abbreviation"].append(key)
+        elif (slot[proper] > DEFAULT_CODE and (not code or code >= slot[proper])
+                and key in wordnet.common_nouns and key not in wordnet.capitalised):
+            slot[word] = slot[proper]
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["capitalised_word"].append(key)
+        elif (slot[contraction] and slot[proper] and forms.get((key, "proper_noun"), (0, ""))[1].lower()
+              == forms.get((key, "contraction"), (0, ""))[1].lower()
+              and _CONTRACTED_RE.search(forms[(key, "contraction")][1].lower())):
+            # SCOWL's contraction list wins over the capitals of I've (IVE is a contraction).
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["contraction"].append(key)
+        elif (code >= _CODE[80] and slot[proper] and not any(slot[i] for i in others if i != proper)
+              and frequencies.zipf(key) >= PROMOTE_ZIPF and not wordnet.bases(key)):
+            # A surname's text frequency (REDDY, TAIT): written often enough to be promoted were it a word,
+            # but no dictionary (WordNet) holds it in lower case and SCOWL also lists the name.
+            slot[proper] = min(slot[proper], code)
+            slot[word] = 0
+            changes["surname"].append(key)
+        elif (slot[proper] == _CODE[DOUBTFUL_LEVEL] and not code and not any(slot[i] for i in others if i != proper)
+              and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
+              and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
+            # A foreign word SCOWL lists only among its size-95 names (UNE, PERO, WENN, DESDE): like rule 7's
+            # words it is left out, so a table reads "not in the dictionary" rather than "a proper noun".
+            changes["foreign_name" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+        elif code <= DEFAULT_CODE or any(slot[i] for i in others):
+            continue
+        elif (key in wordnet.capitalised and key not in wordnet.common
+              and not any(lemma in wordnet.common for _pos, lemma in wordnet.bases(key))):
+            written = wordnet.capitalised[key]
+            sense = "acronym" if sum(c.isupper() for c in written) > 1 else "proper_noun"
+            slot[SENSES.index(sense)] = code
+            slot[word] = 0
+            forms[(key, sense)] = (code, written)
+            changes["named"].append(key)
+        elif len(key) >= 3 and _ROMAN_RE.fullmatch(key):
+            # A Roman numeral SCOWL files as a rare word (XIII, XVIII): not a word at all.
+            del levels[key]
+            for sense in SENSES:
+                forms.pop((key, sense), None)
+            changes["numeral"].append(key)
+        elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
+              and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
+            changes["foreign" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+
+
+#: Months' and days' abbreviations (APR, SEPT, TUES): the first three letters of each name, and the longer
+#: ones in use. SCOWL lists several among proper names; a table calls them abbreviations.
+_MONTHS_AND_DAYS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                    "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+                    "saturday", "sunday")
+CALENDAR_ABBREVIATIONS = frozenset({name[:3] for name in _MONTHS_AND_DAYS} | {"sept", "tues", "thur", "thurs"})
