@@ -659,3 +659,70 @@ def test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing(d
     assert answer.get_json()["title"] == "Try again"
     assert answer.headers["Retry-After"]
     assert events(client, token) == seen
+
+
+def test_a_503_names_neither_the_file_nor_the_server(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The busy sentence stays (it tells the phone to try again) but with the database's path hidden: anyone on
+    the table's network reads these answers; the operator's log has the path."""
+    import sqlite3
+
+    import referee
+    from referee.store import Store
+
+    class Impatient(Store):
+        def __init__(self, path: Any, **kwargs: Any) -> None:
+            super().__init__(path, timeout=0.2)
+
+    monkeypatch.setattr(referee, "Store", Impatient)
+    client = client_for(db)
+    token = join(client, "Cindi").get_json()["token"]
+    cli = sqlite3.connect(str(db), isolation_level=None)
+    cli.execute("BEGIN IMMEDIATE")
+    try:
+        answer = act(client, token, action="discard", seen=events(client, token))
+    finally:
+        cli.execute("ROLLBACK")
+        cli.close()
+    detail = problem(answer, 503, "store")
+    assert "busy" in detail and str(db) not in detail and db.name not in detail and "database" in detail
+
+
+def test_the_verdict_on_a_game_that_does_not_exist_is_a_404(db: Path) -> None:
+    client = client_for(db)
+    problem(client.get("/api/games/5/verdict?word=look"), 404, "no-game")
+    for number in (2**63, 10**20):  # past SQLite's integers: no game, not a 500
+        problem(client.get(f"/api/games/{number}/verdict?word=look"), 404, "no-game")
+        problem(client.get(f"/api/games/{number}/seats"), 404, "no-game")
+
+
+def test_a_request_waits_when_the_hosts_answer_cannot_be_read(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=events(client, cindi))
+    asked = client.post("/api/games/1/requests", json={"action": "undo", "seen": events(client, paul)},
+                        headers=bearer(paul))
+    rid = asked.get_json()["request"]
+    problem(client.post(f"/api/games/1/requests/{rid}", data="nope", content_type="text/plain",
+                        headers=bearer(HOST)), 400, "bad-request")
+    assert [r["id"] for r in client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]] == [rid]
+    done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
+    assert done.status_code == 200
+
+
+def test_behind_a_proxy_the_limits_count_each_players_address(db: Path) -> None:
+    """With UW_BOARD_PROXIES=1 (deploy/uw-board.env), wrong codes from one phone do not lock out another."""
+    client = client_for(db, BOARD_PROXIES=1)
+    for _i in range(5):
+        problem(join_from(client, "10.0.0.1", "AAAAAA"), 403, "wrong-code")
+    problem(join_from(client, "10.0.0.1", CODE), 429, "too-many-codes")
+    assert join_from(client, "10.0.0.2", CODE).status_code == 201
+    unproxied = client_for(db)  # without it the header is not trusted: everyone is the proxy's address
+    for _i in range(5):
+        problem(join_from(unproxied, "10.0.0.3", "AAAAAA"), 403, "wrong-code")
+    problem(join_from(unproxied, "10.0.0.4", CODE), 429, "too-many-codes")
+
+
+def join_from(client: Any, address: str, code: str) -> Any:
+    return client.post("/api/games/1/seats", json={"code": code, "seat": "Paul"},
+                       headers={"X-Forwarded-For": address})

@@ -22,7 +22,9 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The board app. ``UW_BOARD_DB`` (else ``UW_REFEREE_DB``, else the referee's default) names the
     database; ``UW_BOARD_GAME`` pins one game; ``UW_BOARD_STREAMS`` is the most live pages at once;
-    ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay)."""
+    ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay); ``UW_BOARD_PROXIES=N`` trusts the
+    last N proxies' ``X-Forwarded-For``/``-Proto`` (behind nginx: 1), so that the per-address limits count the
+    players' addresses, not the proxy's."""
     from referee.store import default_db_path
 
     app = Flask(__name__)
@@ -38,10 +40,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
         BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
+        BOARD_PROXIES=int(os.environ.get("UW_BOARD_PROXIES") or 0),
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
         app.config.update(config)
+    if app.config["BOARD_PROXIES"] > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        proxies = app.config["BOARD_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.extensions["board"] = Runtime(app.config["BOARD_DB"], app.config["BOARD_STREAMS"], make_render(app),
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)

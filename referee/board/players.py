@@ -10,6 +10,7 @@ moved since is refused with 409 naming what happened. The API's document is ``re
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ from referee.board.seats import (
 )
 from referee.board.source import BoardError, sentence
 
+log = logging.getLogger(__name__)
+
 if TYPE_CHECKING:
     from referee.engine import Game
 
@@ -62,8 +65,20 @@ players.register_error_handler(Problem, problem_answer)
 
 def _store_problem(exc: Exception) -> Response:
     """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
-    full disk): 503 naming why; nothing was changed."""
-    return problem_answer(Problem(503, "store", sentence(say(message_of(exc)))))
+    full disk, a server away): 503 saying why in words a player can use, without the file's path or the
+    server's address and error (those go to the operator's log); nothing was changed. No such game: 404."""
+    from dictionaries.i18n import Message
+    from referee.store import NoGame
+
+    if isinstance(exc, NoGame):
+        game = (request.view_args or {}).get("game_id")
+        return problem_answer(Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game)))))
+    said = message_of(exc)
+    log.warning("the players' API cannot use the games: %s", say(said))
+    if isinstance(said, Message):
+        hidden = {"path": msg("the games' database"), "why": msg("the board's log says why")}
+        said = Message(said.template, {k: hidden.get(k, v) for k, v in said.params.items()}, said.plural, said.n)
+    return problem_answer(Problem(503, "store", sentence(say(said))))
 
 
 def _store_errors() -> None:
@@ -354,14 +369,25 @@ def answer_request(game_id: int, rid: str) -> Any:
     made on the game as the seat saw it: refused with 409 when the game moved since."""
     if not is_host():
         raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    confirm = _body().get("confirm")  # a bad body is a 400 that leaves the request waiting
     t = tables()
     with t.lock:
         asked = t.asked.get(game_id, {}).pop(rid, None)
     if asked is None:
         raise Problem(404, "no-request", _("There is no such request (already answered?)."))
-    if not _body().get("confirm"):
+    if not confirm:
         return Response(status=204)
-    return _correct(game_id, asked.action, asked.seen, asked)
+    try:
+        return _correct(game_id, asked.action, asked.seen, asked)
+    except Problem as problem:
+        if problem.status != 409:  # the game moved: the request is stale; anything else: it waits to be tried again
+            with t.lock:
+                t.asked.setdefault(game_id, {})[rid] = asked
+        raise
+    except Exception:
+        with t.lock:
+            t.asked.setdefault(game_id, {})[rid] = asked
+        raise
 
 
 @players.post("/api/games/<int:game_id>/corrections")
