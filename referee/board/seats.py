@@ -31,6 +31,11 @@ WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
 CSRF_HEADER = "X-CSRF-Token"
+#: The actions a seat may post and whether only the player whose turn it is may post them.
+TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
+ACTIONS = TURN_ACTIONS | {"bind", "undo"}
+#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
+ASKABLE = ("undo", "redo", "amend", "leave")
 
 
 def join_code(secret: str, game: int) -> str:
@@ -133,13 +138,9 @@ class Tables:
 
 
 def tables() -> Tables:
+    """The tables of the app that serves the request (``install`` put them there)."""
     found: Tables = current_app.extensions["players"]
     return found
-#: The actions a seat may post and whether only the player whose turn it is may post them.
-TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
-ACTIONS = TURN_ACTIONS | {"bind", "undo"}
-#: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
-ASKABLE = ("undo", "redo", "amend", "leave")
 
 
 def join_path(game: int) -> str:
