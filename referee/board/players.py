@@ -10,7 +10,6 @@ moved since is refused with 409 naming what happened. The API's document is ``re
 from __future__ import annotations
 
 import hmac
-import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -40,11 +39,10 @@ from referee.board.seats import (
     new_secret,
     problem_answer,
     seat_for,
+    store_problem,
     tables,
 )
 from referee.board.source import BoardError, sentence
-
-log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from referee.engine import Game
@@ -63,28 +61,10 @@ def install(app: Any) -> None:
 players.register_error_handler(Problem, problem_answer)
 
 
-def _store_problem(exc: Exception) -> Response:
-    """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
-    full disk, a server away): 503 saying why in words a player can use, without the file's path or the
-    server's address and error (those go to the operator's log); nothing was changed. No such game: 404."""
-    from dictionaries.i18n import Message
-    from referee.store import NoGame
-
-    if isinstance(exc, NoGame):
-        game = (request.view_args or {}).get("game_id")
-        return problem_answer(Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game)))))
-    said = message_of(exc)
-    log.warning("the players' API cannot use the games: %s", say(said))
-    if isinstance(said, Message):
-        hidden = {"path": msg("the games' database"), "why": msg("the board's log says why")}
-        said = Message(said.template, {k: hidden.get(k, v) for k, v in said.params.items()}, said.plural, said.n)
-    return problem_answer(Problem(503, "store", sentence(say(said))))
-
-
 def _store_errors() -> None:
     from referee.store import StoreError
 
-    players.register_error_handler(StoreError, _store_problem)
+    players.register_error_handler(StoreError, store_problem)
 
 
 _store_errors()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -18,7 +19,8 @@ from dataclasses import dataclass, field
 
 from flask import Response, current_app, jsonify, request
 
-from dictionaries.i18n import _
+from dictionaries.i18n import _, message_of, msg, say
+from referee.board.source import sentence
 
 #: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -36,6 +38,8 @@ TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
 ACTIONS = TURN_ACTIONS | {"bind", "undo"}
 #: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
 ASKABLE = ("undo", "redo", "amend", "leave")
+
+log = logging.getLogger(__name__)
 
 
 def join_code(secret: str, game: int) -> str:
@@ -197,3 +201,21 @@ def limit_seat(t: Tables, seat: Seat) -> None:
     """Refuse an action from a seat that has posted too many in the last window (429)."""
     if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
         raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))
+
+
+def store_problem(exc: Exception) -> Response:
+    """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
+    full disk, a server away): 503 saying why in words a player can use, without the file's path or the
+    server's address and error (those go to the operator's log); nothing was changed. No such game: 404."""
+    from dictionaries.i18n import Message
+    from referee.store import NoGame
+
+    if isinstance(exc, NoGame):
+        game = (request.view_args or {}).get("game_id")
+        return problem_answer(Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game)))))
+    said = message_of(exc)
+    log.warning("the players' API cannot use the games: %s", say(said))
+    if isinstance(said, Message):
+        hidden = {"path": msg("the games' database"), "why": msg("the board's log says why")}
+        said = Message(said.template, {k: hidden.get(k, v) for k, v in said.params.items()}, said.plural, said.n)
+    return problem_answer(Problem(503, "store", sentence(say(said))))
