@@ -726,3 +726,18 @@ def test_behind_a_proxy_the_limits_count_each_players_address(db: Path) -> None:
 def join_from(client: Any, address: str, code: str) -> Any:
     return client.post("/api/games/1/seats", json={"code": code, "seat": "Paul"},
                        headers={"X-Forwarded-For": address})
+
+
+def test_a_host_request_without_credentials_is_asked_for_them(db: Path) -> None:
+    """No credentials at all: 401 with WWW-Authenticate; a seat's token or a wrong secret: 403."""
+    client, stranger = client_for(db), client_for(db)  # the stranger's client holds no seat's cookie
+    paul = join(client, "Paul").get_json()["token"]
+    for method, path in (("get", "/api/games/1/host"), ("post", "/api/games/1/corrections"),
+                         ("delete", "/api/games/1/seats/Paul")):
+        answer = getattr(stranger, method)(path, json={"action": "undo", "seen": 1})
+        problem(answer, 401, "no-token")
+        assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+        problem(getattr(client, method)(path, json={"action": "undo", "seen": 1}, headers=bearer(paul)), 403,
+                "not-host")
+        problem(getattr(client, method)(path, json={"action": "undo", "seen": 1}, headers=bearer("wrong")), 403,
+                "not-host")

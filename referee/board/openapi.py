@@ -50,7 +50,7 @@ OPENAPI: dict[str, Any] = {
                                    "429": _problem_ref()}}},
         "/api/games/{id}/seats/{seat}": {
             "delete": {"summary": "Release a seat (the host)", "security": [{"host": []}],
-                       "responses": {"204": {"description": "Released"}, "403": _problem_ref(),
+                       "responses": {"204": {"description": "Released"}, "401": _problem_ref(), "403": _problem_ref(),
                                      "404": _problem_ref()}}},
         "/api/games/{id}/play": {
             "get": {"summary": "The game as a seat sees it", "security": [{"seat": []}, {"seatCookie": []}],
@@ -60,13 +60,15 @@ OPENAPI: dict[str, Any] = {
                                   "401": _problem_ref()}}},
         "/api/games/{id}/verdict": {
             "get": {"summary": "The verdict on ?word= tried on the game as it is",
-                    "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"}}}},
+                    "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"},
+                                  "404": _problem_ref()}}},
         "/api/games/{id}/host": {
             "get": {"summary": "The game, the seats and the requests waiting (the host's page)", "security": [{"host": []}],
-                    "responses": {"200": {"description": "The game, its seats and requests"}, "403": _problem_ref()}}},
+                    "responses": {"200": {"description": "The game, its seats and requests"}, "401": _problem_ref(),
+                                  "403": _problem_ref()}}},
         "/api/games/{id}/corrections": {
             "post": {"summary": "Undo or redo the last action (the host)", "security": [{"host": []}],
-                     "responses": {"200": {"description": "The game after it"}, "403": _problem_ref(),
+                     "responses": {"200": {"description": "The game after it"}, "401": _problem_ref(), "403": _problem_ref(),
                                    "409": _problem_ref(), "422": _problem_ref()}}},
         "/api/games/{id}/requests": {
             "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
@@ -76,7 +78,7 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}/requests/{request}": {
             "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
                      "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
-                                   "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
+                                   "401": _problem_ref(), "403": _problem_ref(), "404": _problem_ref(), "409": _problem_ref()}}},
         "/api/games/{id}/actions": {
             "post": {"summary": "Act for a seat", "security": [{"seat": []}, {"seatCookie": []}],
                      "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",

@@ -31,13 +31,13 @@ from referee.board.seats import (
     Seat,
     Tables,
     client_address,
-    is_host,
     join_box,
     join_path,
     limit_address,
     limit_seat,
     new_secret,
     problem_answer,
+    require_host,
     seat_for,
     store_problem,
     tables,
@@ -128,8 +128,7 @@ def take_seat(game_id: int) -> Any:
 @players.delete("/api/games/<int:game_id>/seats/<name>")
 def release_seat(game_id: int, name: str) -> Any:
     """The host frees a seat (``Authorization: Bearer <host secret>``): its token stops working."""
-    if not is_host():
-        raise Problem(403, "not-host", _("Only the host can release a seat."))
+    require_host(_("Only the host can release a seat."))
     t = tables()
     with t.lock:
         seat = t.seats.pop((game_id, name.casefold()), None)
@@ -347,8 +346,7 @@ def _tell_the_terminal(game_id: int, asked: Asked) -> None:
 def answer_request(game_id: int, rid: str) -> Any:
     """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
     made on the game as the seat saw it: refused with 409 when the game moved since."""
-    if not is_host():
-        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    require_host(_("Only the host can undo or redo another player's action."))
     confirm = _body().get("confirm")  # a bad body is a 400 that leaves the request waiting
     t = tables()
     with t.lock:
@@ -374,8 +372,7 @@ def answer_request(game_id: int, rid: str) -> Any:
 def correct(game_id: int) -> Any:
     """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
     takes back or puts back the last action, whoever took it."""
-    if not is_host():
-        raise Problem(403, "not-host", _("Only the host can undo or redo another player's action."))
+    require_host(_("Only the host can undo or redo another player's action."))
     action, seen_n = _correction(_body())
     return _correct(game_id, action, seen_n)
 
@@ -417,8 +414,7 @@ def host_view(game_id: int) -> Any:
 
     A correction asked on a game that has moved since (someone acted, or the host made it at the terminal
     with ``uw-referee undo``) can no longer be made as asked: it is dropped."""
-    if not is_host():
-        raise Problem(403, "not-host", _("Only the host can release a seat."))
+    require_host(_("Only the host can release a seat."))
     _gid, game = _game_or_404(game_id)
     t = tables()
     view = game_view(game_id, game)

@@ -191,6 +191,17 @@ def is_host() -> bool:
     return bool(given) and hmac.compare_digest(given, tables().host)
 
 
+def require_host(refusal: str) -> None:
+    """Go on only for the host: a request with no credentials at all is asked for them (401, ``WWW-Authenticate``);
+    one that speaks for a seat, or carries a wrong secret, is refused with ``refusal`` (403)."""
+    if is_host():
+        return
+    if "Authorization" not in request.headers and not any(k.startswith(COOKIE_PREFIX) for k in request.cookies):
+        raise Problem(401, "no-token", _("Only the host can do this: send the host's secret from the host link the "
+                                         "terminal printed."))
+    raise Problem(403, "not-host", refusal)
+
+
 def limit_address(t: Tables, address: str) -> None:
     """Refuse a write from a device that has made too many in the last window (429)."""
     if t.limited("address:" + address, ADDRESS_WRITES, WINDOW_SECONDS):
