@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 if [ -d .venv/bin ]; then PATH="$PWD/.venv/bin:$PATH"; fi
 export PATH
 
-PORT="$(python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-export PORT
+free_port() {
+    # Bound on 0.0.0.0, the address the Procfile listens on: a port free only on 127.0.0.1 may be taken there.
+    python -c 'import socket; s = socket.socket(); s.bind(("0.0.0.0", 0)); print(s.getsockname()[1]); s.close()'
+}
 WEB="$(sed -n 's/^web: *//p' Procfile)"
 [ -n "$WEB" ] || { echo "smoke: no web: line in Procfile" >&2; exit 1; }
 LOG="$(mktemp)"
@@ -24,21 +26,34 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "smoke: $WEB  (PORT=$PORT)"
-sh -c "exec $WEB" >"$LOG" 2>&1 &
-SERVER=$!
-
-for _ in $(seq 1 100); do
-    if ! kill -0 "$SERVER" 2>/dev/null; then
-        echo "smoke: the server exited during start-up:" >&2; cat "$LOG" >&2; exit 1
-    fi
-    if python - <<'EOF' 2>/dev/null
+# Another program may take the chosen port between the choice and gunicorn's bind (the machine is shared):
+# then a new port is chosen, three times at most. Any other failure to start fails at once.
+for attempt in 1 2 3; do
+    PORT="$(free_port)"
+    export PORT
+    echo "smoke: $WEB  (PORT=$PORT)"
+    sh -c "exec $WEB" >"$LOG" 2>&1 &
+    SERVER=$!
+    up=""
+    for _ in $(seq 1 100); do
+        if ! kill -0 "$SERVER" 2>/dev/null; then
+            wait "$SERVER" 2>/dev/null || true
+            SERVER=""
+            break
+        fi
+        if python - <<'EOF' 2>/dev/null
 import os, urllib.request
 with urllib.request.urlopen(f"http://127.0.0.1:{os.environ['PORT']}/healthz", timeout=1) as r:
     assert r.status == 200
 EOF
-    then break; fi
-    sleep 0.2
+        then up=1; break; fi
+        sleep 0.2
+    done
+    [ -n "$up" ] && break
+    if [ -z "$SERVER" ] && grep -q "Address already in use" "$LOG" && [ "$attempt" -lt 3 ]; then
+        echo "smoke: port $PORT was taken meanwhile; choosing another" >&2; continue
+    fi
+    echo "smoke: the server did not start:" >&2; cat "$LOG" >&2; exit 1
 done
 
 status=0
