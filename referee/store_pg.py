@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
-from referee.store import CHAIN_SQL, Store
+from referee.store import CHAIN_SQL, PURGE_ORDER, Store
 from referee.store_format import NoGame, StoreError
 from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION
 
@@ -121,6 +121,9 @@ DIALECT: dict[str, str] = {
 }
 #: In a write, the game is found with its row locked: the write's reads come after every earlier write's commit.
 LOCKING: dict[str, str] = {_RESOLVE_LATEST: _RESOLVE_LATEST + " FOR UPDATE", _RESOLVE_ONE: _RESOLVE_ONE + " FOR UPDATE"}
+#: ``purge`` judges every game as it is now: its summaries are read with the games' rows locked.
+_PURGE_READ = f"SELECT id, created_at, updated_at, summary FROM games {PURGE_ORDER}"
+LOCKING[_PURGE_READ] = _PURGE_READ + " FOR UPDATE"
 
 
 def is_database_url(db: str | os.PathLike[str] | None) -> bool:
