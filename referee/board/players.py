@@ -433,7 +433,10 @@ def host_view(game_id: int) -> Any:
 # -- pages and documents --------------------------------------------------------------------------
 
 def _current_game() -> int | None:
-    """The game the board shows on its front page (pinned, else the most recently active), if any."""
+    """The game the board shows on its front page (pinned, else the most recently active), if any; none on a hosted
+    board (each table is its own)."""
+    if current_app.config.get("BOARD_HOSTED"):
+        return None
     game_id = current_app.config.get("BOARD_GAME")
     if game_id is not None:
         return int(game_id)

@@ -8,6 +8,7 @@ cookie, with a CSRF token for the page's cookie-authenticated requests.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import logging
@@ -52,6 +53,13 @@ def join_code(secret: str, game: int) -> str:
         n, i = divmod(n, len(CODE_ALPHABET))
         letters.append(CODE_ALPHABET[i])
     return "".join(letters)
+
+
+def table_token(secret: str, game: int) -> str:
+    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number under the host secret, so
+    that every replica checks it without memory; it makes its bearer the host of that game only."""
+    digest = hmac.new(secret.encode(), f"host:{game}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def new_secret() -> str:
@@ -156,7 +164,9 @@ def join_box(game: int) -> dict[str, str]:
     command knows it), its QR code's address and its join code. Needs no request (the board is rendered
     once per commit, off any request)."""
     base = str(current_app.config.get("BOARD_PUBLIC_URL") or "/").rstrip("/")
-    return {"code": tables().code(game), "url": base + join_path(game), "qr": join_path(game) + ".svg"}
+    code = tables().code(game)
+    hosted = f"?code={code}" if current_app.config.get("BOARD_HOSTED") else ""  # a hosted game opens with its code
+    return {"code": code, "url": base + join_path(game) + hosted, "qr": join_path(game) + ".svg"}
 
 
 def client_address() -> str:
@@ -184,11 +194,18 @@ def seat_for(game_id: int, *, write: bool) -> Seat:
     return seat
 
 
-def is_host() -> bool:
-    """True when the request carries the host secret (``Authorization: Bearer <host secret>``)."""
+def is_host(game: int | None = None) -> bool:
+    """True when the request carries the host secret (``Authorization: Bearer <host secret>``); on a hosted board
+    also the host token of the game the request names (``table_token``: that game's, no other's)."""
     header = request.headers.get("Authorization", "")
     given = header[7:].strip() if header.startswith("Bearer ") else ""
-    return bool(given) and hmac.compare_digest(given, tables().host)
+    if not given:
+        return False
+    if hmac.compare_digest(given, tables().host):
+        return True
+    game = game if game is not None else (request.view_args or {}).get("game_id")
+    return (bool(current_app.config.get("BOARD_HOSTED")) and isinstance(game, int)
+            and hmac.compare_digest(given, table_token(tables().host, game)))
 
 
 def require_host(refusal: str) -> None:

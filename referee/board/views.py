@@ -327,7 +327,7 @@ def judge_page() -> Any:
             raise BoardError(msg("there is no game {game}", game=repr(asked[:30])), 404)
         shown = _shown(int(asked))
         game_state, game_id = shown.state, shown.id
-    else:
+    elif not current_app.config.get("BOARD_HOSTED"):  # a hosted board has no current game to judge for
         try:
             shown = _shown(current_app.config["BOARD_GAME"])
             if not is_over(shown.state):
