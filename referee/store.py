@@ -712,7 +712,11 @@ class Store:
             for table in ("events", "snapshots", "corrections", "redo"):  # a write migrated the file: all there
                 conn.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(gid,) for gid in ids])
             conn.executemany("DELETE FROM games WHERE id = ?", [(gid,) for gid in ids])
+            self._purged(conn, ids)
         return ids
+
+    def _purged(self, conn: sqlite3.Connection, ids: list[int]) -> None:
+        """dialect: tell the readers which games ``purge`` deleted (SQLite's readers see the file change)."""
 
     # -- writing games ----------------------------------------------------------------------------
 

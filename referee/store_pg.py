@@ -427,6 +427,11 @@ class PgStore(Store):
         super()._keep_state(conn, game_id, *args, **kwargs)
         self._written = game_id
 
+    def _purged(self, conn: Any, ids: list[int]) -> None:
+        """Every board hears of each game ``purge`` deleted, at its commit, as of any write (its copy goes)."""
+        for gid in ids:
+            conn.execute("SELECT pg_notify(?, current_schema() || ':' || ?)", (CHANNEL, str(gid)))
+
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: every game (or ``game_id``): its chain, its replay, its snapshot and summary
         against the replay, in one read-only transaction (the server's own pages need no integrity check here)."""

@@ -112,8 +112,10 @@ def admit(game: int) -> None:
             t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
     if not granted:
         raise hidden(game)
+    rt = runtime(current_app)
+    rt.watcher.poll()  # a game deleted meanwhile (purged) is gone from here too
     try:
-        runtime(current_app).feed(game).shown()
+        rt.feed(game).shown()
     except BoardError as exc:
         if exc.status == 404:
             raise hidden(game) from None
