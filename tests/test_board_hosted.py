@@ -402,3 +402,12 @@ def test_the_command_hosts_tables(backend: Backend, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("UW_BOARD_KEEP_DAYS", "soon")
     bad = CliRunner().invoke(cli, ["--db", backend.url, "board", "--hosted", "--port", "8651"])
     assert bad.exit_code == 2 and "UW_BOARD_KEEP_DAYS='soon'" in bad.output
+
+
+def test_the_openapi_document_names_the_hosted_routes(backend: Backend, apps: list[Any]) -> None:
+    definitions = pytest.importorskip("schemathesis.specs.openapi.definitions")
+    document = hosted_client(backend, apps).get("/api/openapi.json").get_json()
+    definitions.OPENAPI_31_VALIDATOR.validate(document)
+    assert "post" in document["paths"]["/api/tables"] and "get" in document["paths"]["/api/games/{id}/export"]
+    routes = {rule.rule for rule in apps[-1].url_map.iter_rules() if rule.endpoint.startswith("hosted.")}
+    assert routes == {"/tables", "/api/tables", "/games/<int:game_id>/host", "/api/games/<int:game_id>/export"}
