@@ -24,7 +24,7 @@ HOST = "host-secret-of-the-hosted-tests-0123456789abcdef"
 
 
 @pytest.fixture
-def apps(backend: Backend) -> Iterator[list[Any]]:
+def apps() -> Iterator[list[Any]]:
     """The hosted boards a test makes (their listeners stopped after it)."""
     made: list[Any] = []
     yield made
