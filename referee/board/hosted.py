@@ -289,15 +289,21 @@ def export(game_id: int) -> Any:
     from referee.store import NoGame, StoreError
     from referee.store_pg import open_store
 
-    store = open_store(current_app.config["BOARD_DB"], read_only=True)
+    path = current_app.config["BOARD_DB"]
+
+    def read() -> str:  # in one thread: an SQLite connection belongs to the thread that opened it
+        store = open_store(path, read_only=True)
+        try:
+            return export_text(store, game_id)
+        finally:
+            store.close()
+
     try:
-        text = off_the_loop(lambda: export_text(store, game_id))
+        text = off_the_loop(read)
     except NoGame:
         raise hidden(game_id) from None
     except StoreError as exc:
         return store_problem(exc)
-    finally:
-        store.close()
     return Response(text, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="uw-game-{game_id}.json"'})
 
@@ -313,14 +319,20 @@ def purge_now(app: Flask) -> list[int]:
 
     state = app.extensions["hosted"]
     state["purged_at"] = time.monotonic()
-    store = open_store(app.config["BOARD_DB"])
+    path, keep = app.config["BOARD_DB"], float(app.config["BOARD_KEEP_DAYS"])
+
+    def purge() -> list[int]:  # in one thread, as ``export``'s read
+        store = open_store(path)
+        try:
+            return store.purge(older_than(keep))
+        finally:
+            store.close()
+
     try:
-        deleted = off_the_loop(lambda: store.purge(older_than(float(app.config["BOARD_KEEP_DAYS"]))))
+        deleted = off_the_loop(purge)
     except StoreError as exc:
         log.warning("the finished games could not be purged: %s", say(message_of(exc)))
         return []
-    finally:
-        store.close()
     if deleted:
         log.info("purged the finished games %s", deleted)
         runtime(app).refresh(set(deleted))
