@@ -144,6 +144,8 @@ def test_the_api_starts_a_table_with_the_same_set_up_as_new(backend: Backend, ap
     ({"players": "Ann, Bob"}, 400, "bad-players", "list of names"),
     ({"players": ["Ann", 2]}, 400, "bad-players", "list of names"),
     ({"players": ["Ann", "Bob"], "options": "oath"}, 400, "bad-options", "list of names"),
+    ({"players": ["Ann", "Bob"], "card_accounting": "no"}, 400, "bad-number", "true or false"),
+    ({"players": ["Ann", "Bob"], "deck": {"counts": {"A": -1}}}, 400, "bad-choice", "count for A"),
     ([], 400, "bad-request", "JSON object"),
 ])
 def test_a_bad_table_is_refused_in_words_and_starts_nothing(backend: Backend, apps: list[Any], body: Any,

@@ -218,13 +218,15 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise Problem(400, "bad-options", _("Give the optional rules as a list of names (\"options\")."))
     target, level, seed = (_whole(data, key) for key in ("target", "level", "seed"))
-    first, dice = data.get("first"), data.get("dice", "virtual")
+    first, dice, counting = data.get("first"), data.get("dice", "virtual"), data.get("card_accounting", True)
     if first is not None and not isinstance(first, str):
         raise Problem(400, "bad-first", _("Name the player who goes first as text (\"first\")."))
+    if not isinstance(counting, bool):
+        raise Problem(400, "bad-number", _("{key} is true or false.").format(key=repr("card_accounting")))
     try:
         setup = new_setup(tuple(names), options=tuple(options), target=100 if target is None else target,
                           level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice), seed=seed,
-                          card_accounting=data.get("card_accounting", True) is not False)
+                          card_accounting=counting)
         roll_off = first_roll_off(setup, first)
         result = board_referee().start(setup, roll_off)
     except (ChoiceError, DeckError) as exc:
