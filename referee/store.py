@@ -9,7 +9,7 @@ game's last few actions, so a reader such as the board says them without a repla
 ``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a write decided on a game that has moved on, and
 ``check_seen`` asks the same without writing), and the readers ``view``, ``checked_view``, ``setup``, ``phase``,
 ``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify`` names all
-damage. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
+damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
 ``rewrite``; a game's generation is the engine's ``generation_of`` the kinds of its corrections.
 
 File safety is ``referee.store_file`` (the file is ours, opened without harm, SQLite's errors in words, the

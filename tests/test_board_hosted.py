@@ -261,6 +261,7 @@ def test_a_tables_host_token_acts_on_that_table_only(backend: Backend, apps: lis
     problem(host.post(f"/api/games/2/corrections?code={two['code']}", json={"action": "undo", "seen": 1},
                       headers=bearer(one["host_token"])), 403, "not-host")
     assert host.delete("/api/games/1/seats/Ann", headers=bearer(one["host_token"])).status_code == 204
+    assert host.get("/api/games/2/host", headers=bearer(HOST)).status_code == 200  # the operator's secret: every table
     assert host.delete("/api/games/2/seats/Cy", headers=bearer(two["host_token"])).status_code == 204
     page = host.get(f"/games/1/host?code={one['code']}")
     assert page.status_code == 200 and 'data-game="1"' in page.get_data(as_text=True)
