@@ -2,18 +2,18 @@
 --hosted`` served by gunicorn on a port of its own. The host starts a table from the form, the TV opens its board
 link, a phone opens its join link (the code filled in), takes a seat and plays the winning turn; the TV follows
 live (its stream carries the code's cookie), both show the export link, and a browser that was never given the
-code sees the same 404 as for a game that does not exist."""
+code sees the same 404 as for a game that does not exist. On both backends."""
 from __future__ import annotations
 
 import time
 import urllib.error
 import urllib.request
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
 from board_support import Board, chromium, console_errors, emulate_phone
+from postgres_support import Backend
 
 pytestmark = pytest.mark.slow
 
@@ -47,10 +47,9 @@ def port_in_range() -> int:
     raise AssertionError("no free port in 8660-8699")
 
 
-def test_a_table_started_from_the_form_is_joined_and_played_from_a_phone(tmp_path: Path) -> None:
-    db = tmp_path / "hosted.sqlite3"
+def test_a_table_started_from_the_form_is_joined_and_played_from_a_phone(backend: Backend) -> None:
     with ExitStack() as stack:
-        board = stack.enter_context(Board(db, "--hosted", "--keep", "3", port=port_in_range()))
+        board = stack.enter_context(Board(backend.url, "--hosted", "--keep", "3", port=port_in_range()))
         host = stack.enter_context(chromium())
         host.get(board.url + "/")
         host.find_element("id", "player-0").send_keys("Ann")
