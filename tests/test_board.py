@@ -242,19 +242,27 @@ def test_judge_form_without_words(db: Path) -> None:
 
 # -- live updates ---------------------------------------------------------------------------------
 
+def data_of(message: bytes) -> dict[str, Any]:
+    """The board an event-stream message carries (``id: ...`` then ``data: {...}``)."""
+    lines = message.decode().split("\n")
+    assert lines[0].startswith("id: ") and lines[1].startswith("data: "), message
+    found: dict[str, Any] = json.loads(lines[1][len("data: "):])
+    return found
+
+
 def test_the_stream_sends_the_board_then_each_commit(db: Path) -> None:
     client = client_for(db, BOARD_KEEPALIVE_SECONDS=5)
     response = client.get("/events", buffered=False)
     assert response.mimetype == "text/event-stream"
     chunks = iter(response.response)
     assert next(chunks).startswith(b"retry:")
-    first = json.loads(next(chunks).decode()[len("data: "):])
+    first = data_of(next(chunks))
     assert "Sue&#39;s turn" in first["html"]
     threading.Timer(0.3, lambda: run(db, "play", "taps", "--roll", "15")).start()
     started = time.monotonic()
-    second = next(chunks).decode()
-    assert second.startswith("data: "), f"no update after a commit, only {second!r}"
-    update = json.loads(second[len("data: "):])
+    second = next(chunks)
+    assert b"\ndata: " in second, f"no update after a commit, only {second!r}"
+    update = data_of(second)
     assert "TAPS" in update["html"] and "Sue plays TAPS" in update["announce"]
     assert time.monotonic() - started < 1.5
     response.close()
@@ -373,7 +381,7 @@ def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: 
     for response in streams:
         chunks = iter(response.response)
         next(chunks)
-        assert next(chunks).startswith(b"data: ")
+        assert b"\ndata: " in next(chunks)
     assert renders == [1]
     for response in streams:
         response.close()
