@@ -152,17 +152,18 @@ def make_render(app: Flask) -> Callable[[Feed, str], Render]:
                 said = event_id(0, payload["key"])
                 return Render(payload, _message(payload, said), status=status, problem=exc, event_id=said)
             payload = render_board(shown)
-            said = event_id(shown.game.count, payload["key"])
+            said = event_id(shown.game.count, feed.head() or payload["key"])
             return Render(payload, _message(payload, said), game=shown.id, event_id=said)
 
     return render
 
 
-def event_id(events: int, key: str) -> str:
-    """The id a board's message carries in the event stream: the game's event count, then a digest of the board's
-    key, which tells apart two boards at one count (an undo then another action, an amended roll). A page that
-    reconnects sends it back (``Last-Event-ID``): the stream then sends the board only if it changed since."""
-    return f"{events}-{hashlib.blake2b(key.encode(), digest_size=8).hexdigest()}"
+def event_id(events: int, mark: str) -> str:
+    """The id a board's message carries in the event stream: the game's event count, then a digest of what tells the
+    game apart (``Feed.head``: the game and its chain of events; else the board's key), so that two boards at one
+    count (an undo then another action, an amended roll) differ, and every replica gives one game the same id. A page
+    that reconnects sends it back (``Last-Event-ID``): the stream then sends the board only if it changed since."""
+    return f"{events}-{hashlib.blake2b(mark.encode(), digest_size=8).hexdigest()}"
 
 
 def _message(payload: dict[str, str], said: str) -> bytes:
