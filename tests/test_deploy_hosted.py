@@ -3,8 +3,7 @@
 The shipped configuration is checked by nginx, then run for real (rewritten only for ports and a temporary
 prefix): a phone's action through nginx reaches a live page through nginx at once (the stream is not buffered),
 a replica killed with SIGKILL leaves the table to the other one (its phones keep their seats, its stream comes back
-with its Last-Event-ID, nothing lost or doubled), and the
-word service's answers are cached. Without nginx or PostgreSQL these tests skip with one line each.
+with its Last-Event-ID, nothing lost or doubled), and the word service's answers are cached. Without nginx or PostgreSQL these tests skip with one line each.
 """
 from __future__ import annotations
 
