@@ -143,9 +143,10 @@ def list_seats(game_id: int) -> Any:
 
 # -- reading and judging --------------------------------------------------------------------------
 
-def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, Any]:
+def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool | None = None) -> dict[str, Any]:
     """A game as a phone needs it: the state, the last event's number, what it waits for and the last actions
-    (newest first, in the request's language, as the board shows them)."""
+    (newest first, in the request's language, as the board shows them). ``can_undo``: whether the seat may undo
+    the last action, when the caller knows it (else the store is asked)."""
     from referee.actions import waiting
 
     state = game.state
@@ -164,7 +165,8 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, An
                         "letters": w.letters},
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
-            "can_undo": bool(seat and _own_last(game_id, game, seat)), "recent": recent}
+            "can_undo": bool(seat and (_own_last(game_id, game, seat) if can_undo is None else can_undo)),
+            "recent": recent}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
@@ -276,7 +278,7 @@ def act(game_id: int) -> Any:
     else:
         seat_book().record_action(game_id, result.game.count, seat.name)
     runtime(current_app).watcher.poll()
-    view = game_view(game_id, result.game, seat)
+    view = game_view(game_id, result.game, seat, can_undo=action != "undo")  # its own action, just recorded
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
 
