@@ -414,3 +414,18 @@ def test_the_openapi_document_names_the_hosted_routes(backend: Backend, apps: li
     assert "post" in document["paths"]["/api/tables"] and "get" in document["paths"]["/api/games/{id}/export"]
     routes = {rule.rule for rule in apps[-1].url_map.iter_rules() if rule.endpoint.startswith("hosted.")}
     assert routes == {"/tables", "/api/tables", "/games/<int:game_id>/host", "/api/games/<int:game_id>/export"}
+
+
+def test_a_purged_game_takes_its_seats_with_it(backend: Backend, apps: list[Any]) -> None:
+    client = hosted_client(backend, apps)
+    made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
+    token = client.post("/api/games/1/seats", json={"code": made["code"], "seat": "Ann"}).get_json()["token"]
+    seen = client.get("/api/games/1/play", headers=bearer(token)).get_json()["events"]
+    assert client.post("/api/games/1/actions", json={"action": "play", "word": "taps", "roll": 15, "seen": seen},
+                       headers=bearer(token)).get_json()["over"]
+    counts = "SELECT (SELECT count(*) FROM seats), (SELECT count(*) FROM phone_actions)"
+    assert backend.sql(counts)[0] == (1, 1)
+    age(backend, 1, 2)
+    later = hosted_client(backend, apps, BOARD_KEEP_DAYS=1.0)  # the next start of the board purges it
+    assert backend.store().games() == [] and backend.sql(counts)[0] == (0, 0)
+    assert later.get("/api/games/1/play", headers=bearer(token)).status_code == 404
