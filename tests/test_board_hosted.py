@@ -399,6 +399,9 @@ def test_the_command_hosts_tables(backend: Backend, monkeypatch: pytest.MonkeyPa
     assert join_code(os.environ["UW_BOARD_HOST_SECRET"], 1) not in result.output  # no game's code said
     assert os.environ["UW_BOARD_HOSTED"] == "1" and os.environ["UW_BOARD_PLAYERS"] == "1"
     assert os.environ["UW_BOARD_KEEP_DAYS"] == "7.0"
+    by_env = CliRunner().invoke(cli, ["--db", backend.url, "board", "--port", "8651"],
+                                env={"UW_BOARD_HOSTED": "1", "UW_BOARD_KEEP_DAYS": "1"})
+    assert by_env.exit_code == 0 and "can start a table" in by_env.output and "kept 1 day after" in by_env.output
     monkeypatch.setenv("UW_BOARD_HOSTED", "")
     refused = CliRunner().invoke(cli, ["--db", backend.url, "board", "--keep", "7", "--port", "8651"])
     assert refused.exit_code == 2 and "--keep is for --hosted" in refused.output
