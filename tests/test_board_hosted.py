@@ -432,3 +432,22 @@ def test_a_purged_game_takes_its_seats_with_it(backend: Backend, apps: list[Any]
     later = hosted_client(backend, apps, BOARD_KEEP_DAYS=1.0)  # the next start of the board purges it
     assert backend.store().games() == [] and backend.sql(counts)[0] == (0, 0)
     assert later.get("/api/games/1/play", headers=bearer(token)).status_code == 404
+
+
+def test_seats_that_cannot_be_read_are_a_503_not_a_500(backend: Backend, apps: list[Any],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from dictionaries.i18n import msg
+    from referee.board import hosted
+    from referee.store import StoreError
+
+    client = hosted_client(backend, apps)
+    start(client, "Ann", "Bob")
+
+    def unreadable(_game: int, *, write: bool) -> None:  # noqa: ARG001 - seat_for's signature
+        raise StoreError(msg("cannot open {path}: {why}", path="/secret/games.sqlite3", why="disk I/O error"))
+
+    monkeypatch.setattr(hosted, "seat_for", unreadable)
+    answer = client.get("/api/games/1", headers=bearer("some-seat-token"))
+    detail = problem(answer, 503, "store")
+    assert "/secret" not in detail and "disk I/O" not in detail
+    assert client.get("/games/1", headers=bearer("some-seat-token")).status_code == 503

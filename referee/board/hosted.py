@@ -134,11 +134,20 @@ def _code_given(game: int) -> str:
 
 
 def _seated(game: int) -> bool:
+    from referee.store import StoreError
+
     try:
         seat_for(game, write=False)
     except Problem:
         return False
+    except StoreError as exc:  # the seats cannot be read: a 503 in words, never a 500
+        raise store_refusal(exc) from None
     return True
+
+
+def store_refusal(exc: Exception) -> Problem:
+    """The store's 503 (``seats.store_problem``: its words without the database's address) as a refusal."""
+    return Problem(503, "store", str(store_problem(exc).get_json()["detail"]))
 
 
 def _remember_code(response: Response) -> Response:
@@ -233,8 +242,8 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
         raise Problem(400, "bad-choice", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    except StoreError as exc:  # the store's 503, its words without the database's address
-        raise Problem(503, "store", str(store_problem(exc).get_json()["detail"])) from None
+    except StoreError as exc:
+        raise store_refusal(exc) from None
     runtime(current_app).watcher.poll()
     return links(result.game_id)
 
