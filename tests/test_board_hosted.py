@@ -238,6 +238,9 @@ def test_wrong_codes_are_counted_per_address(backend: Backend, apps: list[Any]) 
     for _i in range(5):
         assert guesser.get("/api/games/1?code=AAAAAA").status_code == 404
     problem(guesser.get(f"/api/games/1?code={made['code']}"), 429, "too-many-codes")
+    page = guesser.get(f"/games/1?code={made['code']}")  # a page says it as a page
+    assert page.status_code == 429 and page.mimetype == "text/html" and page.headers["Retry-After"]
+    assert "Too many wrong join codes" in page.get_data(as_text=True)
     assert hosted_client(backend, apps).get(f"/api/games/1?code={made['code']}").status_code == 429  # same address
     assert client.get(f"/api/games/1?code={made['code']}", environ_base={"REMOTE_ADDR": "192.0.2.5"}
                       ).status_code == 200
@@ -450,4 +453,5 @@ def test_seats_that_cannot_be_read_are_a_503_not_a_500(backend: Backend, apps: l
     answer = client.get("/api/games/1", headers=bearer("some-seat-token"))
     detail = problem(answer, 503, "store")
     assert "/secret" not in detail and "disk I/O" not in detail
-    assert client.get("/games/1", headers=bearer("some-seat-token")).status_code == 503
+    page = client.get("/games/1", headers=bearer("some-seat-token"))
+    assert page.status_code == 503 and page.mimetype == "text/html" and "/secret" not in page.get_data(as_text=True)

@@ -60,7 +60,7 @@ def install(app: Flask) -> None:
     app.before_request(_gate)
     app.after_request(_remember_code)
     app.context_processor(lambda: {"hosted": True, "granted_code": g.get("hosted_code")})
-    app.register_error_handler(Problem, problem_answer)
+    app.register_error_handler(Problem, _refusal)
     app.extensions["hosted"] = {"purged_at": 0.0, "lock": threading.Lock()}
     with app.app_context():
         purge_now(app)
@@ -143,6 +143,18 @@ def _seated(game: int) -> bool:
     except StoreError as exc:  # the seats cannot be read: a 503 in words, never a 500
         raise store_refusal(exc) from None
     return True
+
+
+def _refusal(exc: Problem) -> Response:
+    """A refusal of the gate: problem+json under /api/, else the board's error page saying it."""
+    if request.path.startswith("/api/"):
+        return problem_answer(exc)
+    page = render_template("error.html", status=exc.status, title=str(problem_answer(exc).get_json()["title"]),
+                           detail=exc.detail)
+    answer = Response(page, status=exc.status, mimetype="text/html")
+    if exc.status in (429, 503):
+        answer.headers["Retry-After"] = problem_answer(exc).headers["Retry-After"]
+    return answer
 
 
 def store_refusal(exc: Exception) -> Problem:
