@@ -86,6 +86,10 @@ REFUSALS_LAST_SEED, DEFINED_LAST_SEED = 89, 97
 # mixed-case abbreviations and foreign words SCOWL also lists as names (issue 19, point 4): its measure now.
 REFUSALS_FIFTH = JUDGED / "refusals_30k_fifth.tsv"  # right | wrong | plain, as in refusals_30k.tsv
 REFUSALS_FIFTH_SEED = 101
+# It found three plain words (BATSHIT, KENDO, PHASER), so the plain words among the pool's refusals were
+# read whole into the overlay, and the target was drawn once more after that: its measure now.
+REFUSALS_SIXTH = JUDGED / "refusals_30k_sixth.tsv"  # right | wrong | plain, as in refusals_30k.tsv
+REFUSALS_SIXTH_SEED = 103
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -209,9 +213,12 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
     refusals_last = stable_sample([r for r in refusals if r not in refusals_before | set(refusals_final)],
                                   REFUSALS_SIZE, REFUSALS_LAST_SEED)
     refusals_before |= set(refusals_final) | set(refusals_last)
+    refusals_fifth = stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE, REFUSALS_FIFTH_SEED)
+    refusals_before |= set(refusals_fifth)
     return {
-        REFUSALS_FIFTH: sorted(stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE,
-                                             REFUSALS_FIFTH_SEED)),
+        REFUSALS_SIXTH: sorted(stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE,
+                                             REFUSALS_SIXTH_SEED)),
+        REFUSALS_FIFTH: sorted(refusals_fifth),
         REFUSALS_LAST: sorted(refusals_last),
         DEFINED_LAST: sorted(stable_sample([w for w in legal if w not in defined_before | set(defined_final)],
                                            DEFINED_SIZE, DEFINED_LAST_SEED)),
@@ -298,20 +305,20 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
         if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"rare legal words ({path.name})")
 
-    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL, REFUSALS_LAST, REFUSALS_FIFTH):
+    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL, REFUSALS_LAST, REFUSALS_FIFTH, REFUSALS_SIXTH):
         sample = drawn[path]
         judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
         plain = [w for w, _c in sample if judged.get(w, ("",))[0] == "plain"]
         wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
         right = [w for w, _c in sample if judged.get(w, ("",))[0] == "right"]
-        measure = "the target's measure" if path == REFUSALS_FIFTH else "drawn before the last round of rules"
+        measure = "the target's measure" if path == REFUSALS_SIXTH else "drawn before the last round of rules"
         print(f"\n== issue 19: of {len(sample)} refusals among wordfreq's {REFUSALS_POOL} most frequent 3-7 letter words "
               f"({path.name}, {measure}), {len(plain)} are plain words a table accepts ({len(plain) / len(sample):.1%}; "
               f"target <= 1%): {', '.join(plain) or 'none'}; {len(right)} carry the right reason "
               f"({len(right) / len(sample):.1%}; target >= 98%), wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
         if any(not judged.get(w, ("",))[0] for w, _c in sample):
             failures.append(f"{path.name}: unjudged")
-        elif path == REFUSALS_FIFTH and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
+        elif path == REFUSALS_SIXTH and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
             failures.append(f"refusals ({path.name})")
 
     definitions = open_definitions()
@@ -451,8 +458,13 @@ def main(argv: list[str] | None = None) -> int:
                           "refusals_30k.tsv", issue19[REFUSALS_LAST])
         keep_judged_codes(REFUSALS_FIFTH, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_FIFTH_SEED}) from the same "
                           "pool, in no refusals sample before, drawn after the rules for names' twins, mixed-case "
-                          "abbreviations and foreign words listed as names (the last round): the target's measure.\n"
-                          "right | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_FIFTH])
+                          "abbreviations and foreign words listed as names (the target's measure until the plain "
+                          "words it found were read whole).\nright | wrong | plain, as in refusals_30k.tsv",
+                          issue19[REFUSALS_FIFTH])
+        keep_judged_codes(REFUSALS_SIXTH, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_SIXTH_SEED}) from the same "
+                          "pool, in no refusals sample before, drawn after the plain words among the pool's refusals "
+                          "were read whole into the overlay (the last round): the target's measure.\n"
+                          "right | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_SIXTH])
         keep_judged_definitions(DEFINED_LAST, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_LAST_SEED}), in no "
                                 "definitions sample before, drawn after GCIDE's definitions (the last round): the target's "
                                 "measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_LAST])

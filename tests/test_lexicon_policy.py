@@ -278,7 +278,7 @@ def test_shipped_rarely_written_legal_words_are_words(dictionary: Dictionary, na
 
 
 @pytest.mark.parametrize("name", ["refusals_30k.tsv", "refusals_30k_again.tsv", "refusals_30k_final.tsv",
-                                  "refusals_30k_last.tsv", "refusals_30k_fifth.tsv"])
+                                  "refusals_30k_last.tsv", "refusals_30k_fifth.tsv", "refusals_30k_sixth.tsv"])
 def test_shipped_refusals_among_the_30000_most_frequent_are_judged_under_today_s_codes(
         dictionary: Dictionary, name: str) -> None:
     rows = _issue19(name)
