@@ -7,6 +7,9 @@ Judgements are kept in tests/data/lexicon/*.tsv, one word a line: word, judgemen
 made by reading each word as a careful table would (see LEXICON.md for what each judgement means).
 Samples are the words whose hash with a fixed seed is smallest: the same dictionary gives the same
 words to judge, and a small change to it changes the samples only a little.
+
+Over 500 lines: one report of every judged figure, each sample drawn, kept and printed beside the
+others it must not overlap (LEXICON.md reads its output as one table).
 """
 from __future__ import annotations
 
