@@ -178,6 +178,11 @@ def test_the_operators_public_address_is_the_one_the_phones_are_given(db: Path, 
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example.org/"  # the server's pages say it too
     server = create_app({"TESTING": True}).test_client()  # the server's app, made from what the command set
     assert "https://tables.example.org/games/1/join</span>" in server.get("/").get_data(as_text=True)
+    for name in ("UW_BOARD_HOSTED", "UW_BOARD_KEEP_DAYS"):
+        monkeypatch.setenv(name, "")
+    hosted = CliRunner().invoke(cli, ["--db", str(db), "board", "--hosted", "--port", "8101"])
+    assert hosted.exit_code == 0, hosted.output
+    assert "Anyone who opens https://tables.example.org/ can start a table" in hosted.output
     monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "tables.example.org")
     refused = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8101"])
     assert refused.exit_code == 2 and "UW_BOARD_PUBLIC_URL='tables.example.org' is not an http" in refused.output

@@ -69,6 +69,7 @@ def test_the_configuration_keeps_the_boards_limits_and_streams_unbuffered() -> N
     stream = text.split("location ~ ^/(games/[0-9]+/)?events$ {", 1)[1].split("}", 1)[0]
     assert "proxy_buffering off;" in stream and "proxy_cache off;" in stream
     assert "hash $uw_table consistent;" in text and "proxy_cache uw_words;" in text
+    assert "map $uri $uw_table {" in text  # the path without its query: a table's ?code= does not move it
     assert "non_idempotent" not in text  # an action is never sent to a second replica
 
 
