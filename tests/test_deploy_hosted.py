@@ -309,6 +309,10 @@ def test_a_table_started_through_nginx_answers_only_with_its_code(site: Site) ->
 
     status, host_page, _ = fetch(made[0]["host"].split("#")[0])  # the fragment never leaves the browser
     assert status == 200 and 'id="host-join"' in host_page
+    status, view = call(f"{base}/api/games/{gid}/host", token=made[0]["host_token"])  # what the page reads
+    assert status == 200 and view["join"]["url"] == made[0]["join"], view
+    assert [s["taken"] for s in view["seats"]] == [True, True]
+    assert call(f"{base}/api/games/{gid}/host", token=made[1]["host_token"])[0] == 404
     wrong = call(f"{base}/api/games/{gid}/seats/Bob", token=made[1]["host_token"], method="DELETE")
     assert wrong[0] == 404, wrong  # another table's host token opens nothing here
     assert call(f"{base}/api/games/{gid}/seats/Bob", token=made[0]["host_token"], method="DELETE")[0] == 204
