@@ -91,7 +91,7 @@ def print_qr(url: str) -> None:
 @click.option("--players", is_flag=True, default=False,
               help=_("Let the players play from their phones: the board shows a join link, its QR code and a short "
                      "join code; the terminal prints the host's link with its secret. Without it the board only "
-                     "reads."))
+                     "reads. Behind a proxy, UW_BOARD_PUBLIC_URL is the address the links name (the proxy's)."))
 @click.option("--hosted", is_flag=True, default=False, envvar="UW_BOARD_HOSTED",
               help=_("Host tables for anyone (implies --players; meant for --db postgresql://...): the board's root is "
                      "a form that starts a table and gives it a join code and a host link; each table's pages, "
