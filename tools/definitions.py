@@ -1,6 +1,6 @@
 """The definitions shipped with the dictionary: which WordNet senses each spelling shows and in what order,
-those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, and
-their files."""
+those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, the
+project's own glosses (``tools.glosses``) for the words no source defines, and their files."""
 from __future__ import annotations
 
 import hashlib
@@ -17,11 +17,13 @@ from dictionaries import (
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
     GCIDE_FLAG,
+    OWN_FLAG,
     PARTS_OF_SPEECH,
     morphology,
 )
 from tools.build_inputs import KEY_RE, BuildError
 from tools.gcide import Gcide
+from tools.glosses import Glosses
 from tools.wordnet import WordNet
 
 #: Senses shown per part of speech.
@@ -81,9 +83,6 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
                                               PARTS_OF_SPEECH.index(group[1])))
     return [(part, offset) for own, part in order for offset in groups[(own, part)]]
 
-
-#: Built definitions' ids are negative; GCIDE's are at or below -GCIDE_REF (their byte carries GCIDE_FLAG).
-GCIDE_REF = 1 << 24
 
 #: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
 _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
@@ -154,39 +153,56 @@ def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str] | None:
 
 
 def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
-                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset()) -> dict[str, Any]:
+                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset(),
+                      glosses: Glosses | None = None) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
 
     A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
     table builds from another word, when it has one (``built_definition``); else a word legal at the
-    default size (``legal``) gets GCIDE's first sense (rarer words would cost more bytes than they serve)."""
+    default size (``legal``) gets GCIDE's first sense (rarer words would cost more bytes than they serve);
+    else a word gets the project's own glosses (``glosses``: its senses, or its base's definitions when it
+    is a form or variant). BuildError names a form or variant whose base nothing defines."""
     words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if KEY_RE.fullmatch(lemma)}
                    | set(wordnet.exceptions))
     known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
-    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text (GCIDE's: -n - GCIDE_REF)
-    built_refs: dict[tuple[str, str], tuple[str, int]] = {}
-    gcide_refs: dict[tuple[str, str], tuple[str, int]] = {}
-    items: list[tuple[str, bytes]] = []
+    built: dict[tuple[str, int], tuple[str, int]] = {}  # (part, -n) -> (text, source flag): not WordNet's
+    refs: dict[tuple[str, str, int], tuple[str, int]] = {}  # (part, text, flag) -> its (part, -n)
+
+    def ref_of(part: str, text: str, flag: int) -> tuple[str, int]:
+        if (part, text, flag) not in refs:
+            refs[(part, text, flag)] = (part, -1 - len(refs))
+            built[refs[(part, text, flag)]] = (text, flag)
+        return refs[(part, text, flag)]
+
+    chosen_of: dict[str, list[tuple[str, int]]] = {}
     for key in every:
         chosen = definition_ids(wordnet, key)
         if not chosen and key in known:
             made = built_definition(key, known, wordnet)
             if made is not None:
-                if made not in built_refs:
-                    built_refs[made] = (made[0], -1 - len(built_refs))
-                    built[built_refs[made]] = made[1]
-                chosen = [built_refs[made]]
+                chosen = [ref_of(*made, 0)]
         if not chosen and key in legal and gcide is not None:
             made = gcide_definition(key, gcide)
             if made is not None:
-                if made not in gcide_refs:
-                    gcide_refs[made] = (made[0], -GCIDE_REF - len(gcide_refs))
-                    built[gcide_refs[made]] = made[1]
-                chosen = [gcide_refs[made]]
-        if not chosen:
-            continue
+                chosen = [ref_of(*made, GCIDE_FLAG)]
+        if not chosen and key in known and glosses is not None and key in glosses.senses:
+            chosen = [ref_of(part, text, OWN_FLAG) for part, text in glosses.senses[key]]
+        if chosen:
+            chosen_of[key] = chosen
+    links = glosses.links if glosses is not None else {}
+    for key, (kind, base) in sorted(links.items()):
+        if key in known and key not in chosen_of:
+            seen = [key]
+            while base not in chosen_of and base in links and base not in seen:
+                seen.append(base)  # SHLEPPS: a form of SHLEPP, a variant of SCHLEP
+                base = links[base][1]
+            if base not in chosen_of:
+                raise BuildError(f"own glosses: {key} is a {kind} of {links[key][1]}, which no source defines")
+            chosen_of[key] = chosen_of[base]  # ADMINS: ADMIN's definitions, whatever their source
+    items: list[tuple[str, bytes]] = []
+    for key, chosen in sorted(chosen_of.items()):
         payload = bytearray()
         for ref in chosen:
             if ref not in gloss_ids:
@@ -196,9 +212,10 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
         raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
     marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
-    records = [bytes([PARTS_OF_SPEECH.index(part) | (GCIDE_FLAG if offset <= -GCIDE_REF else 0)])
-               + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
+    records = [bytes([PARTS_OF_SPEECH.index(part) | (built[(part, offset)][1] if offset < 0 else 0)])
+               + (built[(part, offset)][0] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
+    counted = {flag: sum(1 for _text, f in built.values() if f == flag) for flag in (GCIDE_FLAG, OWN_FLAG)}
     offsets, position = [], 0
     for record in records:
         offsets.append(position)
@@ -210,7 +227,9 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
     return {
         "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
-                  + (f"; GCIDE for {len(gcide_refs)} glosses of words WordNet lacks" if gcide_refs else ""),
+                  + (f"; GCIDE for {counted[GCIDE_FLAG]} glosses of words WordNet lacks" if counted[GCIDE_FLAG] else "")
+                  + (f"; own glosses (tools/glosses.tsv) for {counted[OWN_FLAG]} glosses of words no source defines"
+                     if counted[OWN_FLAG] else ""),
         "entries": len(items),
         "glosses": len(records),
         "per_part_of_speech": DEFINITIONS_PER_PART,
