@@ -172,7 +172,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         if glosses is not None:
             sources.append({
                 "name": "own glosses",
-                "role": "definitions of legal words WordNet and GCIDE have none for, written for this project",
+                "role": "definitions of legal words WordNet and GCIDE have none for (or only the rule table's guess), written for this project",
                 "version": f"sha256 {glosses.sha256[:12]} of tools/glosses.tsv",
                 "licence": "the project's licence (see LICENSE)",
                 "url": "tools/glosses.tsv in the project's repository",
