@@ -324,8 +324,9 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
               f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
         if path == DEFINED_ORDERED:
             sources = [definitions.lookup(w)[0].source for w in with_one]
-            print("  the target's measure (drawn after the last round); first senses by source: "
-                  + ", ".join(f"{name} {sources.count(name)}" for name in sorted(set(sources))))
+            met = len(right_first) >= 0.9 * len(sample) and len(with_one) >= 0.98 * len(sample)
+            print(f"  the target's measure (drawn after the last round): {'MET' if met else 'NOT MET'}; first senses "
+                  "by source: " + ", ".join(f"{name} {sources.count(name)}" for name in sorted(set(sources))))
         if any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"{path.name}: unjudged")
         elif path == DEFINED_ORDERED and (len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample)):
