@@ -238,7 +238,10 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
     options = data.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise Problem(400, "bad-options", _("Give the optional rules as a list of names (\"options\")."))
-    target, level, seed = (_whole(data, key) for key in ("target", "level", "seed"))
+    if "seed" in data:  # a table's dice are the board's: a seed known to a player foretells every virtual roll
+        raise Problem(400, "bad-seed", _("A table's virtual dice take no seed (\"seed\"): whoever knew it would "
+                                         "know every roll to come."))
+    target, level = (_whole(data, key) for key in ("target", "level"))
     first, dice, counting = data.get("first"), data.get("dice", "virtual"), data.get("card_accounting", True)
     if first is not None and not isinstance(first, str):
         raise Problem(400, "bad-first", _("Name the player who goes first as text (\"first\")."))
@@ -246,7 +249,7 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
         raise Problem(400, "bad-number", _("{key} is true or false.").format(key=repr("card_accounting")))
     try:
         setup = new_setup(tuple(names), options=tuple(options), target=100 if target is None else target,
-                          level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice), seed=seed,
+                          level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice),
                           card_accounting=counting)
         roll_off = first_roll_off(setup, first)
         result = board_referee().start(setup, roll_off)
@@ -307,8 +310,9 @@ def table_host(game_id: int) -> Any:
 
 @hosted.get("/api/games/<int:game_id>/export")
 def export(game_id: int) -> Any:
-    """The game as ``uw-referee --game N export`` prints it, to the byte, as a download."""
-    from referee.exporting import export_text
+    """The game as ``uw-referee --game N export`` prints it, to the byte, as a download; only once it is over (409
+    before: its set-up's seed foretells every virtual roll to come)."""
+    from referee.exporting import GameInPlay, export_text
     from referee.store import NoGame, StoreError
     from referee.store_pg import open_store
 
@@ -317,7 +321,7 @@ def export(game_id: int) -> Any:
     def read() -> str:  # in one thread: an SQLite connection belongs to the thread that opened it
         store = open_store(path, read_only=True)
         try:
-            return export_text(store, game_id)
+            return export_text(store, game_id, finished=True)
         finally:
             store.close()
 
@@ -325,6 +329,8 @@ def export(game_id: int) -> Any:
         text = off_the_loop(read)
     except NoGame:
         raise hidden(game_id) from None
+    except GameInPlay as exc:
+        raise Problem(409, "in-play", sentence(say(message_of(exc)))) from None
     except StoreError as exc:
         return store_problem(exc)
     return Response(text, mimetype="application/json",

@@ -1,0 +1,258 @@
+"""Bugs a second read of the hosted board (issue 25) found, one test each, named for the bug: each fails on main as
+of 9766e4b and says what the right answer is. (A review's tests, for the lead to cherry-pick into the modules'
+own test files.)"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from postgres_support import Backend
+from test_board_hosted import age, apps, bearer, finish, hosted_client, physical_game, problem, start
+
+from referee.board.app import create_app
+from referee.board.runtime import runtime
+from referee.retention import older_than
+from referee.store import StoreError
+
+__all__ = ["apps"]  # the fixture, used by name
+
+
+def _board_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``board``'s ``_players_env`` sets, put back after the test."""
+    for key in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG",
+                "UW_BOARD_KEEP_DAYS", "UW_BOARD_HOSTED", "UW_BOARD_DB", "UW_BOARD_GAME", "UW_BOARD_STREAMS",
+                "UW_BOARD_PER_ADDRESS", "UW_BOARD_EMBED"):
+        monkeypatch.delenv(key, raising=False)
+
+
+def _seated(client: Any, made: dict[str, Any], name: str) -> tuple[str, int]:
+    """A seat's token in the table ``made`` and the last event its phone saw."""
+    taken = client.post(f"/api/games/{made['game']}/seats", json={"code": made["code"], "seat": name})
+    assert taken.status_code == 201, taken.get_json()
+    token: str = taken.get_json()["token"]
+    seen: int = client.get(f"/api/games/{made['game']}/play", headers=bearer(token)).get_json()["events"]
+    return token, seen
+
+
+# -- the dice ---------------------------------------------------------------------------------------
+
+def test_export_of_an_unfinished_game_hides_the_seed(backend: Backend, apps: list[Any]) -> None:
+    """Every virtual roll is ``Random(f"{seed}:{events}:{salt}")``: whoever has the seed knows each sanity roll
+    before playing. The board never shows it (``State.to_dict`` leaves it out); the export, which gives it, is
+    refused (409, in the request's language) until the game is over, to a seat as to a spectator."""
+    client = hosted_client(backend, apps)
+    made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
+    token, _seen = _seated(client, made, "Ann")
+    for headers in ({}, {"Accept-Language": "es"}, bearer(token)):
+        exported = client.get(f"/api/games/{made['game']}/export?code={made['code']}", headers=headers)
+        problem(exported, 409, "in-play")
+        assert "seed" not in exported.get_data(as_text=True)
+    said = client.get(f"/api/games/{made['game']}/export?code={made['code']}", headers={"Accept-Language": "es"})
+    assert "todavía" in said.get_json()["detail"], said.get_json()
+    finish(backend.url, made["game"])
+    done = client.get(f"/api/games/{made['game']}/export?code={made['code']}")
+    assert done.status_code == 200 and "seed" in done.get_json()["setup"]  # over: nothing left to foretell
+
+
+def test_a_table_started_over_http_takes_no_seed(backend: Backend, apps: list[Any]) -> None:
+    """A client that chose the seed of its table's dice would know every roll to come: ``seed`` is refused (400,
+    naming it) and nothing is started; the board draws its own."""
+    client = hosted_client(backend, apps)
+    detail = problem(client.post("/api/tables", json={"players": ["Ann", "Bob"], "dice": "virtual", "seed": 7}),
+                     400, "bad-seed")
+    assert '"seed"' in detail
+    assert backend.store().games() == []
+
+
+# -- 500s for bad input -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hosted", [False, True])
+def test_the_judge_with_a_superscript_digit_as_game_is_a_500(tmp_path: Any, hosted: bool) -> None:
+    """``"²".isdigit()`` is True but ``int("²")`` raises: ``/judge?game=²`` is a 500 (the gate's and the judge's
+    own ``isdigit`` checks); it should be the judge's "no such game" 404."""
+    app = create_app({"BOARD_DB": str(tmp_path / "g.sqlite3"), "BOARD_GAME": None, "TESTING": True,
+                      "BOARD_HOSTED": hosted, "BOARD_HOST_SECRET": "x" * 43})
+    try:
+        answer = app.test_client().get("/judge?game=%C2%B2")
+        assert answer.status_code == 404, answer.status_code
+    finally:
+        runtime(app).watcher.stop()
+
+
+def test_a_non_ascii_bearer_token_is_a_500(backend: Backend, apps: list[Any]) -> None:
+    """``hmac.compare_digest`` refuses str with non-ASCII characters (TypeError): ``Authorization: Bearer é`` on any
+    route of a game (``is_host``) is a 500, before any credential is checked."""
+    client = hosted_client(backend, apps)
+    made = start(client, "Ann", "Bob")
+    header = {"Authorization": "Bearer \u00e9t\u00e9"}
+    for method, path in (("GET", f"/games/{made['game']}?code={made['code']}"),
+                         ("GET", f"/api/games/{made['game']}?code={made['code']}"),
+                         ("DELETE", f"/api/games/{made['game']}/seats/Ann?code={made['code']}")):
+        answer = client.open(path, method=method, headers=header)
+        assert answer.status_code < 500, (method, path, answer.status_code)
+
+
+def test_deeply_nested_json_is_a_500(backend: Backend, apps: list[Any]) -> None:
+    """``request.get_json(silent=True)`` does not catch the decoder's RecursionError: a body of 100,000 nested
+    arrays is a 500 on every JSON route (the table form's API here); it should be the 400 "Send a JSON object."."""
+    client = hosted_client(backend, apps)
+    deep = "[" * 100_000 + "]" * 100_000
+    answer = client.post("/api/tables", data=deep, content_type="application/json")
+    assert answer.status_code == 400, answer.status_code
+
+
+@pytest.mark.parametrize("body", [{"action": "amend", "roll": 2**63}, {"action": "undo", "seen": 2**63},
+                                  {"action": "amend", "roll": 2**40}, {"action": "amend", "roll": 9999}])
+def test_a_request_with_a_roll_or_seen_out_of_range_is_a_500_or_a_503_or_kept(backend: Backend, apps: list[Any],
+                                                                              body: dict[str, Any]) -> None:
+    """``POST /api/games/N/requests`` stores ``roll`` and ``seen`` unchecked: beyond 64 bits SQLite raises
+    OverflowError (a 500); beyond 32 bits PostgreSQL's INTEGER columns refuse it, said as a 503 "try again" (with
+    Retry-After: the phone retries for ever); a roll of 9999 is kept and shown to the host. Each should be a 400
+    that keeps nothing."""
+    client = hosted_client(backend, apps)
+    made = start(client, "Ann", "Bob")
+    token, seen = _seated(client, made, "Ann")
+    answer = client.post(f"/api/games/{made['game']}/requests", headers=bearer(token), json={"seen": seen, **body})
+    assert answer.status_code == 400, (answer.status_code, answer.get_json())
+    assert backend.sql("SELECT count(*) FROM seat_requests")[0][0] == 0
+
+
+# -- the limit of wrong codes -------------------------------------------------------------------------
+
+def test_wrong_codes_from_one_address_lock_out_every_seated_phone_behind_it(backend: Backend,
+                                                                             apps: list[Any]) -> None:
+    """A club's or a convention's phones share one public address (NAT). Five wrong join codes from any device
+    there, and ``admit`` refuses every request from that address for a minute *before* it looks at credentials: the
+    seated phones (their own tokens) and the TVs (their code cookie) of every table get 429. A request that carries
+    a seat's token or a host token was never guessing a code; it should go through."""
+    seated = hosted_client(backend, apps)  # the test client: every device is 127.0.0.1
+    made = start(seated, "Ann", "Bob")
+    token, _seen = _seated(seated, made, "Ann")
+    prankster = apps[-1].test_client()
+    for _ in range(6):
+        prankster.get(f"/games/{made['game']}?code=AAAAAA")
+    assert prankster.get(f"/games/{made['game']}?code=AAAAAA").status_code == 429  # the guesser: refused, rightly
+    mine = seated.get(f"/api/games/{made['game']}/play", headers=bearer(token))
+    assert mine.status_code == 200, (mine.status_code, mine.get_json())
+    host = seated.get(f"/api/games/{made['game']}/host", headers=bearer(made["host_token"]))
+    assert host.status_code == 200, (host.status_code, host.get_json())
+
+
+# -- the purge --------------------------------------------------------------------------------------
+
+def test_purge_deletes_an_unfinished_game_whose_summary_was_damaged(backend: Backend) -> None:
+    """``Store.purge`` judges a game by its stored summary, without the digest check every write makes: on
+    PostgreSQL a game still being played whose summary was changed to say "over, won" is deleted (and with it the
+    evidence of the damage; ``verify`` named it just before). SQLite refuses the whole purge (damage stops every
+    write to the file), which is right. Games still being played must never be deleted."""
+    playing = physical_game(backend.url, "Eve", "Fay")
+    backend.sql("UPDATE games SET summary = ? WHERE id = ?",
+                ('{"players":["Eve","Fay"],"phase":"over","turn":null,"winner":"Eve","scores":[0,0]}', playing))
+    age(backend, playing, 400)
+    assert backend.store().verify()[2], "the damage is there to be found"
+    try:
+        deleted = backend.store().purge(older_than(30))
+    except StoreError:
+        deleted = []  # refused: nothing written onto damage
+    assert playing not in deleted
+    assert backend.sql("SELECT count(*) FROM events WHERE game_id = ?", (playing,))[0][0] > 0
+
+
+# -- the hosted board as deployed -------------------------------------------------------------------
+
+def test_a_hosted_board_behind_a_proxy_gives_links_to_the_replica_not_the_site(monkeypatch: pytest.MonkeyPatch
+                                                                               ) -> None:
+    """Behind nginx (deploy/), every link a hosted board gives (POST /api/tables' answer, the table's page, the TV's
+    join link and QR code) is made from ``UW_BOARD_PUBLIC_URL``, which ``board`` always sets to the address it
+    listens on (``http://127.0.0.1:8101/``), overwriting the operator's: no phone can open them. An operator's
+    ``UW_BOARD_PUBLIC_URL`` should stand."""
+    from referee.board.cli import _players_env
+
+    _board_env(monkeypatch)
+    monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "https://tables.example/")
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", "a-long-random-secret-of-the-operator-0123456789")
+    _players_env("http://127.0.0.1:8101/", None, hosted=True)
+    assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example/"
+
+
+def test_a_hosted_board_restarted_without_a_set_secret_orphans_every_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ``UW_BOARD_HOST_SECRET`` each start of ``board --hosted`` makes a new host secret: after a restart
+    every table's join code, TV link and host link are a 404 for ever (they are HMACs under the old secret) and
+    nothing tells anyone the new ones. Either the secret outlives the process or a hosted board refuses to start
+    without one."""
+    import click
+
+    from referee.board.cli import _players_env
+
+    _board_env(monkeypatch)
+    secrets = []
+    for _run in range(2):
+        monkeypatch.delenv("UW_BOARD_HOST_SECRET", raising=False)
+        try:
+            _players_env("http://127.0.0.1:8101/", None, hosted=True)
+        except click.UsageError:
+            return  # refused: the operator is told to set one
+        secrets.append(os.environ["UW_BOARD_HOST_SECRET"])
+    assert secrets[0] == secrets[1], "a restart changed every table's join code and host token"
+
+
+def test_the_deployed_replicas_take_at_most_100_connections_from_nginx() -> None:
+    """``--max-per-address`` (``UW_BOARD_PER_ADDRESS``, 100 by default) counts the socket's peer: behind nginx that
+    is 127.0.0.1 for every phone and TV, so each replica of deploy/ serves 100 connections in all (streams and
+    requests) and refuses the 101st with a 503, whatever ``UW_BOARD_STREAMS`` (10000) says. The load benchmark runs
+    its boards with ``--max-per-address 0``; the shipped environment does not."""
+    from pathlib import Path
+
+    env = {}
+    for line in (Path(__file__).resolve().parent.parent / "deploy" / "uw-board.env").read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            key, value = line.split("=", 1)
+            env[key.strip()] = value.strip()
+    per_address = int(env.get("UW_BOARD_PER_ADDRESS", "100"))
+    assert per_address == 0 or per_address >= int(env["UW_BOARD_STREAMS"]), per_address
+
+
+# -- an answer that says nothing changed ------------------------------------------------------------
+
+def test_an_action_answered_503_nothing_changed_was_made_all_the_same(backend: Backend, apps: list[Any],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``act`` commits the action, then records the phone's last action in a second transaction: when that one
+    fails (the database away for a moment, a lock past its timeout) the phone is told 503 "nothing changed, try
+    again" (docs/players.md) while the action stands. The answer must say what is true: either the action and
+    its record are one transaction, or a failed record after a made action is still the action's answer."""
+    from dictionaries.i18n import msg
+    from referee.store_seats import SeatBook
+
+    client = hosted_client(backend, apps)
+    made = start(client, "Ann", "Bob")
+    turn = client.get(f"/api/games/{made['game']}?code={made['code']}").get_json()["turn"]
+    token, seen = _seated(client, made, turn)
+
+    def away(*_args: Any) -> None:
+        raise StoreError(msg("cannot open {path}: {why}", path="the games' database", why="server closed"))
+
+    monkeypatch.setattr(SeatBook, "record_action", away)
+    answer = client.post(f"/api/games/{made['game']}/actions", headers=bearer(token),
+                         json={"action": "play", "word": "cat", "seen": seen})
+    events = backend.store().load(made["game"])[1].count
+    if answer.status_code == 503:
+        assert events == seen, f"answered 503 (nothing changed), but the game went from {seen} to {events} events"
+    else:
+        assert answer.status_code == 200 and answer.get_json()["events"] == events
+
+
+def test_board_hosted_keep_nan_is_a_traceback(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``click.FloatRange(min=0, max=1e6)`` lets NaN through (every comparison with it is False): ``board --hosted
+    --keep nan`` ends in a ValueError traceback (``int(days)`` for the plural); it should be a usage error (2), as
+    ``UW_BOARD_KEEP_DAYS=nan`` and ``purge --older-than nan`` are."""
+    from click.testing import CliRunner
+
+    from referee.board import server
+    from referee.cli import cli
+
+    _board_env(monkeypatch)
+    monkeypatch.setattr(server.BoardServer, "run", lambda _self: None)  # never serve: only the command's checks
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--keep", "nan",
+                                      "--port", "8899"])
+    assert result.exit_code == 2, (result.exit_code, repr(result.exception), result.output[-300:])
