@@ -396,6 +396,7 @@ def test_the_command_hosts_tables(backend: Backend, monkeypatch: pytest.MonkeyPa
     for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG", "UW_BOARD_DB",
                  "UW_BOARD_GAME", "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS", "UW_BOARD_HOSTED", "UW_BOARD_KEEP_DAYS"):
         monkeypatch.setenv(name, "")
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", HOST)
     physical_game(backend.url, "Ann", "Bob")
     result = CliRunner().invoke(cli, ["--db", backend.url, "board", "--hosted", "--keep", "7", "--port", "8651"])
     assert result.exit_code == 0, result.output

@@ -23,7 +23,8 @@ def _board_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for key in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_PUBLIC_URL", "UW_BOARD_HOST_LANG",
                 "UW_BOARD_KEEP_DAYS", "UW_BOARD_HOSTED", "UW_BOARD_DB", "UW_BOARD_GAME", "UW_BOARD_STREAMS",
                 "UW_BOARD_PER_ADDRESS", "UW_BOARD_EMBED"):
-        monkeypatch.delenv(key, raising=False)
+        monkeypatch.setenv(key, "")  # recorded (an unset one is unset again after the test), then unset
+        monkeypatch.delenv(key)
 
 
 def _seated(client: Any, made: dict[str, Any], name: str) -> tuple[str, int]:
@@ -161,40 +162,71 @@ def test_purge_deletes_an_unfinished_game_whose_summary_was_damaged(backend: Bac
 
 # -- the hosted board as deployed -------------------------------------------------------------------
 
-def test_a_hosted_board_behind_a_proxy_gives_links_to_the_replica_not_the_site(monkeypatch: pytest.MonkeyPatch
+def _command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``board`` runs its checks and says its lines, then stops at once instead of serving."""
+    from referee.board import cli as board_cli
+
+    class Server:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            raise SystemExit(0)
+
+    _board_env(monkeypatch)
+    monkeypatch.setattr("referee.board.server.BoardServer", Server)
+    monkeypatch.setattr(board_cli, "check_port", lambda _host, _port: None)
+
+
+def test_a_hosted_board_behind_a_proxy_gives_links_to_the_site_not_the_replica(tmp_path: Any,
+                                                                               monkeypatch: pytest.MonkeyPatch
                                                                                ) -> None:
     """Behind nginx (deploy/), every link a hosted board gives (POST /api/tables' answer, the table's page, the TV's
-    join link and QR code) is made from ``UW_BOARD_PUBLIC_URL``, which ``board`` always sets to the address it
-    listens on (``http://127.0.0.1:8101/``), overwriting the operator's: no phone can open them. An operator's
-    ``UW_BOARD_PUBLIC_URL`` should stand."""
-    from referee.board.cli import _players_env
+    join link and QR code) is made from ``UW_BOARD_PUBLIC_URL``: the operator's (nginx's) stands, never the address
+    the replica listens on (``http://127.0.0.1:8101/``)."""
+    from click.testing import CliRunner
 
-    _board_env(monkeypatch)
+    from referee.cli import cli
+
+    _command(monkeypatch)
     monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "https://tables.example/")
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", "a-long-random-secret-of-the-operator-0123456789")
-    _players_env("http://127.0.0.1:8101/", None, hosted=True)
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--port", "8101"])
+    assert result.exit_code == 0, result.output
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example/"
+    assert "https://tables.example/ can start a table" in result.output and "8101/ can" not in result.output
 
 
-def test_a_hosted_board_restarted_without_a_set_secret_orphans_every_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without ``UW_BOARD_HOST_SECRET`` each start of ``board --hosted`` makes a new host secret: after a restart
-    every table's join code, TV link and host link are a 404 for ever (they are HMACs under the old secret) and
-    nothing tells anyone the new ones. Either the secret outlives the process or a hosted board refuses to start
-    without one."""
-    import click
+@pytest.mark.parametrize(("secret", "said"), [
+    (None, "--hosted needs UW_BOARD_HOST_SECRET"), ("", "--hosted needs UW_BOARD_HOST_SECRET"),
+    ("change-me-to-a-long-random-secret", "UW_BOARD_HOST_SECRET is still the example's placeholder"),
+    ("x" * 31, "UW_BOARD_HOST_SECRET is too short: a hosted board needs at least 32"),
+])
+def test_a_hosted_board_refuses_to_start_without_a_set_secret(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                              secret: str | None, said: str) -> None:
+    """Every table's join code, TV link and host link are HMACs under ``UW_BOARD_HOST_SECRET``: a secret made anew
+    at each start would make them all a 404 after a restart. ``board --hosted`` refuses to start (a usage error,
+    2, naming the variable, in Spanish too) without one set, with deploy/uw-board.env's placeholder, or with one
+    shorter than 32 characters; a set one is the same at every start."""
+    from click.testing import CliRunner
 
-    from referee.board.cli import _players_env
+    from referee.cli import cli
 
-    _board_env(monkeypatch)
-    secrets = []
-    for _run in range(2):
-        monkeypatch.delenv("UW_BOARD_HOST_SECRET", raising=False)
-        try:
-            _players_env("http://127.0.0.1:8101/", None, hosted=True)
-        except click.UsageError:
-            return  # refused: the operator is told to set one
-        secrets.append(os.environ["UW_BOARD_HOST_SECRET"])
-    assert secrets[0] == secrets[1], "a restart changed every table's join code and host token"
+    _command(monkeypatch)
+    if secret is not None:
+        monkeypatch.setenv("UW_BOARD_HOST_SECRET", secret)
+    args = ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--port", "8101"]
+    refused = CliRunner().invoke(cli, args)
+    assert refused.exit_code == 2, (refused.exit_code, refused.output)
+    assert said in refused.output and "secrets.token_urlsafe(32)" in refused.output
+    assert "Traceback" not in refused.output and "can start a table" not in refused.output
+    spanish = CliRunner().invoke(cli, ["--lang", "es", *args])
+    assert spanish.exit_code == 2 and "UW_BOARD_HOST_SECRET" in spanish.output and "Uso:" in spanish.output
+    assert said not in spanish.output and "aleatorio" in spanish.output, spanish.output  # said in Spanish
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", "y" * 32)
+    for _restart in range(2):
+        assert CliRunner().invoke(cli, args).exit_code == 0
+        assert os.environ["UW_BOARD_HOST_SECRET"] == "y" * 32  # the operator's, at every start
 
 
 def test_the_deployed_replicas_take_at_most_100_connections_from_nginx() -> None:
