@@ -276,8 +276,8 @@ def test_a_table_started_through_nginx_answers_only_with_its_code(site: Site) ->
     assert f'id="table-code">{code}<' in page
     for path in (f"/games/{first}?code={code}", f"/games/{first}/join?code={code}", f"/games/{first}/host?code={code}"):
         assert fetch(base + path)[0] == 200, path  # the form's table, by the links its page gave
-    made = [call(f"{base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann"})[1]
-            for _ in range(3)]
+    made = [call(f"{base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann",
+                                         "target": target})[1] for target in (100, 100, 5)]
     gid, other = made[0]["game"], made[1]["game"]
     code = made[0]["code"]
     assert made[0]["host"] == f"{base}/games/{gid}/host?code={code}#{made[0]['host_token']}"
@@ -322,11 +322,18 @@ def test_a_table_started_through_nginx_answers_only_with_its_code(site: Site) ->
 
     for path in (f"/api/games/{gid}/export", f"/api/games/{gid}/export?code={made[1]['code']}"):
         assert fetch(base + path)[0] == 404, path
-    status, exported, headers = fetch(f"{base}/api/games/{gid}/export?code={code}")
-    assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="uw-game-{gid}.json"'
+    assert fetch(f"{base}/api/games/{gid}/export?code={code}")[0] == 409  # in play: its dice's seed stays unsaid
+    over, over_code = made[2]["game"], made[2]["code"]  # a target of 5: TAPS on a roll of 15 ends it
+    status, seat = call(f"{base}/api/games/{over}/seats", {"code": over_code, "seat": "Ann"})
+    assert status == 201, seat
+    status, done = call(f"{base}/api/games/{over}/actions", {"action": "play", "word": "taps", "roll": 15,
+                                                              "seen": 2}, seat["token"])
+    assert status == 200 and done["over"], done
+    status, exported, headers = fetch(f"{base}/api/games/{over}/export?code={over_code}")
+    assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="uw-game-{over}.json"'
     from referee.exporting import export_text
 
-    assert exported == export_text(open_store(site.db), gid)  # what `uw-referee --game N export` prints
+    assert exported == export_text(open_store(site.db), over)  # what `uw-referee --game N export` prints
     assert len(json.loads(exported)["events"]) == done["events"]
 
     served = site.served()
