@@ -229,11 +229,7 @@ def test_a_hosted_board_refuses_to_start_without_a_set_secret(tmp_path: Any, mon
         assert os.environ["UW_BOARD_HOST_SECRET"] == "y" * 32  # the operator's, at every start
 
 
-def test_the_deployed_replicas_take_at_most_100_connections_from_nginx() -> None:
-    """``--max-per-address`` (``UW_BOARD_PER_ADDRESS``, 100 by default) counts the socket's peer: behind nginx that
-    is 127.0.0.1 for every phone and TV, so each replica of deploy/ serves 100 connections in all (streams and
-    requests) and refuses the 101st with a 503, whatever ``UW_BOARD_STREAMS`` (10000) says. The load benchmark runs
-    its boards with ``--max-per-address 0``; the shipped environment does not."""
+def _shipped_settings() -> dict[str, str]:
     from pathlib import Path
 
     env = {}
@@ -241,8 +237,41 @@ def test_the_deployed_replicas_take_at_most_100_connections_from_nginx() -> None
         if "=" in line and not line.lstrip().startswith("#"):
             key, value = line.split("=", 1)
             env[key.strip()] = value.strip()
-    per_address = int(env.get("UW_BOARD_PER_ADDRESS", "100"))
-    assert per_address == 0 or per_address >= int(env["UW_BOARD_STREAMS"]), per_address
+    return env
+
+
+def test_behind_a_proxy_the_connections_are_counted_per_forwarded_address(tmp_path: Any) -> None:
+    """``--max-per-address`` counted the socket's peer: behind nginx that is 127.0.0.1 for every phone and TV, so
+    each replica of deploy/ served 100 connections in all. With ``UW_BOARD_PROXIES`` the open requests (a live
+    page's stream until it ends) are counted per forwarded address, the one the write limits count: one phone over
+    the limit is refused (503 naming it), another behind the same nginx is not, and a stream that ends gives its
+    place back."""
+    app = create_app({"BOARD_DB": str(tmp_path / "g.sqlite3"), "BOARD_GAME": None, "TESTING": True,
+                      "BOARD_PROXIES": 1, "BOARD_PER_ADDRESS": 2, "BOARD_STREAM_SECONDS": 30})
+    client = app.test_client()
+
+    def stream(address: str) -> Any:
+        return client.get("/events", headers={"X-Forwarded-For": address}, buffered=False)
+
+    try:
+        held = [stream("198.51.100.1"), stream("198.51.100.1")]
+        assert [a.status_code for a in held] == [200, 200] and held[0].mimetype == "text/event-stream"
+        over = stream("198.51.100.1")
+        assert over.status_code == 503 and "2 connections" in over.get_data(as_text=True)
+        assert over.headers["Retry-After"] == "5"
+        api = client.get("/api/games", headers={"X-Forwarded-For": "198.51.100.1"})
+        assert api.status_code == 503 and api.mimetype == "application/problem+json"
+        other = stream("198.51.100.2")  # another phone behind the same nginx (the same peer, 127.0.0.1)
+        assert other.status_code == 200
+        held[0].close()
+        again = stream("198.51.100.1")
+        assert again.status_code == 200
+        for answer in (held[1], other, again):
+            answer.close()
+    finally:
+        runtime(app).watcher.stop()
+    settings = _shipped_settings()  # as shipped: behind one nginx, and a limit that leaves room for a venue's NAT
+    assert settings["UW_BOARD_PROXIES"] == "1" and int(settings["UW_BOARD_PER_ADDRESS"]) >= 200
 
 
 # -- an answer that says nothing changed ------------------------------------------------------------
