@@ -69,54 +69,75 @@ def test_a_table_started_over_http_takes_no_seed(backend: Backend, apps: list[An
 # -- 500s for bad input -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("hosted", [False, True])
-def test_the_judge_with_a_superscript_digit_as_game_is_a_500(tmp_path: Any, hosted: bool) -> None:
-    """``"²".isdigit()`` is True but ``int("²")`` raises: ``/judge?game=²`` is a 500 (the gate's and the judge's
-    own ``isdigit`` checks); it should be the judge's "no such game" 404."""
+def test_the_judge_with_a_superscript_digit_as_game_says_there_is_no_such_game(tmp_path: Any, hosted: bool) -> None:
+    """``"²".isdigit()`` is True but ``int("²")`` raises: ``/judge?game=²`` was a 500 (the gate's and the judge's
+    own ``isdigit`` checks); it is the judge's "no such game" 404."""
     app = create_app({"BOARD_DB": str(tmp_path / "g.sqlite3"), "BOARD_GAME": None, "TESTING": True,
                       "BOARD_HOSTED": hosted, "BOARD_HOST_SECRET": "x" * 43})
     try:
-        answer = app.test_client().get("/judge?game=%C2%B2")
-        assert answer.status_code == 404, answer.status_code
+        for asked in ("%C2%B2", "%D9%A3", str(2**64)):  # '²', an Arabic-Indic 3, beyond SQLite's integers
+            answer = app.test_client().get(f"/judge?game={asked}")
+            assert answer.status_code == 404, (asked, answer.status_code)
+            assert "no game" in answer.get_data(as_text=True)
     finally:
         runtime(app).watcher.stop()
 
 
-def test_a_non_ascii_bearer_token_is_a_500(backend: Backend, apps: list[Any]) -> None:
+def test_a_non_ascii_bearer_token_is_an_invalid_token_not_a_500(backend: Backend, apps: list[Any]) -> None:
     """``hmac.compare_digest`` refuses str with non-ASCII characters (TypeError): ``Authorization: Bearer é`` on any
-    route of a game (``is_host``) is a 500, before any credential is checked."""
+    route of a game was a 500. No token of ours is other text: it is a token that is not valid, as any other."""
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob")
     header = {"Authorization": "Bearer \u00e9t\u00e9"}
-    for method, path in (("GET", f"/games/{made['game']}?code={made['code']}"),
-                         ("GET", f"/api/games/{made['game']}?code={made['code']}"),
-                         ("DELETE", f"/api/games/{made['game']}/seats/Ann?code={made['code']}")):
-        answer = client.open(path, method=method, headers=header)
-        assert answer.status_code < 500, (method, path, answer.status_code)
+    assert client.get(f"/games/{made['game']}?code={made['code']}", headers=header).status_code == 200  # the code
+    assert client.get(f"/api/games/{made['game']}?code={made['code']}", headers=header).status_code == 200
+    problem(client.delete(f"/api/games/{made['game']}/seats/Ann?code={made['code']}", headers=header), 403,
+            "not-host")
+    problem(client.get(f"/api/games/{made['game']}/play?code={made['code']}", headers=header), 401, "bad-token")
 
 
-def test_deeply_nested_json_is_a_500(backend: Backend, apps: list[Any]) -> None:
-    """``request.get_json(silent=True)`` does not catch the decoder's RecursionError: a body of 100,000 nested
-    arrays is a 500 on every JSON route (the table form's API here); it should be the 400 "Send a JSON object."."""
+@pytest.mark.parametrize("route", ["/api/tables", "/api/games/{n}/seats", "/api/games/{n}/actions"])
+def test_deeply_nested_json_is_a_400_and_a_huge_body_a_413(backend: Backend, apps: list[Any], route: str) -> None:
+    """``request.get_json(silent=True)`` does not catch the decoder's RecursionError: a body of nested arrays was a
+    500 on every JSON route. Nested deeper than any body the API takes, it is the 400 "Send a JSON object."; a body
+    over the board's 64 kB is refused unread (413, problem+json)."""
     client = hosted_client(backend, apps)
-    deep = "[" * 100_000 + "]" * 100_000
-    answer = client.post("/api/tables", data=deep, content_type="application/json")
-    assert answer.status_code == 400, answer.status_code
+    made = start(client, "Ann", "Bob")
+    token, _seen = _seated(client, made, "Ann")  # an action is read once its seat is known
+    path, seat = route.format(n=made["game"]) + f"?code={made['code']}", bearer(token)
+    deep = "[" * 30_000 + "]" * 30_000  # 60 kB
+    assert "Send a JSON object" in problem(client.post(path, data=deep, content_type="application/json",
+                                                       headers=seat), 400, "bad-request")
+    huge = "[" * 100_000 + "]" * 100_000
+    answer = client.post(path, data=huge, content_type="application/json", headers=seat)
+    assert answer.status_code == 413 and answer.mimetype == "application/problem+json", answer.status_code
+    assert "64 kB" in answer.get_json()["detail"]
+    spanish = client.post(path, data=huge, content_type="application/json",
+                          headers={"Accept-Language": "es", **seat})
+    assert spanish.status_code == 413 and "64 kB" in spanish.get_json()["detail"]
+    assert spanish.get_json()["detail"] != answer.get_json()["detail"]
+    assert len(backend.store().games()) == 1
 
 
 @pytest.mark.parametrize("body", [{"action": "amend", "roll": 2**63}, {"action": "undo", "seen": 2**63},
-                                  {"action": "amend", "roll": 2**40}, {"action": "amend", "roll": 9999}])
-def test_a_request_with_a_roll_or_seen_out_of_range_is_a_500_or_a_503_or_kept(backend: Backend, apps: list[Any],
-                                                                              body: dict[str, Any]) -> None:
-    """``POST /api/games/N/requests`` stores ``roll`` and ``seen`` unchecked: beyond 64 bits SQLite raises
-    OverflowError (a 500); beyond 32 bits PostgreSQL's INTEGER columns refuse it, said as a 503 "try again" (with
-    Retry-After: the phone retries for ever); a roll of 9999 is kept and shown to the host. Each should be a 400
-    that keeps nothing."""
+                                  {"action": "amend", "roll": 2**40}, {"action": "amend", "roll": 9999},
+                                  {"action": "amend", "roll": 0}, {"action": "amend", "roll": 21},
+                                  {"action": "undo", "seen": -1}, {"action": "undo", "seen": 2**31}])
+def test_a_request_with_a_roll_or_seen_out_of_range_is_a_400_that_keeps_nothing(backend: Backend, apps: list[Any],
+                                                                                 body: dict[str, Any]) -> None:
+    """``POST /api/games/N/requests`` stored ``roll`` and ``seen`` unchecked: beyond 64 bits SQLite raised
+    OverflowError (a 500); beyond 32 bits PostgreSQL's INTEGER columns refused it, said as a 503 "try again" (with
+    Retry-After: the phone retried for ever); a roll of 9999 was kept and shown to the host. A roll is 1 to 20, a
+    seen a number of events (0 to 2**31 - 1): anything else is a 400 that keeps nothing."""
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob")
     token, seen = _seated(client, made, "Ann")
     answer = client.post(f"/api/games/{made['game']}/requests", headers=bearer(token), json={"seen": seen, **body})
     assert answer.status_code == 400, (answer.status_code, answer.get_json())
     assert backend.sql("SELECT count(*) FROM seat_requests")[0][0] == 0
+    kept = client.post(f"/api/games/{made['game']}/requests", headers=bearer(token),
+                       json={"seen": seen, "action": "amend", "roll": 20})
+    assert kept.status_code == 202 and backend.sql("SELECT count(*) FROM seat_requests")[0][0] == 1
 
 
 # -- the limit of wrong codes -------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from referee.board.runtime import MAX_VIEWERS, Runtime
 from referee.board.source import BoardError, sentence
 from referee.board.views import board, make_render
 
+#: The largest request body the board reads (a table's start, an action: a few hundred bytes), in bytes.
+MAX_BODY = 64 * 1024
 #: What a page may load and who may frame it: its own scripts, styles and streams only; no inline
 #: script, no other origin. ``frame-ancestors`` is relaxed by ``--embed`` (a stream overlay frames it).
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -34,7 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     pinned = os.environ.get("UW_BOARD_GAME", "").strip()
     app.config.update(
         BOARD_DB=os.environ.get("UW_BOARD_DB") or str(default_db_path()),
-        BOARD_GAME=int(pinned) if pinned.isdigit() else None,
+        BOARD_GAME=int(pinned) if pinned.isascii() and pinned.isdigit() else None,
         BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or MAX_VIEWERS),
         BOARD_EMBED=os.environ.get("UW_BOARD_EMBED", "") == "1",
         BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
@@ -47,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_PER_ADDRESS=int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS),
         BOARD_HOSTED=os.environ.get("UW_BOARD_HOSTED", "") == "1",
         BOARD_KEEP_DAYS=float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS),
+        MAX_CONTENT_LENGTH=MAX_BODY,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
@@ -103,6 +106,8 @@ def _error(exc: Exception) -> Any:
         status = exc.code or 500
         if status == 404:
             detail = _("There is no such page on the board.")
+        elif status == 413:
+            detail = _("This request is too large for the board (at most {size} kB).").format(size=MAX_BODY // 1024)
         elif status == 405:
             detail = _("The board can only be read: it takes no {method} requests.").format(method=request.method)
         else:
@@ -123,6 +128,6 @@ def _error(exc: Exception) -> Any:
 
 
 def _title(status: int) -> str:
-    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"),
+    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 413: _("Too large"),
               500: _("Internal server error"), 503: _("The games cannot be read")}
     return titles.get(status, _("Error"))

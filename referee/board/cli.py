@@ -260,7 +260,7 @@ def _env_count(name: str, default: int, option: str) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # '²' is a digit to isdigit, not to int
         raise click.BadParameter(_("{name}={value} is not a whole number").format(name=name, value=repr(text)),
                                  param_hint=option)
     return int(text)

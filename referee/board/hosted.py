@@ -31,6 +31,7 @@ from referee.board.seats import (
     client_address,
     is_host,
     join_code,
+    json_body,
     limit_address,
     problem_answer,
     seat_for,
@@ -85,7 +86,7 @@ def _gate() -> None:
     game = (request.view_args or {}).get("game_id")
     if game is None and endpoint == "board.judge_page" and "game" in request.args:
         asked = request.args["game"]
-        if not asked.isdigit():
+        if not (asked.isascii() and asked.isdigit()) or int(asked) > 2**63 - 1:  # '²' is a digit to isdigit
             return None  # the judge's own page: there is no such game
         game = int(asked)
     if game is None:
@@ -132,7 +133,7 @@ def _code_given(game: int) -> str:
     """The join code the request carries: ``?code=``, else the game's code cookie, else (taking a seat) the body's."""
     code = request.args.get("code") or request.cookies.get(CODE_COOKIE + str(game))
     if not code and request.endpoint == "players.take_seat":
-        body = request.get_json(silent=True)
+        body = json_body()
         code = str(body.get("code", "")) if isinstance(body, dict) else ""
     return str(code or "").strip().upper()[:20]
 
@@ -213,7 +214,7 @@ def start_table() -> Any:
 def create_table() -> Any:
     """``{"players": ["Ann", "Bob"], "dice": "virtual", ...}``: the table's number, join code and links, and its
     host token (``Authorization: Bearer`` it to release a seat or confirm a correction of that table only)."""
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, dict):
         raise Problem(400, "bad-request", _("Send a JSON object."))
     made = _start(data)

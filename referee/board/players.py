@@ -33,6 +33,7 @@ from referee.board.seats import (
     client_address,
     join_box,
     join_path,
+    json_body,
     limit_address,
     limit_seat,
     new_secret,
@@ -73,7 +74,7 @@ _store_errors()
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, dict):
         raise Problem(400, "bad-request", _("Send a JSON object."))
     return data
@@ -292,7 +293,7 @@ def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo"
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
             action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
     seen_n = data.get("seen")
-    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool) or not 0 <= seen_n < 2**31:  # the store's INTEGER
         raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
     return str(action), seen_n
 
@@ -306,8 +307,8 @@ def ask(game_id: int) -> Any:
     data = _body()
     action, seen_n = _correction(data, ASKABLE)
     roll = data.get("roll")
-    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool)):
-        raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
+        raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
     asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
     seat_book().ask(game_id, asked)
     _tell_the_terminal(game_id, asked)
