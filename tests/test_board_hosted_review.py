@@ -173,22 +173,31 @@ def test_wrong_codes_from_one_address_leave_its_seated_phones_host_and_tvs_playi
 
 # -- the purge --------------------------------------------------------------------------------------
 
-def test_purge_deletes_an_unfinished_game_whose_summary_was_damaged(backend: Backend) -> None:
-    """``Store.purge`` judges a game by its stored summary, without the digest check every write makes: on
-    PostgreSQL a game still being played whose summary was changed to say "over, won" is deleted (and with it the
-    evidence of the damage; ``verify`` named it just before). SQLite refuses the whole purge (damage stops every
-    write to the file), which is right. Games still being played must never be deleted."""
+def test_purge_refuses_a_game_whose_summary_was_damaged_and_deletes_nothing(backend: Backend) -> None:
+    """``Store.purge`` judged a game by its stored summary, without the digest check every write makes: on
+    PostgreSQL a game still being played whose summary was changed to say "over, won" was deleted (and with it the
+    evidence of the damage). Each game the purge picks is now checked as a write checks it: the damaged one refuses
+    the whole purge on either backend (nothing deleted, ``verify`` still names it). On PostgreSQL a purge that does
+    not pick it goes on; SQLite refuses every write to a damaged file."""
     playing = physical_game(backend.url, "Eve", "Fay")
+    done = physical_game(backend.url, "Gus", "Hal", target=5)
+    finish(backend.url, done)
     backend.sql("UPDATE games SET summary = ? WHERE id = ?",
                 ('{"players":["Eve","Fay"],"phase":"over","turn":null,"winner":"Eve","scores":[0,0]}', playing))
     age(backend, playing, 400)
+    age(backend, done, 400)
     assert backend.store().verify()[2], "the damage is there to be found"
-    try:
-        deleted = backend.store().purge(older_than(30))
-    except StoreError:
-        deleted = []  # refused: nothing written onto damage
-    assert playing not in deleted
-    assert backend.sql("SELECT count(*) FROM events WHERE game_id = ?", (playing,))[0][0] > 0
+    with pytest.raises(StoreError, match=f"game {playing} .*damaged"):
+        backend.store().purge(older_than(30))
+    for game in (playing, done):  # nothing written onto damage
+        assert backend.sql("SELECT count(*) FROM events WHERE game_id = ?", (game,))[0][0] > 0
+    assert backend.store().verify()[2]
+    if backend.kind == "sqlite":  # damage anywhere in the file stops every write to it
+        with pytest.raises(StoreError, match="No command will write to this file"):
+            backend.store().purge(lambda _found: [done])
+        return
+    assert backend.store().purge(lambda _found: [done]) == [done]  # the damaged game not picked: the purge goes on
+    assert [g.id for g in backend.store().games()] == [playing]
 
 
 # -- the hosted board as deployed -------------------------------------------------------------------
