@@ -11,6 +11,7 @@ moved since is refused with 409 naming what happened. The API's document is ``re
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from referee.engine import Game
 
 players = Blueprint("players", __name__)
+log = logging.getLogger(__name__)
 #: The last actions a phone shows (newest first).
 PHONE_RECENT = 3
 
@@ -274,14 +276,28 @@ def act(game_id: int) -> Any:
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    if action == "undo":
-        seat_book().forget_action(game_id)
-    else:
-        seat_book().record_action(game_id, result.game.count, seat.name)
+    recorded = _remember(game_id, None if action == "undo" else (result.game.count, seat.name))
     runtime(current_app).watcher.poll()
-    view = game_view(game_id, result.game, seat, can_undo=action != "undo")  # its own action, just recorded
+    view = game_view(game_id, result.game, seat, can_undo=action != "undo" and recorded)  # its own, just recorded
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
+
+
+def _remember(game_id: int, last: tuple[int, str] | None) -> bool:
+    """Record the phone's last action (None: forget it), after the action's own commit: when that fails, the action
+    stands all the same and is answered as made (a 503 would say nothing changed); the log says it. False then."""
+    from referee.store import StoreError
+
+    try:
+        if last is None:
+            seat_book().forget_action(game_id)
+        else:
+            seat_book().record_action(game_id, *last)
+    except StoreError as exc:
+        log.warning("game %s: the action was made, but its phone's record was not written: %s", game_id,
+                    say(message_of(exc)))
+        return False
+    return True
 
 
 # -- the host ------------------------------------------------------------------------------------
@@ -385,7 +401,7 @@ def _correct(game_id: int, action: str, seen_n: int, asked: SeatRequest | None =
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    seat_book().forget_action(game_id)
+    _remember(game_id, None)
     runtime(current_app).watcher.poll()
     return jsonify(game_view(game_id, result.game))
 
