@@ -178,7 +178,7 @@ GAME_ROUTES = ["/games/{n}", "/api/games/{n}", "/games/{n}/events", "/games/{n}/
 @pytest.mark.parametrize("route", GAME_ROUTES)
 def test_a_game_without_its_code_is_the_same_404_as_no_game(backend: Backend, apps: list[Any], route: str) -> None:
     client = hosted_client(backend, apps)
-    one, two = start(client, "Ann", "Bob"), start(client, "Cy", "Di")
+    one, two = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5), start(client, "Cy", "Di")
     path = route.format(n=one["game"])
     fresh = hosted_client(backend, apps)  # a device that was never given a code
     refused = fresh.get(path)
@@ -198,8 +198,9 @@ def test_a_game_without_its_code_is_the_same_404_as_no_game(backend: Backend, ap
 def finish_and_purge(backend: Backend, game: int) -> None:
     from referee.store_pg import open_store
 
+    finish(backend.url, game)  # the purge deletes finished games only
     store = open_store(backend.url)
-    store.purge(lambda summaries: [s.id for s in summaries if s.id == game])
+    assert store.purge(lambda summaries: [s.id for s in summaries if s.id == game]) == [game]
     store.close()
 
 
