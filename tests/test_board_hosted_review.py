@@ -347,17 +347,70 @@ def test_an_action_whose_phone_record_fails_is_answered_as_made(backend: Backend
     assert backend.store().load(made["game"])[1].count == events
 
 
-def test_board_hosted_keep_nan_is_a_traceback(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("keep", ["nan", "NaN", "inf", "-1"])
+def test_board_hosted_keep_not_a_number_of_days_is_a_usage_error(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                  keep: str) -> None:
     """``click.FloatRange(min=0, max=1e6)`` lets NaN through (every comparison with it is False): ``board --hosted
-    --keep nan`` ends in a ValueError traceback (``int(days)`` for the plural); it should be a usage error (2), as
+    --keep nan`` ended in a ValueError traceback (``int(days)`` for the plural); it is a usage error (2), as
     ``UW_BOARD_KEEP_DAYS=nan`` and ``purge --older-than nan`` are."""
     from click.testing import CliRunner
 
-    from referee.board import server
     from referee.cli import cli
 
-    _board_env(monkeypatch)
-    monkeypatch.setattr(server.BoardServer, "run", lambda _self: None)  # never serve: only the command's checks
-    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--keep", "nan",
+    _command(monkeypatch)
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", "a-long-random-secret-of-the-operator-0123456789")
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--keep", keep,
                                       "--port", "8899"])
     assert result.exit_code == 2, (result.exit_code, repr(result.exception), result.output[-300:])
+    assert "--keep" in result.output and "Traceback" not in result.output
+    kept = CliRunner().invoke(cli, ["--db", str(tmp_path / "g.sqlite3"), "board", "--hosted", "--keep", "2.5",
+                                    "--port", "8899"])
+    assert kept.exit_code == 0 and "kept 2.5 days" in kept.output, kept.output
+
+
+# -- what the API says --------------------------------------------------------------------------------
+
+def test_a_decks_points_that_are_not_an_object_are_refused(backend: Backend, apps: list[Any]) -> None:
+    """A custom deck's ``points`` that was not an object was silently ignored (the standard scores used): it is a
+    400 naming it, and nothing is started."""
+    client = hosted_client(backend, apps)
+    counts = {letter: 8 for letter in "ABCDEFGHIJ"}
+    for points in (5, "many", ["A", 1]):
+        detail = problem(client.post("/api/tables", json={"players": ["Ann", "Bob"],
+                                                           "deck": {"counts": counts, "points": points}}),
+                         400, "bad-choice")
+        assert '"points"' in detail
+    assert backend.store().games() == []
+    assert start(client, "Ann", "Bob", deck={"counts": counts})["game"] == 1
+
+
+def test_the_apis_words_name_its_fields_its_links_and_fitting_titles(backend: Backend, apps: list[Any]) -> None:
+    """The API's refusals spoke of the command line (``--first``), told a hosted table's host to look for "the host
+    link the terminal printed" (a hosted table's is given when it is started, on the web), and titled a taken seat
+    "The game moved on". Each says what fits, in Spanish too."""
+    client = hosted_client(backend, apps)
+    first = problem(client.post("/api/tables", json={"players": ["Ann", "Bob"], "dice": "virtual",
+                                                      "first": "Ann"}), 400, "bad-first")
+    assert '"first"' in first and "--" not in first
+    made = start(client, "Ann", "Bob")
+    game = made["game"]
+    nobody = problem(client.delete(f"/api/games/{game}/seats/Ann?code={made['code']}"), 401, "no-token")
+    assert "host link given when the table was started" in nobody and "terminal" not in nobody
+    _seated(client, made, "Ann")
+    other = hosted_client(backend, apps)
+    taken = other.post(f"/api/games/{game}/seats", json={"code": made["code"], "seat": "Ann"})
+    problem(taken, 409, "seat-taken")
+    assert taken.get_json()["title"] == "Seat taken"
+    spanish = other.post(f"/api/games/{game}/seats", json={"code": made["code"], "seat": "Ann"},
+                         headers={"Accept-Language": "es"})
+    assert spanish.get_json()["title"] not in ("Seat taken", "The game moved on"), spanish.get_json()
+    in_play = other.get(f"/api/games/{game}/export?code={made['code']}")
+    assert in_play.get_json()["title"] == "The game is not over"
+    es = {"Accept-Language": "es"}
+    for answer in (client.post("/api/tables", json={"players": ["Ann", "Bob"], "first": "Ann"}, headers=es),
+                   hosted_client(backend, apps).delete(f"/api/games/{game}/seats/Ann?code={made['code']}",
+                                                       headers=es),
+                   client.post("/api/tables", json={"players": ["Ann", "Bob"], "deck": {"counts": {}, "points": 1}},
+                               headers=es)):
+        body = answer.get_json()
+        assert answer.status_code in (400, 401) and "the " not in body["detail"].lower(), body  # said in Spanish

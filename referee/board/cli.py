@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import math
 import os
 import socket
 import sys
@@ -127,6 +128,9 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     players = players or hosted
+    if keep_days is not None and not math.isfinite(keep_days):  # FloatRange lets NaN through (no comparison holds)
+        raise click.BadParameter(_("{value} is not a number of days").format(value=repr(str(keep_days))),
+                                 param_hint="--keep")
     if hosted:
         _hosted_secret()
         os.environ["UW_BOARD_HOSTED"] = "1"

@@ -252,6 +252,9 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
         raise Problem(400, "bad-first", _("Name the player who goes first as text (\"first\")."))
     if not isinstance(counting, bool):
         raise Problem(400, "bad-number", _("{key} is true or false.").format(key=repr("card_accounting")))
+    if first is not None and dice == "virtual":  # the API's own words: no command-line flag to name
+        raise Problem(400, "bad-first", _("The first player (\"first\") is for physical dice: with virtual dice "
+                                          "the referee rolls off."))
     try:
         setup = new_setup(tuple(names), options=tuple(options), target=100 if target is None else target,
                           level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice),
@@ -289,7 +292,10 @@ def _deck(spec: Any) -> Any:
         return BUILT_IN[spec]
     if isinstance(spec, dict) and isinstance(spec.get("counts"), dict):
         points = spec.get("points")
-        return custom_deck("custom", spec["counts"], points if isinstance(points, dict) else None)
+        if points is not None and not isinstance(points, dict):
+            raise Problem(400, "bad-choice", _("A deck's points (\"points\") are an object of letter scores, "
+                                               "like its counts."))
+        return custom_deck("custom", spec["counts"], points)
     raise DeckError(msg("deck {deck!r} is neither 'standard', 'double' nor an object of letter counts",
                         deck=str(spec)[:40]))
 

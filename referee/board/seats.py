@@ -90,7 +90,8 @@ def problem_answer(exc: Problem) -> Response:
     titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
               409: _("The game moved on"), 422: _("Refused"), 429: _("Too many requests"),
               503: _("Try again")}
-    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
+    kinds = {"seat-taken": _("Seat taken"), "game-over": _("The game is over"), "in-play": _("The game is not over")}
+    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=kinds.get(exc.kind) or titles.get(exc.status, _("Error")),
                    status=exc.status, detail=exc.detail)
     body.status_code = exc.status
     body.mimetype = "application/problem+json"
@@ -234,6 +235,9 @@ def require_host(refusal: str) -> None:
     if is_host():
         return
     if "Authorization" not in request.headers and not any(k.startswith(COOKIE_PREFIX) for k in request.cookies):
+        if current_app.config.get("BOARD_HOSTED"):
+            raise Problem(401, "no-token", _("Only the host can do this: send the table's host token from the host "
+                                             "link given when the table was started."))
         raise Problem(401, "no-token", _("Only the host can do this: send the host's secret from the host link the "
                                          "terminal printed."))
     raise Problem(403, "not-host", refusal)
