@@ -6,8 +6,9 @@ their players may download them (``/api/games/N/export``).
 
 The gate (``_gate``, before every request) denies by default: a route of a game is admitted only with one of those
 credentials and when the game exists; any other refusal (no such game, a missing or wrong code) is one and the
-same 404, so that nobody learns which games exist. A route of no game is open only when it shows none: the start
-form, the OpenAPI document, the judge without a game, the static files. No page lists the games. A table's code and
+same 404: the answer does not tell a game without its code from no game (the numbers are sequential, so no
+secret; the code is). A route of no game is open only when it shows none: the start form, the OpenAPI document,
+the judge without a game, the static files. No page lists the games. A table's code and
 host token are HMACs of its number under the board's host secret: every replica checks them without memory.
 """
 from __future__ import annotations
