@@ -1,6 +1,8 @@
-"""Bugs a second read of the hosted board (issue 25) found, one test each, named for the bug: each fails on main as
-of 9766e4b and says what the right answer is. (A review's tests, for the lead to cherry-pick into the modules'
-own test files.)"""
+"""What a second read of the hosted board (issue 25) found, one test each (first written on branch review-scratch as
+failing tests of the bugs), now each a test of what holds: the export of a game in play and a client's seed, the
+secret a hosted board needs, the limits behind a proxy and behind one venue's address, bad input answered in
+words (never a 500), the purge of a damaged game, an action whose phone record fails, and the API's words. Kept in
+one file: most of them cross modules (the command, the gate, the store, the deploy's settings)."""
 from __future__ import annotations
 
 import os
