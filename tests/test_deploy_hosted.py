@@ -86,8 +86,9 @@ class Site:
     """nginx with the hosted configuration, two board replicas on ``db`` as the systemd unit starts them with the
     shipped settings (``hosted``; else those without hosting: a ``--players`` site) and one word service replica."""
 
-    def __init__(self, prefix: Path, db: str, hosted: bool = True) -> None:
+    def __init__(self, prefix: Path, db: str, hosted: bool = True, changed: dict[str, str] | None = None) -> None:
         self.prefix, self.db, self.port, self.hosted = prefix, db, free_port(), hosted
+        self.changed = changed or {}  # settings the test changes from the shipped ones
         self.ports = [free_port(), free_port()]
         self.service = Replica(free_port(), prefix / "service.log")
         self.boards: list[Board | None] = [None, None]
@@ -102,6 +103,7 @@ class Site:
                     "UW_BOARD_HOST_SECRET": SECRET}  # shared by the replicas: each makes the same join codes
         if not self.hosted:
             settings["UW_BOARD_HOSTED"] = ""
+        settings.update(self.changed)
         before = {name: os.environ.get(name) for name in settings}
         os.environ.update(settings)
         try:
@@ -351,3 +353,58 @@ def test_the_word_service_beside_the_board_is_cached(site: Site) -> None:
         with urllib.request.urlopen(f"{site.base}/v1/words/quixotic", timeout=10) as answer:
             answers.append((answer.status, answer.headers["X-Cache-Status"]))
     assert answers == [(200, "MISS"), (200, "HIT")]
+
+
+def _streams(site: Site, made: dict[str, Any], source: str, count: int) -> tuple[list[Any], list[str]]:
+    """``count`` live pages of the table ``made`` opened through nginx from the local address ``source`` (nginx
+    forwards it as the phone's): the sockets, held open, and each answer's status line."""
+    import socket
+
+    socks, heads = [], []
+    for _i in range(count):
+        sock = socket.create_connection(("127.0.0.1", site.port), timeout=10, source_address=(source, 0))
+        socks.append(sock)
+        sock.sendall(f"GET /games/{made['game']}/events?code={made['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+    for sock in socks:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        heads.append(head.split(b"\r\n", 1)[0].decode())
+    return socks, heads
+
+
+@pytest.mark.slow
+def test_behind_nginx_the_connections_are_counted_per_phone_not_per_proxy(postgres_db: str) -> None:
+    """Every connection nginx opens to a replica comes from 127.0.0.1: the per-address limit counted that, so each
+    replica served ``UW_BOARD_PER_ADDRESS`` connections in all (100 by default). With the shipped settings
+    (``UW_BOARD_PROXIES=1``) it counts the address nginx forwards. Here the limit is 20 and the phones are local
+    addresses of their own: 30 pages of one table (one replica, by the table's hash) from one phone get 20 streams
+    and 10 refusals; 40 more from two other phones all stream, 60 connections from nginx in all."""
+    if NGINX is None:
+        pytest.skip(NO_NGINX)
+    with tempfile.TemporaryDirectory(prefix="uw-hosted-") as prefix:
+        site = Site(Path(prefix), postgres_db, changed={"UW_BOARD_PER_ADDRESS": "20"})
+        held: list[Any] = []
+        try:
+            site.start()
+            status, made = call(f"{site.base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical",
+                                                            "first": "Ann"})
+            assert status == 201, made
+            socks, heads = _streams(site, made, "127.0.0.2", 30)
+            held += socks
+            assert heads.count("HTTP/1.1 200 OK") == 20 and heads.count("HTTP/1.1 503 Service Unavailable") == 10, {
+                h: heads.count(h) for h in set(heads)}
+            for source in ("127.0.0.3", "127.0.0.4"):
+                socks, heads = _streams(site, made, source, 20)
+                held += socks
+                assert heads.count("HTTP/1.1 200 OK") == 20, (source, {h: heads.count(h) for h in set(heads)})
+        finally:
+            for sock in held:
+                sock.close()
+            site.stop()
+        ports = {port for request, port, _status in site.served() if "/events" in request}
+        assert len(ports) == 1  # all on one replica
