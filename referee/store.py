@@ -702,18 +702,28 @@ class Store:
     def purge(self, choose: Callable[[list[GameSummary]], list[int]]) -> list[int]:
         """Delete the games ``choose`` picks from every game's summary (``referee.retention``: the finished games
         past their keep time), all their rows, in one write transaction: the summaries are read under the write's
-        lock (PostgreSQL: the games' rows locked), so a game written meanwhile is judged as it is now. Returns the
-        ids deleted, in order."""
+        lock (PostgreSQL: the games' rows locked), so a game written meanwhile is judged as it is now. Each game
+        picked is checked as a write checks it (its chain whole, its snapshot and summary matching their digest) and
+        deleted only when that verified game is over: a damaged one refuses the whole purge (``Damaged``: nothing
+        deleted, the evidence kept for ``verify``), as damage refuses every write. Returns the ids deleted, in
+        order."""
         if not self.exists():
             return []
         with self._transaction() as conn:
             found = self._summaries(conn, PURGE_ORDER)
-            ids = sorted(set(choose(found)) & {s.id for s in found})
+            ids = [gid for gid in sorted(set(choose(found)) & {s.id for s in found}) if self._over(conn, gid)]
             for table in ("events", "snapshots", "corrections", "redo"):  # a write migrated the file: all there
                 conn.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(gid,) for gid in ids])
             conn.executemany("DELETE FROM games WHERE id = ?", [(gid,) for gid in ids])
             self._purged(conn, ids)
         return ids
+
+    def _over(self, conn: sqlite3.Connection, game_id: int) -> bool:
+        """Whether the game is over, judged from its verified state (``_check_game``: damage raises), not from its
+        summary alone."""
+        self._check_game(conn, game_id)
+        self._resumed = None
+        return self._game(conn, game_id).state.is_over()
 
     def _purged(self, conn: sqlite3.Connection, ids: list[int]) -> None:
         """dialect: tell the readers which games ``purge`` deleted (SQLite's readers see the file change)."""

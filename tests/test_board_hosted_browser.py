@@ -47,7 +47,9 @@ def port_in_range() -> int:
     raise AssertionError("no free port in 8660-8699")
 
 
-def test_a_table_started_from_the_form_is_joined_and_played_from_a_phone(backend: Backend) -> None:
+def test_a_table_started_from_the_form_is_joined_and_played_from_a_phone(backend: Backend,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", "a-host-secret-of-the-browser-test-0123456789")  # --hosted needs one
     with ExitStack() as stack:
         board = stack.enter_context(Board(backend.url, "--hosted", "--keep", "3", port=port_in_range()))
         host = stack.enter_context(chromium())

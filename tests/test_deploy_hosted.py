@@ -86,8 +86,9 @@ class Site:
     """nginx with the hosted configuration, two board replicas on ``db`` as the systemd unit starts them with the
     shipped settings (``hosted``; else those without hosting: a ``--players`` site) and one word service replica."""
 
-    def __init__(self, prefix: Path, db: str, hosted: bool = True) -> None:
+    def __init__(self, prefix: Path, db: str, hosted: bool = True, changed: dict[str, str] | None = None) -> None:
         self.prefix, self.db, self.port, self.hosted = prefix, db, free_port(), hosted
+        self.changed = changed or {}  # settings the test changes from the shipped ones
         self.ports = [free_port(), free_port()]
         self.service = Replica(free_port(), prefix / "service.log")
         self.boards: list[Board | None] = [None, None]
@@ -102,6 +103,7 @@ class Site:
                     "UW_BOARD_HOST_SECRET": SECRET}  # shared by the replicas: each makes the same join codes
         if not self.hosted:
             settings["UW_BOARD_HOSTED"] = ""
+        settings.update(self.changed)
         before = {name: os.environ.get(name) for name in settings}
         os.environ.update(settings)
         try:
@@ -276,8 +278,8 @@ def test_a_table_started_through_nginx_answers_only_with_its_code(site: Site) ->
     assert f'id="table-code">{code}<' in page
     for path in (f"/games/{first}?code={code}", f"/games/{first}/join?code={code}", f"/games/{first}/host?code={code}"):
         assert fetch(base + path)[0] == 200, path  # the form's table, by the links its page gave
-    made = [call(f"{base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann"})[1]
-            for _ in range(3)]
+    made = [call(f"{base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann",
+                                         "target": target})[1] for target in (100, 100, 5)]
     gid, other = made[0]["game"], made[1]["game"]
     code = made[0]["code"]
     assert made[0]["host"] == f"{base}/games/{gid}/host?code={code}#{made[0]['host_token']}"
@@ -322,11 +324,18 @@ def test_a_table_started_through_nginx_answers_only_with_its_code(site: Site) ->
 
     for path in (f"/api/games/{gid}/export", f"/api/games/{gid}/export?code={made[1]['code']}"):
         assert fetch(base + path)[0] == 404, path
-    status, exported, headers = fetch(f"{base}/api/games/{gid}/export?code={code}")
-    assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="uw-game-{gid}.json"'
+    assert fetch(f"{base}/api/games/{gid}/export?code={code}")[0] == 409  # in play: its dice's seed stays unsaid
+    over, over_code = made[2]["game"], made[2]["code"]  # a target of 5: TAPS on a roll of 15 ends it
+    status, seat = call(f"{base}/api/games/{over}/seats", {"code": over_code, "seat": "Ann"})
+    assert status == 201, seat
+    status, done = call(f"{base}/api/games/{over}/actions", {"action": "play", "word": "taps", "roll": 15,
+                                                              "seen": 2}, seat["token"])
+    assert status == 200 and done["over"], done
+    status, exported, headers = fetch(f"{base}/api/games/{over}/export?code={over_code}")
+    assert status == 200 and headers["Content-Disposition"] == f'attachment; filename="uw-game-{over}.json"'
     from referee.exporting import export_text
 
-    assert exported == export_text(open_store(site.db), gid)  # what `uw-referee --game N export` prints
+    assert exported == export_text(open_store(site.db), over)  # what `uw-referee --game N export` prints
     assert len(json.loads(exported)["events"]) == done["events"]
 
     served = site.served()
@@ -344,3 +353,58 @@ def test_the_word_service_beside_the_board_is_cached(site: Site) -> None:
         with urllib.request.urlopen(f"{site.base}/v1/words/quixotic", timeout=10) as answer:
             answers.append((answer.status, answer.headers["X-Cache-Status"]))
     assert answers == [(200, "MISS"), (200, "HIT")]
+
+
+def _streams(site: Site, made: dict[str, Any], source: str, count: int) -> tuple[list[Any], list[str]]:
+    """``count`` live pages of the table ``made`` opened through nginx from the local address ``source`` (nginx
+    forwards it as the phone's): the sockets, held open, and each answer's status line."""
+    import socket
+
+    socks, heads = [], []
+    for _i in range(count):
+        sock = socket.create_connection(("127.0.0.1", site.port), timeout=10, source_address=(source, 0))
+        socks.append(sock)
+        sock.sendall(f"GET /games/{made['game']}/events?code={made['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())
+    for sock in socks:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        heads.append(head.split(b"\r\n", 1)[0].decode())
+    return socks, heads
+
+
+@pytest.mark.slow
+def test_behind_nginx_the_connections_are_counted_per_phone_not_per_proxy(postgres_db: str) -> None:
+    """Every connection nginx opens to a replica comes from 127.0.0.1: the per-address limit counted that, so each
+    replica served ``UW_BOARD_PER_ADDRESS`` connections in all (100 by default). With the shipped settings
+    (``UW_BOARD_PROXIES=1``) it counts the address nginx forwards. Here the limit is 20 and the phones are local
+    addresses of their own: 30 pages of one table (one replica, by the table's hash) from one phone get 20 streams
+    and 10 refusals; 40 more from two other phones all stream, 60 connections from nginx in all."""
+    if NGINX is None:
+        pytest.skip(NO_NGINX)
+    with tempfile.TemporaryDirectory(prefix="uw-hosted-") as prefix:
+        site = Site(Path(prefix), postgres_db, changed={"UW_BOARD_PER_ADDRESS": "20"})
+        held: list[Any] = []
+        try:
+            site.start()
+            status, made = call(f"{site.base}/api/tables", {"players": ["Ann", "Bob"], "dice": "physical",
+                                                            "first": "Ann"})
+            assert status == 201, made
+            socks, heads = _streams(site, made, "127.0.0.2", 30)
+            held += socks
+            assert heads.count("HTTP/1.1 200 OK") == 20 and heads.count("HTTP/1.1 503 Service Unavailable") == 10, {
+                h: heads.count(h) for h in set(heads)}
+            for source in ("127.0.0.3", "127.0.0.4"):
+                socks, heads = _streams(site, made, source, 20)
+                held += socks
+                assert heads.count("HTTP/1.1 200 OK") == 20, (source, {h: heads.count(h) for h in set(heads)})
+        finally:
+            for sock in held:
+                sock.close()
+            site.stop()
+        ports = {port for request, port, _status in site.served() if "/events" in request}
+        assert len(ports) == 1  # all on one replica

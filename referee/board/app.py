@@ -9,10 +9,13 @@ from werkzeug.exceptions import HTTPException
 
 from dictionaries.i18n import _, message_of, say
 from referee.board import language
+from referee.board.addresses import PER_ADDRESS, AddressLimit
 from referee.board.runtime import MAX_VIEWERS, Runtime
 from referee.board.source import BoardError, sentence
 from referee.board.views import board, make_render
 
+#: The largest request body the board reads (a table's start, an action: a few hundred bytes), in bytes.
+MAX_BODY = 64 * 1024
 #: What a page may load and who may frame it: its own scripts, styles and streams only; no inline
 #: script, no other origin. ``frame-ancestors`` is relaxed by ``--embed`` (a stream overlay frames it).
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -24,7 +27,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     database; ``UW_BOARD_GAME`` pins one game; ``UW_BOARD_STREAMS`` is the most live pages at once;
     ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay); ``UW_BOARD_PROXIES=N`` trusts the
     last N proxies' ``X-Forwarded-For``/``-Proto`` (behind nginx: 1), so that the per-address limits count the
-    players' addresses, not the proxy's. ``UW_BOARD_HOSTED=1`` hosts tables (``referee.board.hosted``; implies
+    players' addresses, not the proxy's (``UW_BOARD_PER_ADDRESS`` open requests per address among them). ``UW_BOARD_HOSTED=1`` hosts tables (``referee.board.hosted``; implies
     the players' side), keeping finished games ``UW_BOARD_KEEP_DAYS`` days (30)."""
     from referee.retention import KEEP_DAYS
     from referee.store import default_db_path
@@ -33,7 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     pinned = os.environ.get("UW_BOARD_GAME", "").strip()
     app.config.update(
         BOARD_DB=os.environ.get("UW_BOARD_DB") or str(default_db_path()),
-        BOARD_GAME=int(pinned) if pinned.isdigit() else None,
+        BOARD_GAME=int(pinned) if pinned.isascii() and pinned.isdigit() else None,
         BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or MAX_VIEWERS),
         BOARD_EMBED=os.environ.get("UW_BOARD_EMBED", "") == "1",
         BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
@@ -43,8 +46,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
         BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
         BOARD_PROXIES=int(os.environ.get("UW_BOARD_PROXIES") or 0),
+        BOARD_PER_ADDRESS=int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS),
         BOARD_HOSTED=os.environ.get("UW_BOARD_HOSTED", "") == "1",
         BOARD_KEEP_DAYS=float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS),
+        MAX_CONTENT_LENGTH=MAX_BODY,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
@@ -52,8 +57,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if app.config["BOARD_PROXIES"] > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        proxies = app.config["BOARD_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        proxies, inner = app.config["BOARD_PROXIES"], app.wsgi_app
+        if app.config["BOARD_PER_ADDRESS"] > 0:  # the worker sees only the proxy: count each forwarded address here
+            inner = AddressLimit(inner, app.config["BOARD_PER_ADDRESS"])
+        app.wsgi_app = ProxyFix(inner, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     app.extensions["board"] = Runtime(app.config["BOARD_DB"], app.config["BOARD_STREAMS"], make_render(app),
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
@@ -99,6 +106,8 @@ def _error(exc: Exception) -> Any:
         status = exc.code or 500
         if status == 404:
             detail = _("There is no such page on the board.")
+        elif status == 413:
+            detail = _("This request is too large for the board (at most {size} kB).").format(size=MAX_BODY // 1024)
         elif status == 405:
             detail = _("The board can only be read: it takes no {method} requests.").format(method=request.method)
         else:
@@ -119,6 +128,6 @@ def _error(exc: Exception) -> Any:
 
 
 def _title(status: int) -> str:
-    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"),
+    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 413: _("Too large"),
               500: _("Internal server error"), 503: _("The games cannot be read")}
     return titles.get(status, _("Error"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import math
 import os
 import socket
 import sys
@@ -127,7 +128,11 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     players = players or hosted
+    if keep_days is not None and not math.isfinite(keep_days):  # FloatRange lets NaN through (no comparison holds)
+        raise click.BadParameter(_("{value} is not a number of days").format(value=repr(str(keep_days))),
+                                 param_hint="--keep")
     if hosted:
+        _hosted_secret()
         os.environ["UW_BOARD_HOSTED"] = "1"
         if keep_days is None and os.environ.get("UW_BOARD_KEEP_DAYS", "").strip():
             keep_days = _env_days()
@@ -190,9 +195,9 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
 
 
 def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
-    """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
-    join link, the current game's code and the host's link said on the terminal (hosted: where tables start).
-    ``base`` is the address the phones open (the operator's ``UW_BOARD_PUBLIC_URL`` when set), said to the
+    """Turn the players' side on: a new host secret for this run unless one is set (each game's join code comes from
+    it; a hosted board's is always set, ``_hosted_secret``); the join link, the current game's code and the host's
+    link said on the terminal (hosted: where tables start). ``base`` is the address the phones open (the operator's ``UW_BOARD_PUBLIC_URL`` when set), said to the
     server's pages too: the join box, its QR code and a new table's links name it."""
     from referee.board.seats import join_code, new_secret
 
@@ -218,6 +223,28 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
 
 
+#: The placeholder of deploy/uw-board.env, and the shortest host secret a hosted board takes.
+PLACEHOLDER_SECRET, MIN_SECRET = "change-me-to-a-long-random-secret", 32
+
+
+def _hosted_secret() -> None:
+    """A hosted board's ``UW_BOARD_HOST_SECRET``, set by the operator: every table's join code and host link are
+    made from it, so a secret made anew at each start would orphan every table at a restart. A usage error when it
+    is unset, the example's placeholder, or shorter than ``MIN_SECRET`` characters."""
+    secret = os.environ.get("UW_BOARD_HOST_SECRET", "").strip()
+    make = "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
+    if not secret:
+        raise click.UsageError(_("--hosted needs UW_BOARD_HOST_SECRET, the same at every start and on every replica "
+                                 "(each table's join code and host link are made from it); make one with: "
+                                 "{command}").format(command=make))
+    if secret == PLACEHOLDER_SECRET:
+        raise click.UsageError(_("UW_BOARD_HOST_SECRET is still the example's placeholder: set a random secret of "
+                                 "your own, e.g. from: {command}").format(command=make))
+    if len(secret) < MIN_SECRET:
+        raise click.UsageError(_("UW_BOARD_HOST_SECRET is too short: a hosted board needs at least {n} random "
+                                 "characters, e.g. from: {command}").format(n=MIN_SECRET, command=make))
+
+
 def _public_url() -> str | None:
     """``UW_BOARD_PUBLIC_URL``, the address the phones open when the board sits behind a proxy (deploy/uw-board.env:
     nginx's), ending in ``/``; None when unset (the board's own address is said). A usage error when it is not an
@@ -237,7 +264,7 @@ def _env_count(name: str, default: int, option: str) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # '²' is a digit to isdigit, not to int
         raise click.BadParameter(_("{name}={value} is not a whole number").format(name=name, value=repr(text)),
                                  param_hint=option)
     return int(text)

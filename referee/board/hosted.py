@@ -6,8 +6,9 @@ their players may download them (``/api/games/N/export``).
 
 The gate (``_gate``, before every request) denies by default: a route of a game is admitted only with one of those
 credentials and when the game exists; any other refusal (no such game, a missing or wrong code) is one and the
-same 404, so that nobody learns which games exist. A route of no game is open only when it shows none: the start
-form, the OpenAPI document, the judge without a game, the static files. No page lists the games. A table's code and
+same 404: the answer does not tell a game without its code from no game (the numbers are sequential, so no
+secret; the code is). A route of no game is open only when it shows none: the start form, the OpenAPI document,
+the judge without a game, the static files. No page lists the games. A table's code and
 host token are HMACs of its number under the board's host secret: every replica checks them without memory.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from referee.board.seats import (
     client_address,
     is_host,
     join_code,
+    json_body,
     limit_address,
     problem_answer,
     seat_for,
@@ -85,7 +87,7 @@ def _gate() -> None:
     game = (request.view_args or {}).get("game_id")
     if game is None and endpoint == "board.judge_page" and "game" in request.args:
         asked = request.args["game"]
-        if not asked.isdigit():
+        if not (asked.isascii() and asked.isdigit()) or int(asked) > 2**63 - 1:  # '²' is a digit to isdigit
             return None  # the judge's own page: there is no such game
         game = int(asked)
     if game is None:
@@ -98,14 +100,18 @@ def _gate() -> None:
 
 def admit(game: int) -> None:
     """Let the request at ``game`` when it carries the game's host token, a seat's token of it or its join code
-    (and the game exists); else ``hidden``. A wrong code counts toward the address's limit of wrong codes."""
+    (and the game exists); else ``hidden``. A wrong code counts toward the address's limit of wrong codes; over it,
+    a code given is refused unread, but a request with credentials (a seat's or the host's token, the game's code
+    cookie the board set) guesses nothing and goes through: one address is often a whole venue's (NAT)."""
     t = tables()
     address = client_address()
-    if t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
-        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
     right = join_code(t.host, game)
     code = _code_given(game)
-    granted = is_host(game) or _seated(game)
+    cookie = request.cookies.get(CODE_COOKIE + str(game), "")
+    granted = (is_host(game) or _seated(game)
+               or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
+    if not granted and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
+        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
     if not granted and code:
         granted = hmac.compare_digest(code.encode(), right.encode())
         if not granted:
@@ -128,7 +134,7 @@ def _code_given(game: int) -> str:
     """The join code the request carries: ``?code=``, else the game's code cookie, else (taking a seat) the body's."""
     code = request.args.get("code") or request.cookies.get(CODE_COOKIE + str(game))
     if not code and request.endpoint == "players.take_seat":
-        body = request.get_json(silent=True)
+        body = json_body()
         code = str(body.get("code", "")) if isinstance(body, dict) else ""
     return str(code or "").strip().upper()[:20]
 
@@ -209,7 +215,7 @@ def start_table() -> Any:
 def create_table() -> Any:
     """``{"players": ["Ann", "Bob"], "dice": "virtual", ...}``: the table's number, join code and links, and its
     host token (``Authorization: Bearer`` it to release a seat or confirm a correction of that table only)."""
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, dict):
         raise Problem(400, "bad-request", _("Send a JSON object."))
     made = _start(data)
@@ -238,15 +244,21 @@ def _start(data: dict[str, Any]) -> dict[str, Any]:
     options = data.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise Problem(400, "bad-options", _("Give the optional rules as a list of names (\"options\")."))
-    target, level, seed = (_whole(data, key) for key in ("target", "level", "seed"))
+    if "seed" in data:  # a table's dice are the board's: a seed known to a player foretells every virtual roll
+        raise Problem(400, "bad-seed", _("A table's virtual dice take no seed (\"seed\"): whoever knew it would "
+                                         "know every roll to come."))
+    target, level = (_whole(data, key) for key in ("target", "level"))
     first, dice, counting = data.get("first"), data.get("dice", "virtual"), data.get("card_accounting", True)
     if first is not None and not isinstance(first, str):
         raise Problem(400, "bad-first", _("Name the player who goes first as text (\"first\")."))
     if not isinstance(counting, bool):
         raise Problem(400, "bad-number", _("{key} is true or false.").format(key=repr("card_accounting")))
+    if first is not None and dice == "virtual":  # the API's own words: no command-line flag to name
+        raise Problem(400, "bad-first", _("The first player (\"first\") is for physical dice: with virtual dice "
+                                          "the referee rolls off."))
     try:
         setup = new_setup(tuple(names), options=tuple(options), target=100 if target is None else target,
-                          level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice), seed=seed,
+                          level=level, deck=_deck(data.get("deck", "standard")), dice=str(dice),
                           card_accounting=counting)
         roll_off = first_roll_off(setup, first)
         result = board_referee().start(setup, roll_off)
@@ -281,7 +293,10 @@ def _deck(spec: Any) -> Any:
         return BUILT_IN[spec]
     if isinstance(spec, dict) and isinstance(spec.get("counts"), dict):
         points = spec.get("points")
-        return custom_deck("custom", spec["counts"], points if isinstance(points, dict) else None)
+        if points is not None and not isinstance(points, dict):
+            raise Problem(400, "bad-choice", _("A deck's points (\"points\") are an object of letter scores, "
+                                               "like its counts."))
+        return custom_deck("custom", spec["counts"], points)
     raise DeckError(msg("deck {deck!r} is neither 'standard', 'double' nor an object of letter counts",
                         deck=str(spec)[:40]))
 
@@ -307,8 +322,9 @@ def table_host(game_id: int) -> Any:
 
 @hosted.get("/api/games/<int:game_id>/export")
 def export(game_id: int) -> Any:
-    """The game as ``uw-referee --game N export`` prints it, to the byte, as a download."""
-    from referee.exporting import export_text
+    """The game as ``uw-referee --game N export`` prints it, to the byte, as a download; only once it is over (409
+    before: its set-up's seed foretells every virtual roll to come)."""
+    from referee.exporting import GameInPlay, export_text
     from referee.store import NoGame, StoreError
     from referee.store_pg import open_store
 
@@ -317,7 +333,7 @@ def export(game_id: int) -> Any:
     def read() -> str:  # in one thread: an SQLite connection belongs to the thread that opened it
         store = open_store(path, read_only=True)
         try:
-            return export_text(store, game_id)
+            return export_text(store, game_id, finished=True)
         finally:
             store.close()
 
@@ -325,6 +341,8 @@ def export(game_id: int) -> Any:
         text = off_the_loop(read)
     except NoGame:
         raise hidden(game_id) from None
+    except GameInPlay as exc:
+        raise Problem(409, "in-play", sentence(say(message_of(exc)))) from None
     except StoreError as exc:
         return store_problem(exc)
     return Response(text, mimetype="application/json",

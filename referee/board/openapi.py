@@ -63,17 +63,19 @@ OPENAPI: dict[str, Any] = {
                                             "type": "object", "properties": {"counts": {"type": "object"},
                                                                              "points": {"type": "object"}}}]},
                                         "target": {"type": "integer", "default": 100},
-                                        "level": {"type": "integer"}, "seed": {"type": "integer"},
+                                        "level": {"type": "integer"},
                                         "card_accounting": {"type": "boolean", "default": True}}}}}},
                      "responses": {"201": {"description": "The table: game, code, join, board and host links, "
                                                           "host_token, keep_days (Location: its board)"},
                                    "400": _problem_ref(), "422": _problem_ref(), "429": _problem_ref(),
                                    "503": _problem_ref()}}},
         "/api/games/{id}/export": {
-            "get": {"summary": "The game as 'uw-referee export' prints it, to the byte (--hosted)",
+            "get": {"summary": "The game as 'uw-referee export' prints it, to the byte, once it is over "
+                               "(--hosted; 409 before)",
                     "security": [{"joinCode": []}, {"joinCookie": []}, {"seat": []}, {"seatCookie": []}, {"host": []}],
                     "responses": {"200": {"description": "The game's JSON document, as a download"},
-                                  "404": _problem_ref()}}},
+                                  "404": _problem_ref(),
+                                  "409": _problem_ref()}}},
         "/api/games/{id}": {"get": {"summary": "Read a game (as the board shows it)",
                                     "responses": {"200": {"description": "The game"}, "404": _problem_ref()}}},
         "/api/games/{id}/seats": {

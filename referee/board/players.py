@@ -11,6 +11,7 @@ moved since is refused with 409 naming what happened. The API's document is ``re
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ from referee.board.seats import (
     client_address,
     join_box,
     join_path,
+    json_body,
     limit_address,
     limit_seat,
     new_secret,
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     from referee.engine import Game
 
 players = Blueprint("players", __name__)
+log = logging.getLogger(__name__)
 #: The last actions a phone shows (newest first).
 PHONE_RECENT = 3
 
@@ -73,7 +76,7 @@ _store_errors()
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, dict):
         raise Problem(400, "bad-request", _("Send a JSON object."))
     return data
@@ -273,14 +276,28 @@ def act(game_id: int) -> Any:
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    if action == "undo":
-        seat_book().forget_action(game_id)
-    else:
-        seat_book().record_action(game_id, result.game.count, seat.name)
+    recorded = _remember(game_id, None if action == "undo" else (result.game.count, seat.name))
     runtime(current_app).watcher.poll()
-    view = game_view(game_id, result.game, seat, can_undo=action != "undo")  # its own action, just recorded
+    view = game_view(game_id, result.game, seat, can_undo=action != "undo" and recorded)  # its own, just recorded
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
+
+
+def _remember(game_id: int, last: tuple[int, str] | None) -> bool:
+    """Record the phone's last action (None: forget it), after the action's own commit: when that fails, the action
+    stands all the same and is answered as made (a 503 would say nothing changed); the log says it. False then."""
+    from referee.store import StoreError
+
+    try:
+        if last is None:
+            seat_book().forget_action(game_id)
+        else:
+            seat_book().record_action(game_id, *last)
+    except StoreError as exc:
+        log.warning("game %s: the action was made, but its phone's record was not written: %s", game_id,
+                    say(message_of(exc)))
+        return False
+    return True
 
 
 # -- the host ------------------------------------------------------------------------------------
@@ -292,7 +309,7 @@ def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo"
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
             action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
     seen_n = data.get("seen")
-    if not isinstance(seen_n, int) or isinstance(seen_n, bool):
+    if not isinstance(seen_n, int) or isinstance(seen_n, bool) or not 0 <= seen_n < 2**31:  # the store's INTEGER
         raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
     return str(action), seen_n
 
@@ -306,8 +323,8 @@ def ask(game_id: int) -> Any:
     data = _body()
     action, seen_n = _correction(data, ASKABLE)
     roll = data.get("roll")
-    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool)):
-        raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
+        raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
     asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
     seat_book().ask(game_id, asked)
     _tell_the_terminal(game_id, asked)
@@ -384,7 +401,7 @@ def _correct(game_id: int, action: str, seen_n: int, asked: SeatRequest | None =
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    seat_book().forget_action(game_id)
+    _remember(game_id, None)
     runtime(current_app).watcher.poll()
     return jsonify(game_view(game_id, result.game))
 

@@ -42,6 +42,8 @@ COOKIE_PREFIX = "uw_seat_"
 #: The longest token looked up (a seat's is 43 characters): a longer one is refused unread.
 MAX_TOKEN = 200
 CSRF_HEADER = "X-CSRF-Token"
+#: The deepest nesting a JSON body may have (a table's deck is the deepest the API takes: 3).
+MAX_JSON_DEPTH = 16
 #: The actions a seat may post and whether only the player whose turn it is may post them.
 TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
 ACTIONS = TURN_ACTIONS | {"bind", "undo"}
@@ -88,7 +90,8 @@ def problem_answer(exc: Problem) -> Response:
     titles = {400: _("Bad request"), 401: _("Not signed in"), 403: _("Not allowed"), 404: _("Not found"),
               409: _("The game moved on"), 422: _("Refused"), 429: _("Too many requests"),
               503: _("Try again")}
-    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=titles.get(exc.status, _("Error")),
+    kinds = {"seat-taken": _("Seat taken"), "game-over": _("The game is over"), "in-play": _("The game is not over")}
+    body = jsonify(type=f"urn:uw-referee:{exc.kind}", title=kinds.get(exc.kind) or titles.get(exc.status, _("Error")),
                    status=exc.status, detail=exc.detail)
     body.status_code = exc.status
     body.mimetype = "application/problem+json"
@@ -174,6 +177,19 @@ def join_box(game: int) -> dict[str, str]:
     return {"code": code, "url": base + join_path(game) + hosted, "qr": join_path(game) + ".svg"}
 
 
+def json_body() -> Any:
+    """The request's JSON body, or None when it is none, not JSON, or nested deeper than ``MAX_JSON_DEPTH`` (never
+    parsed: the decoder is recursive, and a body of 100,000 ``[`` raised RecursionError, a 500)."""
+    from dictionaries.json_depth import json_depth_within
+
+    if not json_depth_within(request.get_data(cache=True), MAX_JSON_DEPTH):
+        return None
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:  # (kept for safety: the depth check above already refuses such a body)
+        return None
+
+
 def client_address() -> str:
     """The address of the device that sent the request."""
     return str(request.remote_addr or "?")
@@ -191,7 +207,7 @@ def seat_for(game_id: int, *, write: bool) -> Seat:
         token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
     if not token:
         raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
-    kept = seat_book().seat(token) if len(token) <= MAX_TOKEN else None
+    kept = seat_book().seat(token) if len(token) <= MAX_TOKEN and token.isascii() else None  # none is other text
     if kept is None or kept.game != game_id:
         raise Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
     if write and by_cookie and not kept.csrf_matches(request.headers.get(CSRF_HEADER, "")):
@@ -204,13 +220,13 @@ def is_host(game: int | None = None) -> bool:
     also the host token of the game the request names (``table_token``: that game's, no other's)."""
     header = request.headers.get("Authorization", "")
     given = header[7:].strip() if header.startswith("Bearer ") else ""
-    if not given:
+    if not given or not given.isascii() or len(given) > MAX_TOKEN:  # no secret of ours is other text
         return False
-    if hmac.compare_digest(given, tables().host):
+    if hmac.compare_digest(given.encode(), tables().host.encode()):
         return True
     game = game if game is not None else (request.view_args or {}).get("game_id")
     return (bool(current_app.config.get("BOARD_HOSTED")) and isinstance(game, int)
-            and hmac.compare_digest(given, table_token(tables().host, game)))
+            and hmac.compare_digest(given.encode(), table_token(tables().host, game).encode()))
 
 
 def require_host(refusal: str) -> None:
@@ -219,6 +235,9 @@ def require_host(refusal: str) -> None:
     if is_host():
         return
     if "Authorization" not in request.headers and not any(k.startswith(COOKIE_PREFIX) for k in request.cookies):
+        if current_app.config.get("BOARD_HOSTED"):
+            raise Problem(401, "no-token", _("Only the host can do this: send the table's host token from the host "
+                                             "link given when the table was started."))
         raise Problem(401, "no-token", _("Only the host can do this: send the host's secret from the host link the "
                                          "terminal printed."))
     raise Problem(403, "not-host", refusal)

@@ -12,7 +12,8 @@ default), and:
   kept-alive connection stays open);
 - a connection that cannot be written to for ``SEND_SECONDS`` (a viewer that never reads) is closed;
 - one client address holds at most ``--max-per-address`` connections at once (100 by default):
-  one device cannot take every connection. The ones over it get a 503 naming the limit;
+  one device cannot take every connection. The ones over it get a 503 naming the limit. Behind a proxy
+  (``UW_BOARD_PROXIES``) the app counts the forwarded address instead (``referee.board.addresses``);
 - after each answer a connection steps aside until the event loop has polled again (as the word
   service does: without it a kept-alive client whose next request is waiting is served again and
   again before the others, and page p99 under ``wrk -c64`` reached a second).
@@ -28,12 +29,9 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from referee.board.addresses import PER_ADDRESS, refusal_text
 from referee.board.runtime import MAX_VIEWERS, runtime
 
-#: Connections one client address may hold at once, by default (``--max-per-address``; 0: no limit).
-#: A browser opens at most 6 per host; 100 leaves room for a few browsers behind one address (a
-#: household's router) and for ``wrk -c64`` on this machine (the benchmark).
-PER_ADDRESS = 100
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
 #: connection is closed.
 SEND_SECONDS = 30
@@ -76,8 +74,7 @@ def _post_request(_worker: Any, _req: Any, _environ: Any, _resp: Any) -> None:
 def refusal(limit: int) -> bytes:
     """The whole answer to a connection over the per-address limit (sent before its request is read,
     so in English: its Accept-Language is not known yet)."""
-    body = (f"This address already has {limit} connections open to the board, the most one address may "
-            f"have (--max-per-address). Close some pages and try again.\n").encode()
+    body = (refusal_text(limit) + "\n").encode()
     return (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
             b"Content-Type: text/plain; charset=utf-8\r\nContent-Language: en\r\nX-Content-Type-Options: nosniff\r\n"
             b"Cache-Control: no-store\r\n" + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
@@ -97,6 +94,8 @@ def worker_class() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
+            if int(os.environ.get("UW_BOARD_PROXIES") or 0) > 0:  # every peer is the proxy: the app counts instead
+                self.per_address = 0  # (``referee.board.addresses``: by the forwarded address)
             self.open: dict[Any, int] = {}
 
         def handle_quit(self, _sig: int, _frame: Any) -> None:

@@ -337,7 +337,7 @@ def judge_page() -> Any:
     game_state, game_id = None, None
     asked = request.args.get("game")
     if asked is not None:  # this game, or a page saying there is no such game
-        if not asked.isdigit() or int(asked) > MAX_GAME_ID:
+        if not (asked.isascii() and asked.isdigit()) or int(asked) > MAX_GAME_ID:  # '²' is a digit to isdigit
             raise BoardError(msg("there is no game {game}", game=repr(asked[:30])), 404)
         shown = _shown(int(asked))
         game_state, game_id = shown.state, shown.id
