@@ -105,9 +105,12 @@ class Run:
             self.namespace.remove()
             self.namespace = None
 
-    def board_errors(self) -> int:
-        """Tracebacks the boards wrote (a fault must never make one)."""
-        return sum(log.read_text(errors="replace").count("Traceback") for log in self.folder.glob("board*.log"))
+    def board_errors(self) -> tuple[int, list[str]]:
+        """Tracebacks the boards wrote (a fault must never make one), and their other lines (warnings)."""
+        text = [log.read_text(errors="replace") for log in sorted(self.folder.glob("board*.log"))]
+        lines = [f"board{i}: {line}" for i, t in enumerate(text) for line in t.splitlines()
+                 if line.strip() and not line.startswith((" ", "Traceback"))]
+        return sum(t.count("Traceback") for t in text), lines
 
     async def inject(self, clients: Clients, tables: list[Table], at: float) -> None:
         """The fault, ``at`` seconds after the play began (see the module)."""
@@ -152,14 +155,17 @@ async def drive(run: Run, clients: Clients, tables: list[Table], marks: dict[str
     while sum(1 for t in tables for a in t.arrivals if a) < wanted and time.monotonic() < deadline:
         await asyncio.sleep(0.2)  # every stream connected and got its first board
     marks["streams"] = sum(1 for t in tables for a in t.arrivals if a)
+    marks["connects"] = sum(t.connects for t in tables)
     marks["connected"] = time.monotonic()
     marks["cpu_connected"] = cpu_seconds([p for s in run.servers for p in s.pids()])
+    print(f"  ({marks['streams']:.0f} streams up; the play begins)", file=sys.stderr, flush=True)
     seconds = run.args.seconds
     players = [asyncio.create_task(clients.play(table, seconds, run.args.think, 2)) for table in tables]
     fault = asyncio.create_task(run.inject(clients, tables, seconds / 3)) if run.fault else None
     await asyncio.gather(*players)
     marks["played"] = time.monotonic()
     marks["cpu_played"] = cpu_seconds([p for s in run.servers for p in s.pids()])
+    marks["reconnects"] = sum(t.connects for t in tables) - marks["connects"]
     if fault is not None:
         await fault
     await asyncio.sleep(3)  # the last updates reach the streams
@@ -206,7 +212,7 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
         asyncio.run(seat_all(clients, tables))
         cpu0 = cpu_seconds([p for s in run.servers for p in s.pids()])
         asyncio.run(asyncio.wait_for(drive(run, clients, tables, marks), limit - (time.monotonic() - began)))
-        errors = run.board_errors()
+        errors, said = run.board_errors()
     finally:
         watchdog.cancel()
         run.stop()
@@ -224,10 +230,10 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
               "refused": sum((t.refused for t in tables), Counter()), "per_s": len(acked) / args.seconds,
               "p50": percentile(latencies, .5) * 1000, "p99": percentile(latencies, .99) * 1000,
               "v50": percentile(viewers, .5) * 1000, "v99": percentile(viewers, .99) * 1000, "missed": missed,
-              "streams": int(marks.get("streams", 0)), "connect_cpu": marks["cpu_connected"] - cpu0,
+              "streams": int(marks.get("streams", 0)), "reconnects": int(marks.get("reconnects", 0)), "connect_cpu": marks["cpu_connected"] - cpu0,
               "cpu_ms": (marks["cpu_played"] - marks["cpu_connected"]) * 1000 / max(1, len(acked)),
               "cpu_s": marks["cpu_played"] - marks["cpu_connected"], "play_s": marks["played"] - marks["connected"],
-              "tracebacks": errors, "load": os.getloadavg(), **verdict}
+              "tracebacks": errors, "said": said, "load": os.getloadavg(), **verdict}
     if run.fault:
         result["fault"] = run.fault
         result["recovery"] = recovery(clients, tables, run.fault_window) if run.fault_window else None
@@ -257,11 +263,15 @@ def show(r: dict[str, Any]) -> None:
           f"{r['per_s']:7.1f} actions/s ({r['actions']} done; attempts refused: {refused}); "
           f"action p50 {r['p50']:6.1f} ms p99 {r['p99']:7.1f} ms; "
           f"to viewer p50 {r['v50']:6.1f} ms p99 {r['v99']:7.1f} ms, {r['missed']} updates missed; "
-          f"{r['streams']} streams up; boards' CPU {r['cpu_ms']:.2f} ms/action ({r['cpu_s']:.1f} s in "
+          f"{r['streams']} streams up, {r['reconnects']} reconnections during the play; boards' CPU {r['cpu_ms']:.2f} ms/action ({r['cpu_s']:.1f} s in "
           f"{r['play_s']:.0f} s of play; {r['connect_cpu']:.1f} s while the streams connected); "
           f"lost {r['lost']}, doubled {r['doubled']}, mis-credited {r['miscredited']}, "
           f"kept state unlike replay {r['kept state unlike replay']}; tracebacks {r['tracebacks']}; "
           f"load {r['load'][0]:.1f}", flush=True)
+    for line in r["said"][:6]:
+        print(f"  {line[:300]}", flush=True)
+    if len(r["said"]) > 6:
+        print(f"  ... and {len(r['said']) - 6} more lines from the boards", flush=True)
     if "fault" in r:
         rec = r["recovery"]
         if rec is None:

@@ -61,6 +61,7 @@ class Table:
     moved: int = 0      # times the phones moved to another replica
     ids: int = 0        # stream messages that carried an ``id:``
     resumed: int = 0    # stream reconnections that sent Last-Event-ID
+    connects: int = 0   # stream connections made (4 at the start; more when a stream ended or dropped)
 
 
 class Clients:
@@ -126,6 +127,7 @@ class Clients:
                 replica = (replica + 1) % len(self.replicas)
                 await asyncio.sleep(RETRY_PAUSE_S)
                 continue
+            table.connects += 1
             head = f"GET /games/{table.game}/events HTTP/1.0\r\nHost: {where.host}\r\nAccept: text/event-stream\r\n"
             if last_id is not None:
                 head += f"Last-Event-ID: {last_id}\r\n"

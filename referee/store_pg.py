@@ -12,12 +12,16 @@ on one connection (``referee.notify``), hears of it once the commit is visible.
 
 The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statements into PostgreSQL's (one table,
 ``DIALECT``) and its ``?`` into psycopg's ``%s``, so that the store's logic exists once. Connections come from one
-``psycopg_pool`` pool per database address and process. psycopg is imported only when a PostgreSQL address is used.
+``psycopg_pool`` pool per database address and process, made in the process that uses it: a pool made before a
+fork (the board's gunicorn master reads the current game before it starts its worker) is left alone in the child,
+whose copy has no worker threads to grow it and shares the parent's sockets. psycopg is imported only when a
+PostgreSQL address is used; ``cooperate`` makes its waits yield to gevent's loop in a board's worker.
 """
 from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -234,6 +238,46 @@ class PgConnection:
 _pools: dict[str, ConnectionPool] = {}
 _ready: set[str] = set()  # addresses whose schema this process has seen at the version it writes
 _pools_lock = threading.Lock()
+#: The pools a forked child inherited: kept (never closed, never collected) so that no finaliser of theirs sends
+#: a goodbye on the parent's connections or waits for worker threads that do not exist in the child.
+_inherited: list[ConnectionPool] = []
+
+
+def _after_fork() -> None:
+    """In a forked child: forget the parent's pools (the child makes its own on first use)."""
+    global _pools_lock
+    _pools_lock = threading.Lock()
+    _inherited.extend(_pools.values())
+    _pools.clear()
+    _ready.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+def cooperate() -> None:
+    """Make psycopg's waits yield to gevent's loop, in a process gevent has patched (a board's worker).
+
+    psycopg chooses how it waits for the server when it is first imported: its C wait function, unless gevent
+    has already patched ``select``. A board's gunicorn master imports it before its worker is forked and
+    patched, so the worker inherits a wait that blocks every greenlet of the process for each round trip (and
+    for a whole connect timeout when the network is cut). Once patched, psycopg's choice is made again (its
+    ``waiting`` module reloaded), as it would have been had it been imported after the patch."""
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is None:
+        return  # not imported yet: its first import will see the patch
+    try:
+        from gevent import monkey
+    except ImportError:
+        return
+    if not monkey.is_module_patched("select"):
+        return
+    import selectors
+
+    if waiting.DefaultSelector is not selectors.DefaultSelector or waiting.wait is getattr(waiting, "wait_c", None):
+        import importlib
+
+        importlib.reload(waiting)
 
 
 def _configure(conn: Connection[Any]) -> None:
@@ -438,4 +482,5 @@ class PgStore(Store):
         return len(ids), events, problems
 
 
-__all__ = ["CHANNEL", "PgStore", "close_pools", "is_database_url", "open_store", "pool", "shown_address", "with_schema"]
+__all__ = ["CHANNEL", "PgStore", "close_pools", "cooperate", "is_database_url", "open_store", "pool", "shown_address",
+           "with_schema"]

@@ -158,7 +158,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, An
     state = game.state
     w = waiting(state)
     rt = runtime(current_app)
-    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (if any)
+    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (once per answer)
     try:
         shown = rt.feed(game_id).shown()
         recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
@@ -283,7 +283,6 @@ def act(game_id: int) -> Any:
             t.last_phone_action.pop(game_id, None)
         else:
             t.last_phone_action[game_id] = (result.game.count, seat.name)
-    runtime(current_app).watcher.poll()
     view = game_view(game_id, result.game, seat)
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
@@ -397,7 +396,6 @@ def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None)
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     with tables().lock:
         tables().last_phone_action.pop(game_id, None)
-    runtime(current_app).watcher.poll()
     return jsonify(game_view(game_id, result.game))
 
 
