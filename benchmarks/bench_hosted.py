@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hosted_faults import BOARD_PORTS, Cluster, Namespace, Server, can_cut, cpu_seconds
+from hosted_faults import BOARD_PORTS, CLUSTER_PORT, Cluster, Namespace, Server, can_cut, cpu_seconds
 from hosted_load import PLAYERS, Clients, Replica, Table, check, percentile, store_history, viewer_latencies
 
 SECRET = "bench-host-secret-0123456789abcdefghijklmnop"
@@ -90,12 +90,12 @@ class Run:
             if self.namespace is not None and i == 1:
                 assert self.cluster is not None
                 db = self.db.replace("@127.0.0.1:", f"@{self.namespace.db_host}:")
-                self.servers.append(Server(db, BOARD_PORTS[i], log, viewers, env, self.namespace.client_ns,
+                self.servers.append(Server(db, self.args.ports[i], log, viewers, env, self.namespace.client_ns,
                                            self.namespace.name))
-                found.append(Replica(self.namespace.client_ns, BOARD_PORTS[i], self.namespace.client_host))
+                found.append(Replica(self.namespace.client_ns, self.args.ports[i], self.namespace.client_host))
             else:
-                self.servers.append(Server(self.db, BOARD_PORTS[i], log, viewers, env))
-                found.append(Replica("127.0.0.1", BOARD_PORTS[i]))
+                self.servers.append(Server(self.db, self.args.ports[i], log, viewers, env))
+                found.append(Replica("127.0.0.1", self.args.ports[i]))
         return found
 
     def stop(self) -> None:
@@ -284,8 +284,8 @@ def show(r: dict[str, Any]) -> None:
                   + "; ".join(f"{k} {v}" for k, v in r["moved"].items()), flush=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[100])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=5.0, help="mean pause before each action at a table (s)")
@@ -294,23 +294,30 @@ def main() -> None:
     parser.add_argument("--fault", choices=FAULTS)
     parser.add_argument("--fault-seconds", type=float, default=12.0)
     parser.add_argument("--limit", type=float, default=0, help="hard time limit of each run (s; default from its size)")
-    args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if args.fault == "netcut" and (why := can_cut()):
-        raise SystemExit(f"--fault netcut: {why}")
+    parser.add_argument("--ports", type=int, nargs=2, default=list(BOARD_PORTS), help="the two replicas' ports")
+    parser.add_argument("--cluster-port", type=int, default=CLUSTER_PORT)
+    return parser.parse_args(argv)
+
+
+def measure(args: argparse.Namespace, report: Any = show) -> list[dict[str, Any]]:
+    """Every run ``args`` asks for (tables x backends), each handed to ``report`` as it ends; their results."""
     import psycopg
 
     from referee.store_pg import with_schema
 
+    if args.fault == "netcut" and (why := can_cut()):
+        raise SystemExit(f"--fault netcut: {why}")
+    if args.fault in ("pg-restart", "netcut") and args.postgres:
+        raise SystemExit(f"--fault {args.fault} needs the run's own cluster: leave --postgres out")
     cluster = None
     if args.postgres is None and args.only != "sqlite":
         # a network cut's replica reaches it from its namespace's link (pg_hba trusts the loopback and that link)
-        cluster = Cluster(hosts="*" if args.fault == "netcut" else "127.0.0.1")
+        cluster = Cluster(port=args.cluster_port, hosts="*" if args.fault == "netcut" else "127.0.0.1")
     base = args.postgres or (cluster.address() if cluster else "")
     print(f"{os.cpu_count()} CPUs; think {args.think:g} s; {args.seconds:g} s per run; fault {args.fault or 'none'}; "
           f"PostgreSQL {'throw-away cluster' if cluster else base}; load {os.getloadavg()[0]:.1f}; "
           f"board from {Path(sys.modules['referee'].__file__ or '').parent}", flush=True)
+    results = []
     try:
         for count in args.tables:
             for kind in ("postgresql", "sqlite"):
@@ -321,19 +328,28 @@ def main() -> None:
                     with psycopg.connect(base, autocommit=True) as conn:
                         conn.execute(f"CREATE SCHEMA {schema}".encode())
                     try:
-                        show(run_one(kind, with_schema(base, schema), count, args, cluster))
+                        results.append(run_one(kind, with_schema(base, schema), count, args, cluster))
                     finally:
                         with psycopg.connect(base, autocommit=True) as conn:
                             conn.execute(f"DROP SCHEMA {schema} CASCADE".encode())
                 else:
                     folder = tempfile.mkdtemp(prefix="uw-bench25-")
                     try:
-                        show(run_one(kind, str(Path(folder) / "games.sqlite3"), count, args, None))
+                        results.append(run_one(kind, str(Path(folder) / "games.sqlite3"), count, args, None))
                     finally:
                         shutil.rmtree(folder, ignore_errors=True)
+                report(results[-1])
     finally:
         if cluster is not None:
             cluster.remove()
+    return results
+
+
+def main() -> None:
+    args = options()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    measure(args)
 
 
 if __name__ == "__main__":
