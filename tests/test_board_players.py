@@ -730,7 +730,13 @@ def test_an_action_s_answer_catches_the_board_up_once(db: Path, monkeypatch: pyt
     watcher = runtime(client.application).watcher
     polls: list[int] = []
     real = watcher.poll
-    monkeypatch.setattr(watcher, "poll", lambda: polls.append(1) or real())
+
+    def counted() -> int:
+        polls.append(1)
+        version: int = real()
+        return version
+
+    monkeypatch.setattr(watcher, "poll", counted)
     answer = act(client, token, action="discard", seen=seen)
     assert answer.status_code == 200 and answer.get_json()["events"] == seen + 1
     assert len(polls) == 1
