@@ -7,6 +7,9 @@ Judgements are kept in tests/data/lexicon/*.tsv, one word a line: word, judgemen
 made by reading each word as a careful table would (see LEXICON.md for what each judgement means).
 Samples are the words whose hash with a fixed seed is smallest: the same dictionary gives the same
 words to judge, and a small change to it changes the samples only a little.
+
+Over 500 lines: one report of every judged figure, each sample drawn, kept and printed beside the
+others it must not overlap (LEXICON.md reads its output as one table).
 """
 from __future__ import annotations
 
@@ -82,6 +85,14 @@ OLD_REFUSED_AGAIN_SEED, ACCEPTED_FIFTH_SEED, RARE_AGAIN_SEED = 83, 73, 79
 REFUSALS_LAST = JUDGED / "refusals_30k_last.tsv"    # right | wrong | plain, as in refusals_30k.tsv
 DEFINED_LAST = JUDGED / "definitions_last.tsv"      # right | wrong | none, as in definitions_sample.tsv
 REFUSALS_LAST_SEED, DEFINED_LAST_SEED = 89, 97
+# The reasons target, drawn afresh once more after the rules that name a name's twin's word, short
+# mixed-case abbreviations and foreign words SCOWL also lists as names (issue 19, point 4): its measure now.
+REFUSALS_FIFTH = JUDGED / "refusals_30k_fifth.tsv"  # right | wrong | plain, as in refusals_30k.tsv
+REFUSALS_FIFTH_SEED = 101
+# It found three plain words (BATSHIT, KENDO, PHASER), so the plain words among the pool's refusals were
+# read whole into the overlay, and the target was drawn once more after that: its measure now.
+REFUSALS_SIXTH = JUDGED / "refusals_30k_sixth.tsv"  # right | wrong | plain, as in refusals_30k.tsv
+REFUSALS_SIXTH_SEED = 103
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -202,9 +213,16 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
     defined_before |= set(defined_again)
     refusals_final = stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE, REFUSALS_FINAL_SEED)
     defined_final = stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_FINAL_SEED)
+    refusals_last = stable_sample([r for r in refusals if r not in refusals_before | set(refusals_final)],
+                                  REFUSALS_SIZE, REFUSALS_LAST_SEED)
+    refusals_before |= set(refusals_final) | set(refusals_last)
+    refusals_fifth = stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE, REFUSALS_FIFTH_SEED)
+    refusals_before |= set(refusals_fifth)
     return {
-        REFUSALS_LAST: sorted(stable_sample([r for r in refusals if r not in refusals_before | set(refusals_final)],
-                                            REFUSALS_SIZE, REFUSALS_LAST_SEED)),
+        REFUSALS_SIXTH: sorted(stable_sample([r for r in refusals if r not in refusals_before], REFUSALS_SIZE,
+                                             REFUSALS_SIXTH_SEED)),
+        REFUSALS_FIFTH: sorted(refusals_fifth),
+        REFUSALS_LAST: sorted(refusals_last),
         DEFINED_LAST: sorted(stable_sample([w for w in legal if w not in defined_before | set(defined_final)],
                                            DEFINED_SIZE, DEFINED_LAST_SEED)),
         REFUSALS_AGAIN: sorted(refusals_again),
@@ -290,20 +308,20 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
         if len(nots) > 0.02 * len(sample) or any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"rare legal words ({path.name})")
 
-    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL, REFUSALS_LAST):
+    for path in (REFUSALS_30K, REFUSALS_AGAIN, REFUSALS_FINAL, REFUSALS_LAST, REFUSALS_FIFTH, REFUSALS_SIXTH):
         sample = drawn[path]
         judged = {w: j for w, j in read_judged(path).items() if judged_code(j) == dict(sample).get(w)}
         plain = [w for w, _c in sample if judged.get(w, ("",))[0] == "plain"]
         wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
         right = [w for w, _c in sample if judged.get(w, ("",))[0] == "right"]
-        measure = "the target's measure" if path == REFUSALS_LAST else "drawn before the last round of rules"
+        measure = "the target's measure" if path == REFUSALS_SIXTH else "drawn before the last round of rules"
         print(f"\n== issue 19: of {len(sample)} refusals among wordfreq's {REFUSALS_POOL} most frequent 3-7 letter words "
               f"({path.name}, {measure}), {len(plain)} are plain words a table accepts ({len(plain) / len(sample):.1%}; "
               f"target <= 1%): {', '.join(plain) or 'none'}; {len(right)} carry the right reason "
               f"({len(right) / len(sample):.1%}; target >= 98%), wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
         if any(not judged.get(w, ("",))[0] for w, _c in sample):
             failures.append(f"{path.name}: unjudged")
-        elif path == REFUSALS_LAST and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
+        elif path == REFUSALS_SIXTH and (len(plain) > 0.01 * len(sample) or len(right) < 0.98 * len(sample)):
             failures.append(f"refusals ({path.name})")
 
     definitions = open_definitions()
@@ -439,8 +457,17 @@ def main(argv: list[str] | None = None) -> int:
                                 "target's measure until the last round).\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_FINAL])
         keep_judged_codes(REFUSALS_LAST, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_LAST_SEED}) from the same pool, "
                           "in no refusals sample before, drawn after GCIDE's definitions and the months' and days' "
-                          "abbreviations rule (the last round): the target's measure.\nright | wrong | plain, as in "
+                          "abbreviations rule (the target's measure until the last round).\nright | wrong | plain, as in "
                           "refusals_30k.tsv", issue19[REFUSALS_LAST])
+        keep_judged_codes(REFUSALS_FIFTH, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_FIFTH_SEED}) from the same "
+                          "pool, in no refusals sample before, drawn after the rules for names' twins, mixed-case "
+                          "abbreviations and foreign words listed as names (the target's measure until the plain "
+                          "words it found were read whole).\nright | wrong | plain, as in refusals_30k.tsv",
+                          issue19[REFUSALS_FIFTH])
+        keep_judged_codes(REFUSALS_SIXTH, f"{REFUSALS_SIZE} more random refusals (seed {REFUSALS_SIXTH_SEED}) from the same "
+                          "pool, in no refusals sample before, drawn after the plain words among the pool's refusals "
+                          "were read whole into the overlay (the last round): the target's measure.\n"
+                          "right | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_SIXTH])
         keep_judged_definitions(DEFINED_LAST, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_LAST_SEED}), in no "
                                 "definitions sample before, drawn after GCIDE's definitions (the last round): the target's "
                                 "measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_LAST])

@@ -33,7 +33,7 @@ LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
                  "export", "rules", "verify")
-} | {"table": "referee.table_cli", "board": "referee.board.cli"}
+} | {"table": "referee.table_cli", "board": "referee.board.cli", "purge": "referee.purge_cli"}
 
 
 class LazyGroup(click.Group):

@@ -19,11 +19,8 @@ from referee.cli_common import CONTEXT, Number, Obj, Roll, emit_json, get_deck, 
 from referee.cli_failures import Refused, raise_for, run_store
 from referee.engine import (
     Correction,
-    Game,
-    Options,
     RollOff,
     RulesError,
-    Setup,
     check_roll_off,
 )
 from referee.paths import default_db_path
@@ -38,7 +35,7 @@ from referee.render import (
     status_lines,
     verify_lines,
 )
-from referee.terminal import EXIT_REFUSED, Style, json_text_long, shown, use_color, write
+from referee.terminal import EXIT_REFUSED, Style, shown, use_color, write
 
 #: Every rule and ruling, in the referee's words: shipped in the package (pyproject package-data), one
 #: file per language (RULES.txt in English, RULES.es.txt in Spanish).
@@ -128,30 +125,27 @@ def seen_as(name: str | None) -> Any:
 def new(obj: Obj, names: tuple[str, ...], first: str | None, oath: bool, spell_binding: bool, psychotherapy: bool,
         last_words: bool, target: int, level: str, deck_spec: str, dice: str, seed: int | None,
         no_cards: bool) -> None:
-    import random
+    from referee.engine import SetupError
+    from referee.starting import ChoiceError, first_roll_off, new_setup
 
-    from referee.engine import SetupError, check_names
-
-    if seed is not None and dice != "virtual":
-        raise click.UsageError(_("--seed is for virtual dice: add --dice virtual"))
     if first is not None and dice == "virtual":
         raise click.UsageError(_("--first is for physical dice: with virtual dice the referee rolls off"))
     deck = get_deck(deck_spec)
+    chosen = (("oath", oath), ("spell_binding", spell_binding), ("psychotherapy", psychotherapy),
+              ("last_words", last_words))
     try:
-        setup = Setup(players=tuple(names), target=target, level=int(level), deck=deck, dice=dice,
-                      card_accounting=not no_cards, seed=seed if seed is not None else (random.SystemRandom().randrange(2**31) if dice == "virtual" else 0),
-                      options=Options(oath=oath, spell_binding=spell_binding, psychotherapy=psychotherapy,
-                                      last_words=last_words))
-        check_names(setup.players)
+        setup = new_setup(names, options=tuple(name for name, on in chosen if on), target=target, level=int(level),
+                          deck=deck, dice=dice, seed=seed, card_accounting=not no_cards)
+    except ChoiceError as exc:
+        raise click.UsageError(say(message_of(exc))) from None
     except SetupError as exc:
         raise_for(exc)
     roll_off: RollOff | None = None
     if first is not None:
         try:
-            first = Game(setup).state.player(first).name
+            roll_off = first_roll_off(setup, first)
         except RulesError as exc:
             raise click.BadParameter(say(message_of(exc)), param_hint="--first") from None
-        roll_off = RollOff(first=first)
     elif dice != "virtual":
         try:
             roll_off = RollOff(ask_roll_off(setup.players))
@@ -480,14 +474,10 @@ def games(obj: Obj) -> None:
 @game_options
 @click.pass_obj
 def export(obj: Obj) -> None:
+    from referee.exporting import export_text
+
     reader = obj.reader()
-    # No replay: the events as stored (each is its Event.to_dict()) and the state as kept.
-    gid, game, history = run_store(lambda: reader.records(obj.game))
-    _gid, corrections = run_store(lambda: reader.corrections(gid))
-    click.echo(json_text_long({"game": gid, "setup": game.setup.to_dict(),
-                               "events": [{"seq": i, "at": at, **e} for i, (at, e) in enumerate(history)],
-                               "corrections": [{"at": at, **record} for at, record in corrections],
-                               "state": {"game": gid, **game.state.to_dict()}}, "events"))
+    click.echo(run_store(lambda: export_text(reader, obj.game)), nl=False)  # no replay: the events as stored
 
 
 @click.command(context_settings=CONTEXT, help=_(

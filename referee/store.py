@@ -9,7 +9,7 @@ game's last few actions, so a reader such as the board says them without a repla
 ``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a write decided on a game that has moved on, and
 ``check_seen`` asks the same without writing), and the readers ``view``, ``checked_view``, ``setup``, ``phase``,
 ``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify`` names all
-damage. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
+damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
 ``rewrite``; a game's generation is the engine's ``generation_of`` the kinds of its corrections.
 
 File safety is ``referee.store_file`` (the file is ours, opened without harm, SQLite's errors in words, the
@@ -67,6 +67,8 @@ if TYPE_CHECKING:
 #: one query and one hash call check thousands of events (the rows are read in the primary key's order).
 CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), max(seq) FROM (SELECT seq, at, data "
              "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
+#: dialect: the order ``purge`` reads every game's summary in (PostgreSQL: with the games' rows locked).
+PURGE_ORDER = "ORDER BY id"
 
 
 class Store:
@@ -680,20 +682,41 @@ class Store:
             except NoGame:  # an SQLite file uw-referee never wrote: no games in it
                 return []
         with self._transaction(write=False) as conn:
-            column = "summary" if self._version >= 2 else "NULL"
-            rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games "
-                                "ORDER BY updated_at DESC, id DESC").fetchall()
-            summaries = []
-            for gid, created, updated, summary in rows:
-                try:
-                    data = json.loads(summary) if summary else summary_of(self._game(conn, gid).state)
-                    summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
-                                                 data["turn"], data["winner"], tuple(data["scores"])))
-                except (ValueError, KeyError, TypeError):
-                    data = summary_of(self._game(conn, gid).state)
-                    summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
-                                                 data["turn"], data["winner"], tuple(data["scores"])))
+            return self._summaries(conn, "ORDER BY updated_at DESC, id DESC")
+
+    def _summaries(self, conn: sqlite3.Connection, order: str) -> list[GameSummary]:
+        column = "summary" if self._version >= 2 else "NULL"
+        rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games {order}").fetchall()
+        summaries = []
+        for gid, created, updated, summary in rows:
+            try:
+                data = json.loads(summary) if summary else summary_of(self._game(conn, gid).state)
+                summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
+                                             data["turn"], data["winner"], tuple(data["scores"])))
+            except (ValueError, KeyError, TypeError):
+                data = summary_of(self._game(conn, gid).state)
+                summaries.append(GameSummary(gid, tuple(data["players"]), created, updated, data["phase"],
+                                             data["turn"], data["winner"], tuple(data["scores"])))
         return summaries
+
+    def purge(self, choose: Callable[[list[GameSummary]], list[int]]) -> list[int]:
+        """Delete the games ``choose`` picks from every game's summary (``referee.retention``: the finished games
+        past their keep time), all their rows, in one write transaction: the summaries are read under the write's
+        lock (PostgreSQL: the games' rows locked), so a game written meanwhile is judged as it is now. Returns the
+        ids deleted, in order."""
+        if not self.exists():
+            return []
+        with self._transaction() as conn:
+            found = self._summaries(conn, PURGE_ORDER)
+            ids = sorted(set(choose(found)) & {s.id for s in found})
+            for table in ("events", "snapshots", "corrections", "redo"):  # a write migrated the file: all there
+                conn.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(gid,) for gid in ids])
+            conn.executemany("DELETE FROM games WHERE id = ?", [(gid,) for gid in ids])
+            self._purged(conn, ids)
+        return ids
+
+    def _purged(self, conn: sqlite3.Connection, ids: list[int]) -> None:
+        """dialect: tell the readers which games ``purge`` deleted (SQLite's readers see the file change)."""
 
     # -- writing games ----------------------------------------------------------------------------
 

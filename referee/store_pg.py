@@ -26,9 +26,9 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
-from referee.store import CHAIN_SQL, Store
+from referee.store import CHAIN_SQL, PURGE_ORDER, Store
 from referee.store_format import NoGame, StoreError
-from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION
+from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, SEATS_SCHEMA
 
 TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
 if TYPE_CHECKING:
@@ -57,9 +57,10 @@ POOL_TIMEOUT_S = float(os.environ.get("UW_PG_POOL_TIMEOUT", "5") or 5)
 CONNECT_OPTIONS: dict[str, Any] = {"connect_timeout": 5, "keepalives": 1, "keepalives_idle": 5,
                                    "keepalives_interval": 2, "keepalives_count": 2, "tcp_user_timeout": 10000}
 
-#: The schema, as one step: PostgreSQL databases start at the SQLite store's schema 5 (there were never older
-#: ones). A later schema adds its step here as SQLite's ``MIGRATIONS`` does. ``uw_referee_meta`` marks the schema
-#: as ours and holds its version (SQLite's ``application_id`` and ``user_version``).
+#: The schema, step by step: PostgreSQL databases start at the SQLite store's schema 5 (there were never older
+#: ones); ``PG_MIGRATIONS[n]`` takes a schema at version ``PG_FIRST_SCHEMA - 1 + n`` (none, for n = 0) one version
+#: on, as SQLite's ``MIGRATIONS`` do. ``uw_referee_meta`` marks the schema as ours and holds its version (SQLite's
+#: ``application_id`` and ``user_version``).
 PG_MIGRATIONS: list[str] = [
     f"""
     CREATE TABLE uw_referee_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -102,9 +103,13 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, pos)
     )
     """,
+    # Version 6: the players' seats, as SQLite's version 6 (the same statements).
+    SEATS_SCHEMA,
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).
 PG_FIRST_SCHEMA = 5
+#: The version of a schema with no tables of ours yet.
+PG_NO_SCHEMA = PG_FIRST_SCHEMA - 1
 
 _INSERT_GAME = "INSERT INTO games (created_at, updated_at) VALUES (?, ?)"
 _RESOLVE_LATEST = "SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT 1"
@@ -125,6 +130,9 @@ DIALECT: dict[str, str] = {
 }
 #: In a write, the game is found with its row locked: the write's reads come after every earlier write's commit.
 LOCKING: dict[str, str] = {_RESOLVE_LATEST: _RESOLVE_LATEST + " FOR UPDATE", _RESOLVE_ONE: _RESOLVE_ONE + " FOR UPDATE"}
+#: ``purge`` judges every game as it is now: its summaries are read with the games' rows locked.
+_PURGE_READ = f"SELECT id, created_at, updated_at, summary FROM games {PURGE_ORDER}"
+LOCKING[_PURGE_READ] = _PURGE_READ + " FOR UPDATE"
 
 
 def is_database_url(db: str | os.PathLike[str] | None) -> bool:
@@ -198,6 +206,7 @@ class _Result:
     def __init__(self, cursor: Any, lastrowid: int | None = None) -> None:
         self._cursor = cursor
         self.lastrowid = lastrowid
+        self.rowcount: int = cursor.rowcount  # the rows an INSERT, UPDATE or DELETE changed
 
     def fetchone(self) -> Any:
         return self._cursor.fetchone()
@@ -383,15 +392,16 @@ class PgStore(Store):
         return StoreError(msg("cannot open {path}: {why}", path=self.path, why=scrubbed(str(exc), self.url)))
 
     def _ensure_schema(self, conn: Connection[Any], create: bool) -> None:
-        """The schema ours and at the version this store writes: made (or migrated) under an advisory lock when a
-        write needs it, so that replicas starting together make it once; a foreign or newer one is refused."""
+        """The schema ours and at the version this store writes: made when a write needs it, migrated as soon as a
+        store that may write opens it (as an SQLite file is), under an advisory lock so that replicas starting
+        together do it once; a reader reads an older schema as it is. A foreign or newer one is refused."""
         if self.url in _ready:
             return
         found = conn.execute("SELECT to_regclass('uw_referee_meta') IS NOT NULL, to_regclass('games') IS NOT NULL"
                              ).fetchone()
         if found is not None and not found[0] and found[1]:
             raise self._foreign()
-        version = PG_FIRST_SCHEMA - len(PG_MIGRATIONS)
+        version = PG_NO_SCHEMA
         if found is not None and found[0]:
             rows = dict(conn.execute("SELECT key, value FROM uw_referee_meta").fetchall())
             if rows.get("application_id") != str(APPLICATION_ID):
@@ -401,9 +411,13 @@ class PgStore(Store):
             raise StoreError(msg("{path} was written by a newer uw-referee (schema {found}; this one reads up to "
                                  "{version})", path=self.path, found=version, version=SCHEMA_VERSION))
         if version < SCHEMA_VERSION:
-            if not create or self.read_only:
+            if version < PG_FIRST_SCHEMA and (not create or self.read_only):
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
+            if self.read_only:
+                self._version = version  # read as it is, until a writer migrates it
+                return
             self._migrate_pg(conn)
+        self._version = SCHEMA_VERSION
         _ready.add(self.url)
 
     def _foreign(self) -> StoreError:
@@ -414,11 +428,11 @@ class PgStore(Store):
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPLICATION_ID,))
             exists = conn.execute("SELECT to_regclass('uw_referee_meta') IS NOT NULL").fetchone()
-            step = PG_FIRST_SCHEMA - len(PG_MIGRATIONS)
+            version = PG_NO_SCHEMA
             if exists is not None and exists[0]:
                 row = conn.execute("SELECT value FROM uw_referee_meta WHERE key = 'schema'").fetchone()
-                step = int(row[0]) if row else step
-            for index in range(step - (PG_FIRST_SCHEMA - len(PG_MIGRATIONS)), len(PG_MIGRATIONS)):
+                version = int(row[0]) if row else version
+            for index in range(version - PG_NO_SCHEMA, len(PG_MIGRATIONS)):
                 for statement in PG_MIGRATIONS[index].split(";"):
                     if statement.strip():
                         conn.execute(statement.encode())
@@ -467,6 +481,11 @@ class PgStore(Store):
     def _keep_state(self, conn: Any, game_id: int, *args: Any, **kwargs: Any) -> None:
         super()._keep_state(conn, game_id, *args, **kwargs)
         self._written = game_id
+
+    def _purged(self, conn: Any, ids: list[int]) -> None:
+        """Every board hears of each game ``purge`` deleted, at its commit, as of any write (its copy goes)."""
+        for gid in ids:
+            conn.execute("SELECT pg_notify(?, current_schema() || ':' || ?)", (CHANNEL, str(gid)))
 
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: every game (or ``game_id``): its chain, its replay, its snapshot and summary

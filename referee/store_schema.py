@@ -13,7 +13,37 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
+
+#: Schema 6 on both backends: the seats a board gave (the player's name casefolded and as shown, the SHA-256 of its
+#: token and of its CSRF token: never a token itself), the corrections a seat asked the host for, and the last action
+#: a phone took in each game (the event count it left and the seat). Each row goes with its game (ON DELETE CASCADE).
+SEATS_SCHEMA = """
+    CREATE TABLE seats (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat TEXT NOT NULL,
+        name TEXT NOT NULL,
+        token_sha256 TEXT NOT NULL UNIQUE,
+        csrf_sha256 TEXT NOT NULL,
+        taken_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE TABLE seat_requests (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        seat TEXT NOT NULL,
+        action TEXT NOT NULL,
+        seen INTEGER NOT NULL,
+        roll INTEGER,
+        at TEXT NOT NULL,
+        PRIMARY KEY (game_id, id)
+    );
+    CREATE TABLE phone_actions (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        events INTEGER NOT NULL,
+        seat TEXT NOT NULL
+    )
+    """
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
 MIGRATIONS: list[str] = [
@@ -71,6 +101,8 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE snapshots ADD COLUMN recent TEXT;
     """,
+    # Version 6: the players' seats (``referee.store_seats``), so that any board process serves any table's phones.
+    SEATS_SCHEMA,
 ]
 
 

@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -242,19 +243,68 @@ def test_judge_form_without_words(db: Path) -> None:
 
 # -- live updates ---------------------------------------------------------------------------------
 
+def data_of(message: bytes) -> dict[str, Any]:
+    """The board an event-stream message carries (``id: ...`` then ``data: {...}``)."""
+    lines = message.decode().split("\n")
+    assert lines[0].startswith("id: ") and lines[1].startswith("data: "), message
+    found: dict[str, Any] = json.loads(lines[1][len("data: "):])
+    return found
+
+
+def first_board(client: Any, path: str = "/events", last: str | None = None) -> tuple[Any, Iterator[bytes], float]:
+    """A stream opened (as a page that reconnects, when ``last`` is the id it got last), read past its ``retry``."""
+    headers = {} if last is None else {"Last-Event-ID": last}
+    response = client.get(path, buffered=False, headers=headers)
+    chunks = iter(response.response)
+    assert next(chunks).startswith(b"retry:")
+    return response, chunks, time.monotonic()
+
+
+def id_of(message: bytes) -> str:
+    return message.decode().split("\n", 1)[0].removeprefix("id: ")
+
+
+def test_a_reconnecting_stream_sends_the_board_only_when_it_changed_since(db: Path) -> None:
+    """Each board in the stream carries the game's event count and its key's digest as its id; a page that comes
+    back with the id it got last (``Last-Event-ID``, on this replica or another) gets nothing again when the game
+    is as it was, and the board at once when it moved meanwhile, even to the same event count (an undo, then
+    another action)."""
+    client = client_for(db, BOARD_KEEPALIVE_SECONDS=5)
+    response, chunks, _ = first_board(client, "/games/1/events")
+    was = id_of(next(chunks))
+    response.close()
+    assert was.split("-")[0] == "6" and len(was.split("-")[1]) == 16  # 6 events so far
+    response, chunks, _ = first_board(client, "/games/1/events", last=was)  # it missed nothing: nothing sent
+    threading.Timer(0.6, lambda: run(db, "play", "taps", "--roll", "15")).start()
+    started = time.monotonic()
+    update = next(chunks)
+    assert time.monotonic() - started >= 0.5, "the board it already had was sent again"
+    assert "TAPS" in data_of(update)["html"] and id_of(update).startswith("8-")
+    response.close()
+    assert run(db, "undo").exit_code == 0 and run(db, "play", "zebra", "--roll", "3").exit_code == 0
+    response, chunks, opened = first_board(client, "/games/1/events", last=id_of(update))  # it missed the two
+    again = next(chunks)
+    assert time.monotonic() - opened < 0.5 and "ZEBRA" in data_of(again)["html"]
+    assert id_of(again).startswith("8-") and id_of(again) != id_of(update)
+    response.close()
+    response, chunks, opened = first_board(client, "/events", last="x" * 500)  # any other id: the board
+    assert "ZEBRA" in data_of(next(chunks))["html"] and time.monotonic() - opened < 0.5
+    response.close()
+
+
 def test_the_stream_sends_the_board_then_each_commit(db: Path) -> None:
     client = client_for(db, BOARD_KEEPALIVE_SECONDS=5)
     response = client.get("/events", buffered=False)
     assert response.mimetype == "text/event-stream"
     chunks = iter(response.response)
     assert next(chunks).startswith(b"retry:")
-    first = json.loads(next(chunks).decode()[len("data: "):])
+    first = data_of(next(chunks))
     assert "Sue&#39;s turn" in first["html"]
     threading.Timer(0.3, lambda: run(db, "play", "taps", "--roll", "15")).start()
     started = time.monotonic()
-    second = next(chunks).decode()
-    assert second.startswith("data: "), f"no update after a commit, only {second!r}"
-    update = json.loads(second[len("data: "):])
+    second = next(chunks)
+    assert b"\ndata: " in second, f"no update after a commit, only {second!r}"
+    update = data_of(second)
     assert "TAPS" in update["html"] and "Sue plays TAPS" in update["announce"]
     assert time.monotonic() - started < 1.5
     response.close()
@@ -373,7 +423,7 @@ def test_streams_of_one_game_share_one_render_per_commit(db: Path, monkeypatch: 
     for response in streams:
         chunks = iter(response.response)
         next(chunks)
-        assert next(chunks).startswith(b"data: ")
+        assert b"\ndata: " in next(chunks)
     assert renders == [1]
     for response in streams:
         response.close()

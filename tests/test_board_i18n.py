@@ -338,8 +338,8 @@ def test_library_sentences_reach_the_page_through_say(db: Path) -> None:
 def _next_event(chunks: Iterator[bytes]) -> dict[str, str]:
     while True:
         chunk = next(chunks).decode()
-        if chunk.startswith("data: "):
-            payload: dict[str, str] = json.loads(chunk[len("data: "):])
+        if "data: " in chunk:  # (after its "id: " line)
+            payload: dict[str, str] = json.loads(chunk.split("data: ", 1)[1])
             return payload
 
 
@@ -378,7 +378,7 @@ def test_streams_share_one_render_per_game_and_language(db: Path, monkeypatch: p
     for response in streams:
         chunks = iter(response.response)
         next(chunks)
-        assert next(chunks).startswith(b"data: ")
+        assert b"\ndata: " in next(chunks)
     assert sorted(renders) == ["en", "es"]
     for response in streams:
         response.close()

@@ -63,15 +63,19 @@ def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(po
 
 
 class Stream:
-    """An event stream read in a thread: each ``data:`` payload as it arrives."""
+    """An event stream read in a thread: each ``data:`` payload as it arrives, with its ``id``; ``last_event_id``:
+    opened as EventSource reconnects, with the id of the last message it had."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, last_event_id: str | None = None) -> None:
         host, port = url.removeprefix("http://").rsplit("/", 1)[0].split(":")[0], int(url.split(":")[2].split("/")[0])
         path = "/" + url.split("/", 3)[3]
         self.sock = socket.create_connection((host, port), timeout=30)
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        resume = "" if last_event_id is None else f"Last-Event-ID: {last_event_id}\r\n"
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{resume}\r\n".encode())
         self.payloads: list[dict[str, Any]] = []
+        self.ids: list[str] = []
         self.arrived: list[float] = []
+        self.ended = threading.Event()  # the server closed the stream (or the connection was lost)
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
 
@@ -81,15 +85,21 @@ class Stream:
             while True:
                 chunk = self.sock.recv(65536)
                 if not chunk:
+                    self.ended.set()
                     return
                 buffer += chunk
                 while b"\n\n" in buffer:
                     block, buffer = buffer.split(b"\n\n", 1)
+                    said = ""
                     for line in block.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            said = line[4:].decode()
                         if line.startswith(b"data: "):
+                            self.ids.append(said)
                             self.payloads.append(json.loads(line[6:]))
                             self.arrived.append(time.monotonic())
         except OSError:
+            self.ended.set()
             return
 
     def wait_for(self, count: int, seconds: float) -> bool:
@@ -109,6 +119,21 @@ SECRET = "a-host-secret-the-replicas-share-0123456789abcdef"
 def code_of(game: int) -> str:
     """The game's join code, as every replica sharing ``SECRET`` makes it."""
     return join_code(SECRET, game)
+
+
+def answer(url: str, body: dict[str, Any] | None = None, token: str | None = None, method: str | None = None
+           ) -> tuple[int, dict[str, Any]]:
+    """A players' API call: its status and its JSON (a refusal's problem+json included)."""
+    import urllib.error
+
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), headers=headers,
+                                     method=method or ("GET" if body is None else "POST"))
+    try:
+        with urllib.request.urlopen(request, timeout=30) as got:
+            return got.status, json.loads(got.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
 
 
 def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -144,6 +169,55 @@ def test_an_action_through_one_board_process_reaches_the_other_ones_stream(postg
         finally:
             watching.close()
             also.close()
+
+
+@pytest.mark.slow
+def test_a_seat_taken_through_one_replica_plays_through_the_other(postgres_db: str,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two board processes on one PostgreSQL schema: the seat one gave is the other's too (refused to a second
+    phone, acting, its own undo, its requests, its release), and a stream that moves to the other replica with
+    its Last-Event-ID gets only what it missed."""
+    gid = new_game(postgres_db)
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
+    with Board(postgres_db, "--players") as one, Board(postgres_db, "--players") as other:
+        api = f"/api/games/{gid}"
+        status, seat = answer(f"{one.url}{api}/seats", {"code": code_of(gid), "seat": "Cindi"})
+        assert status == 201, seat
+        token = seat["token"]
+        status, refused = answer(f"{other.url}{api}/seats", {"code": code_of(gid), "seat": "cindi"})
+        assert (status, refused["type"]) == (409, "urn:uw-referee:seat-taken")
+        page = Stream(f"{one.url}/games/{gid}/events")
+        try:
+            assert page.wait_for(1, 10) and page.ids[0].startswith("2-")
+            status, done = answer(f"{other.url}{api}/actions", {"action": "discard", "seen": 2}, token)
+            assert status == 200 and done["events"] == 3 and done["seat"] == "Cindi" and done["can_undo"], done
+            assert page.wait_for(2, 10) and page.ids[1].startswith("3-")
+        finally:
+            page.close()
+        status, view = answer(f"{one.url}{api}/play", token=token)
+        assert status == 200 and view["can_undo"] and view["events"] == 3  # its own last action, known on both
+        status, undone = answer(f"{one.url}{api}/actions", {"action": "undo", "seen": 3}, token)
+        assert status == 200 and undone["events"] == 2 and undone["waiting"]["player"] == "Cindi", undone
+        status, asked = answer(f"{one.url}{api}/requests", {"action": "leave", "seen": 2}, token)
+        assert status == 202, asked
+        status, host = answer(f"{other.url}{api}/host", token=SECRET)
+        assert status == 200 and [r["id"] for r in host["requests"]] == [asked["request"]]
+        assert [s["taken"] for s in host["seats"]] == [True, False, False]
+        resumed = Stream(f"{other.url}/games/{gid}/events", last_event_id=page.ids[1])  # it missed the undo
+        again = Stream(f"{other.url}/games/{gid}/events", last_event_id=None)
+        try:
+            assert resumed.wait_for(1, 10) and resumed.ids[0].startswith("2-") and again.wait_for(1, 10)
+            current = Stream(f"{one.url}/games/{gid}/events", last_event_id=again.ids[0])  # it missed nothing
+            try:
+                assert not current.wait_for(1, 1.0), "a board the page already had was sent again"
+            finally:
+                current.close()
+        finally:
+            resumed.close()
+            again.close()
+        assert answer(f"{other.url}{api}/seats/Cindi", token=SECRET, method="DELETE")[0] == 204
+        status, void = answer(f"{one.url}{api}/play", token=token)
+        assert (status, void["type"]) == (401, "urn:uw-referee:bad-token")
 
 
 def test_the_listener_hears_commits_past_select_s_1024_descriptors(postgres_db: str) -> None:

@@ -171,6 +171,40 @@ def test_a_taken_seat_is_refused_until_the_host_releases_it(db: Path) -> None:
     assert join(client, "Paul").status_code == 201
 
 
+def test_the_seats_are_the_databases_so_another_board_process_serves_them(db: Path) -> None:
+    """Two boards on one database (a restarted board, or two replicas): a seat taken on one acts, asks and undoes
+    on the other, is refused to a second phone there, and released there (then void on both); a cookie's CSRF
+    token is checked there too. Each board keeps nothing of it in memory."""
+    one, other = client_for(db), client_for(db)
+    joined = join(one, "Cindi")
+    cindi, csrf = joined.get_json()["token"], joined.get_json()["csrf"]
+    paul = join(other, "Paul").get_json()["token"]
+    problem(join(other, "Cindi"), 409, "seat-taken")
+    assert [s["taken"] for s in other.get("/api/games/1/seats").get_json()["seats"]] == [True, True, False]
+    seen = events(other, cindi)
+    done = act(other, cindi, action="discard", seen=seen)
+    assert done.status_code == 200 and done.get_json()["can_undo"]
+    assert one.get("/api/games/1/play", headers=bearer(cindi)).get_json()["can_undo"]  # own undo, on the first
+    undone = act(one, cindi, action="undo", seen=seen + 1)
+    assert undone.status_code == 200 and undone.get_json()["waiting"]["player"] == "Cindi"
+    asked = one.post("/api/games/1/requests", json={"action": "leave", "seen": seen}, headers=bearer(paul))
+    assert asked.status_code == 202
+    waiting = other.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
+    assert [(r["id"], r["seat"], r["action"]) for r in waiting] == [(asked.get_json()["request"], "Paul", "leave")]
+    assert other.post(f"/api/games/1/requests/{waiting[0]['id']}", json={"confirm": False},
+                      headers=bearer(HOST)).status_code == 204
+    problem(one.post(f"/api/games/1/requests/{waiting[0]['id']}", json={"confirm": True}, headers=bearer(HOST)),
+            404, "no-request")  # answered once, on whichever board
+    other.set_cookie("uw_seat_1", cindi)
+    problem(other.post("/api/games/1/actions", json={"action": "discard", "seen": seen}), 403, "csrf")
+    by_cookie = other.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
+                           headers={"X-CSRF-Token": csrf})
+    assert by_cookie.status_code == 200, by_cookie.get_json()
+    assert other.delete("/api/games/1/seats/cindi", headers=bearer(HOST)).status_code == 204
+    problem(one.get("/api/games/1/play", headers=bearer(cindi)), 401, "bad-token")
+    assert join(one, "Cindi").status_code == 201
+
+
 def test_a_wrong_join_code_is_refused_and_repeated_ones_are_rate_limited(db: Path) -> None:
     client = client_for(db)
     for _i in range(5):

@@ -315,7 +315,8 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
             table.until(who, "table")
         host = table.on("host")                              # the host's page moved to game 2 by itself
         wait(lambda: code_2 in text_of(host, "host-join"), timeout=15, why=lambda: text_of(host, "host"))
-        assert "Ann: taken" in text_of(host, "host-seats")
+        # (the page reads the seats every 3 s: it may have moved to game 2 before the phones took their seats)
+        wait(lambda: "Ann: taken" in text_of(host, "host-seats"), why=lambda: text_of(host, "host-seats"))
         for word in ("look", "tool", "sod", "nod"):          # Ann fails four sanity checks: one pawn left
             table.play("Ann", word, "1")
             table.discard("Bob", "")

@@ -110,7 +110,8 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
     assert meta["counts_by_sense_and_level"]["word"]["10"] == 8  # a cat cats taps spat pats apt look ("I" is capitalised)
     assert meta["overlay_entries"] == 3
     assert meta["policy_changes"] == {"promoted": 2, "clipped": 1, "forms": 0, "kept": 1, "demoted": 0, "left_out": 1,
-                                      "capitalised_word": 0, "contraction": 0, "surname": 0, "named": 0, "numeral": 0,
+                                      "capitalised_word": 0, "contraction": 0, "name_twin": 0, "abbreviation_name": 0,
+                                      "surname": 0, "named": 0, "numeral": 0,
                                       "foreign": 0, "foreign_name": 0, "phrase_piece": 0,
                                       "calendar_abbreviation": 0}  # test_lexicon_policy.py
 
@@ -143,6 +144,13 @@ def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:
         ("o'clock", "words", ("oclock", "contraction")),
         ("O'Brien", "upper", ("obrien", "proper_noun")),
         ("D'Arcy", "proper-names", ("darcy", "proper_noun")),
+        ("MHz", "upper", ("mhz", "abbreviation")),       # short and mixing cases: an abbreviation (issue 19)
+        ("VoIP", "proper-names", ("voip", "abbreviation")),
+        ("EdD", "proper-names", ("edd", "abbreviation")),
+        ("OFr", "upper", ("ofr", "abbreviation")),
+        ("McCoy", "upper", ("mccoy", "proper_noun")),    # a name's two capitals are apart, the last letter small
+        ("MySQL", "proper-names", ("mysql", "proper_noun")),  # longer: mostly products' names
+        ("Joe", "upper", ("joe", "proper_noun")),
         ("café", "words", ("cafe", "word")),
         ("Ångström", "words", ("angstrom", "proper_noun")),
         ("ǆ", "words", ("dz", "word")),

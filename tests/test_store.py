@@ -14,6 +14,9 @@ from referee.actions import Referee
 from referee.engine import Discarded, Event, Game, RollOff, SanityRolled, Setup, WordPlayed
 from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, NoGame, Store, StoreError
 
+#: What a file written before schema 6 lacks: the players' seats (tests/test_store_seats.py).
+BEFORE_SEATS = "DROP TABLE seats; DROP TABLE seat_requests; DROP TABLE phone_actions; "
+
 
 def new_game(store: Store, players: tuple[str, ...] = ("Ann", "Bob")) -> int:
     # card accounting off: the filler discards below are not real hands
@@ -162,7 +165,7 @@ def test_a_version_1_file_is_read_then_upgraded(tmp_path: Path) -> None:
     gid = new_game(Store(db))
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what uw-referee 0.1 wrote: no snapshots, no summaries
-        con.executescript("DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; DROP TABLE corrections; "
+        con.executescript(BEFORE_SEATS + "DROP TABLE snapshots; ALTER TABLE games DROP COLUMN summary; DROP TABLE corrections; "
                           "DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; PRAGMA user_version = 1;")
     assert Store(db, read_only=True).load(gid)[1].state.current.name == "Bob"  # type: ignore[union-attr]
     assert Store(db, read_only=True).games()[0].turn == "Bob"
@@ -177,7 +180,7 @@ def test_a_version_2_file_gets_corrections_and_redo(tmp_path: Path) -> None:
     gid = new_game(Store(db))
     discard(Store(db), gid)
     with sqlite3.connect(db) as con:  # what issue 8's referee wrote: no corrections, no redo stack
-        con.executescript("DROP TABLE corrections; DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; "
+        con.executescript(BEFORE_SEATS + "DROP TABLE corrections; DROP TABLE redo; ALTER TABLE events DROP COLUMN chain; "
                           "ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 2;")
     assert Store(db, read_only=True).corrections(gid) == (gid, [])
     store = Store(db)
@@ -347,7 +350,7 @@ def test_a_schema_4_file_gets_the_words_of_its_last_actions(tmp_path: Path) -> N
                                                 "ON g.id = s.game_id").fetchone()
         head = con.execute("SELECT chain FROM events WHERE seq = ?", (seq - 1,)).fetchone()[0]
         con.execute("UPDATE snapshots SET digest = ?", (game_digest(seq, head, state, view, summary),))
-        con.executescript("ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 4;")
+        con.executescript(BEFORE_SEATS + "ALTER TABLE snapshots DROP COLUMN recent; PRAGMA user_version = 4;")
     con.close()
     Path(f"{db}{STAMP_SUFFIX}").unlink()
     reader = Store(db, read_only=True)
@@ -356,7 +359,7 @@ def test_a_schema_4_file_gets_the_words_of_its_last_actions(tmp_path: Path) -> N
     reader.close()
     Store(db).load(gid)  # a writer opens it: migrated
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     con.close()
     found = Store(db, read_only=True).resumed(gid)
     assert found is not None and said(found[3]) == want

@@ -145,6 +145,7 @@ def test_an_older_file_gets_its_chain_and_is_then_checked(tmp_path: Path) -> Non
     a_game(db)
     with sqlite3.connect(db) as con:  # what issue 13's referee wrote: schema 3, no chain
         con.executescript("ALTER TABLE events DROP COLUMN chain; ALTER TABLE snapshots DROP COLUMN recent; "
+                          "DROP TABLE seats; DROP TABLE seat_requests; DROP TABLE phone_actions; "
                           "PRAGMA user_version = 3;")
     con.close()
     Path(f"{db}{STAMP_SUFFIX}").unlink()

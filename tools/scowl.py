@@ -34,6 +34,21 @@ DEFAULT_OVERLAY = Path(__file__).resolve().parent / "overlay.txt"
 SOURCE = "SCOWL (Spell Checker Oriented Word Lists) by Kevin Atkinson, Debian package scowl"
 _SPELLING_RE = re.compile(r"[A-Za-z.']+")
 _FILE_RE = re.compile(r"^(?P<spelling>[a-z_0-9]+)-(?P<category>[a-z-]+)\.(?P<size>\d+)$")
+#: A capitalised entry of at most this many letters that mixes cases with two capitals side by side or a
+#: capital last is an abbreviation: SCOWL files MHz and EdD among its "upper" words and VoIP among its
+#: names, but such spellings are units, degrees, old languages (OFr) and compass points (NbE) (issue 19).
+#: Longer ones are mostly names of products (MySQL, PowerPC, MongoDB) or words made from acronyms
+#: (WASPish), and stay names.
+MIXED_CASE_LETTERS = 4
+_TWO_CAPITALS_RE = re.compile(r"[A-Z]{2}|[A-Z]$")
+
+
+def _mixed_case_abbreviation(text: str) -> bool:
+    """MHz, VoIP, EdD, OFr: short, capitalised, not all capitals, two capitals together or one last."""
+    return (text.isalpha() and len(text) <= MIXED_CASE_LETTERS and text[0].isupper() and not text.isupper()
+            and _TWO_CAPITALS_RE.search(text) is not None)
+
+
 _OVERLAY_RE = re.compile(r"^(?P<key>[a-z]+)\s+(?P<sense>[a-z_]+)\s+(?P<level>\d+)\s+#\s*(?P<why>\S.*)$")
 
 
@@ -55,8 +70,9 @@ def classify(raw: str, category: str) -> Entry | None:
 
     Possessives ('s) are dropped. SCOWL's contraction and abbreviation lists say what their entries
     are (I'm, Ltd.); elsewhere capitalisation decides before punctuation: an all-capital entry (or
-    its plural, CDs) is an acronym and a capitalised one a proper noun whatever apostrophe it carries
-    (O'Brien); a lower-case apostrophe marks a contraction (o'clock).
+    its plural, CDs) is an acronym, a short one that mixes cases with two capitals (MHz, VoIP, EdD) an
+    abbreviation, and a capitalised one a proper noun whatever apostrophe it carries (O'Brien); a
+    lower-case apostrophe marks a contraction (o'clock).
     """
     text = fold(raw.strip())
     if not text or not _SPELLING_RE.fullmatch(text):
@@ -71,7 +87,7 @@ def classify(raw: str, category: str) -> Entry | None:
         sense = "contraction"
     elif (letters.isupper() and len(letters) > 1) or (letters[-1] == "s" and letters[:-1].isupper() and len(letters) > 2):
         sense = "acronym"  # NASA, and the plural CDs
-    elif category == "abbreviations":
+    elif category == "abbreviations" or _mixed_case_abbreviation(text):
         sense = "abbreviation"
     elif category == "proper-names" or letters[0].isupper():
         sense = "proper_noun"

@@ -187,14 +187,22 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     8. foreign_name (issue 19): a spelling SCOWL lists only as a size-95 name, that WordNet does not
        know, written in English (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in another language
        (UNE, PERO, DESDE), is a foreign word SCOWL capitalised: left out like rule 7's.
+       Issue 19 widened it: a name above the default whose lower-case twin, a word above the default, is
+       written that much more elsewhere (SUR, ELLE, SIND), and a spelling the surname rule would take that
+       is (GROS, MERCI, DANS), are foreign words too.
     phrase_piece (issue 19): a spelling rules 4, 7 or 8 would leave out that is a piece of a lower-case
     WordNet collocation (HABEAS, DEJA, FACTO) stays a size-95 word whose verdict names the phrase.
+    name_twin (issue 19): a name's lower-case twin, a word above the default at or above the name's size,
+    that WordNet writes in lower case (LEGER, BEN, BERLIN, FITCH), loses the name: its reason is the rare
+    word ("uncommon"). abbreviation_name: an abbreviation SCOWL writes in lower case that ties with a name
+    of the same spelling (const and Const) loses the name: its reason is the abbreviation.
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
-                                     "capitalised_word": [], "contraction": [], "surname": [], "named": [], "numeral": [],
+                                     "capitalised_word": [], "contraction": [], "name_twin": [], "abbreviation_name": [],
+                                     "surname": [], "named": [], "numeral": [],
                                      "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": []}
 
     def known_as_word(key: str) -> bool:
@@ -293,7 +301,8 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
 
 def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]],
                         frequencies: Frequencies, wordnet: WordNet, changes: dict[str, list[str]]) -> None:
-    """Rules 5 to 7 of ``apply_policy``: spellings refused at the default level either way."""
+    """Rules 5 to 8 and issue 19's reason rules of ``apply_policy``: spellings refused at the default level
+    either way."""
     word, proper, contraction = SENSES.index("word"), SENSES.index("proper_noun"), SENSES.index("contraction")
     abbreviation = SENSES.index("abbreviation")
     others = range(1, len(SENSES))
@@ -321,8 +330,31 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
             slot[proper] = 0
             forms.pop((key, "proper_noun"), None)
             changes["contraction"].append(key)
+        elif code > DEFAULT_CODE and 0 < slot[proper] <= code and key in wordnet.common:
+            # A name's lower-case twin that WordNet writes in lower case (LEGER, a ledger line; BERLIN, a carriage;
+            # BEN, ANNA, FITCH): a real but rare word, so the verdict names the word, not the name.
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["name_twin"].append(key)
+        elif (code > DEFAULT_CODE and DEFAULT_CODE < slot[proper] <= code
+              and not any(slot[i] for i in others if i != proper) and _foreign(frequencies, key)):
+            # A name above the default level whose lower-case twin is a foreign word (SUR, ELLE, SIND): left
+            # out like rule 8's words, so a table reads "not in the dictionary" rather than "a proper noun".
+            changes["foreign_name" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+        elif (slot[abbreviation] and slot[abbreviation] == slot[proper] and not DEFAULT_CODE >= code > 0
+              and _written_in_lower_case(forms, key, "abbreviation")):
+            # An abbreviation SCOWL writes in lower case and also, capitalised, among its names at the same
+            # size (const and Const, agt and Agt): a tie the name used to win.
+            slot[proper] = 0
+            forms.pop((key, "proper_noun"), None)
+            changes["abbreviation_name"].append(key)
         elif (code >= _CODE[80] and slot[proper] and not any(slot[i] for i in others if i != proper)
               and frequencies.zipf(key) >= PROMOTE_ZIPF and not wordnet.bases(key)):
+            if _foreign(frequencies, key):
+                # Written far more in another language (GROS, SUR, MERCI, DANS): a foreign word SCOWL lists in
+                # lower case and as a name, left out like rule 8's (or a phrase's piece: SUI generis).
+                changes["foreign_name" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+                continue
             # A surname's text frequency (REDDY, TAIT): written often enough to be promoted were it a word,
             # but no dictionary (WordNet) holds it in lower case and SCOWL also lists the name.
             slot[proper] = min(slot[proper], code)
@@ -353,6 +385,12 @@ def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str
         elif (code == _CODE[FOREIGN_WORD_LEVEL] and frequencies.zipf(key) >= RARE_ZIPF and not wordnet.bases(key)
               and frequencies.foreign_zipf(key) >= frequencies.zipf(key) + FOREIGN_WORD_MARGIN):
             changes["foreign" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
+
+
+def _foreign(frequencies: Frequencies, key: str) -> bool:
+    """Written in English (Zipf >= RARE_ZIPF) but FOREIGN_WORD_MARGIN more in another language (GROS, SUR)."""
+    zipf = frequencies.zipf(key)
+    return zipf >= RARE_ZIPF and frequencies.foreign_zipf(key) >= zipf + FOREIGN_WORD_MARGIN
 
 
 #: Months' and days' abbreviations (APR, SEPT, TUES): the first three letters of each name, and the longer

@@ -24,7 +24,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     database; ``UW_BOARD_GAME`` pins one game; ``UW_BOARD_STREAMS`` is the most live pages at once;
     ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay); ``UW_BOARD_PROXIES=N`` trusts the
     last N proxies' ``X-Forwarded-For``/``-Proto`` (behind nginx: 1), so that the per-address limits count the
-    players' addresses, not the proxy's."""
+    players' addresses, not the proxy's. ``UW_BOARD_HOSTED=1`` hosts tables (``referee.board.hosted``; implies
+    the players' side), keeping finished games ``UW_BOARD_KEEP_DAYS`` days (30)."""
+    from referee.retention import KEEP_DAYS
     from referee.store import default_db_path
 
     app = Flask(__name__)
@@ -41,6 +43,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
         BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
         BOARD_PROXIES=int(os.environ.get("UW_BOARD_PROXIES") or 0),
+        BOARD_HOSTED=os.environ.get("UW_BOARD_HOSTED", "") == "1",
+        BOARD_KEEP_DAYS=float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS),
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
@@ -54,10 +58,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
     app.register_blueprint(board)
-    if app.config["BOARD_PLAYERS"]:  # phones may take seats and play (--players); else the board only reads
+    if app.config["BOARD_PLAYERS"] or app.config["BOARD_HOSTED"]:  # phones may play (--players); else it only reads
         from referee.board import players
 
         players.install(app)
+    if app.config["BOARD_HOSTED"]:  # anyone starts a table; each game answers only with its code (--hosted)
+        from referee.board import hosted
+
+        app.config["BOARD_PLAYERS"] = True
+        hosted.install(app)
     app.after_request(_secure)
     app.register_error_handler(Exception, _error)
     return app

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from dictionaries.i18n import _, language, message_of, say
+from dictionaries.i18n import _, language, message_of, ngettext, say
 from referee.cli_common import CONTEXT, Obj, lang_option
 
 # The help texts are said when this module is imported: the command chooses its language first.
@@ -92,10 +92,18 @@ def print_qr(url: str) -> None:
               help=_("Let the players play from their phones: the board shows a join link, its QR code and a short "
                      "join code; the terminal prints the host's link with its secret. Without it the board only "
                      "reads."))
+@click.option("--hosted", is_flag=True, default=False, envvar="UW_BOARD_HOSTED",
+              help=_("Host tables for anyone (implies --players; meant for --db postgresql://...): the board's root is "
+                     "a form that starts a table and gives it a join code and a host link; each table's pages, "
+                     "stream and API answer only with its code or a seat's token, and no page lists the games."))
+@click.option("--keep", "keep_days", type=click.FloatRange(min=0, max=1e6), metavar=_("DAYS"), default=None,
+              help=_("With --hosted: keep a finished game this many days after its last action, then delete it "
+                     "(default: UW_BOARD_KEEP_DAYS, else 30)."))
 @lang_option
 @click.pass_obj
 def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, qr: bool, viewers: int | None,
-          per_address: int | None, embed: bool, players: bool = False) -> None:
+          per_address: int | None, embed: bool, players: bool = False, hosted: bool = False,
+          keep_days: float | None = None) -> None:
     """Serve the live board and the word judge to browsers (the help is said above, in the language in use)."""
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
@@ -118,10 +126,19 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     os.environ["UW_BOARD_PER_ADDRESS"] = str(per_address)
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
+    players = players or hosted
+    if hosted:
+        os.environ["UW_BOARD_HOSTED"] = "1"
+        if keep_days is None and os.environ.get("UW_BOARD_KEEP_DAYS", "").strip():
+            keep_days = _env_days()
+        if keep_days is not None:
+            os.environ["UW_BOARD_KEEP_DAYS"] = str(keep_days)
+    elif keep_days is not None:
+        raise click.UsageError(_("--keep is for --hosted: only a hosted board deletes finished games"))
     _more_files(viewers + 600)
     current = None
     try:
-        current = Source(path).game(pinned).id
+        current = None if hosted else Source(path).game(pinned).id
     except BoardError as exc:
         click.echo(_("Note: {problem}. The board says so until that changes.").format(
             problem=say(message_of(exc)).rstrip(".")), err=True)
@@ -130,7 +147,10 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
     click.echo(_("The board of {path} is at {url}  (the judge: {url}judge)").format(
         path=shown_address(path) if is_database_url(path) else path, url=local))  # a server's password stays unsaid
-    if everywhere and players:
+    if everywhere and hosted:
+        click.echo(_("Warning: every device on this network can start a table; each table's pages answer only with "
+                     "its join code or a seat's token."), err=True)
+    elif everywhere and players:
         click.echo(_("Warning: every device on this network can see every game in the database; whoever has the "
                      "join code can take a free seat and play its turns."), err=True)
     elif everywhere:
@@ -147,8 +167,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     this_machine = not everywhere and (shown.startswith("127.") or shown in ("localhost", "[::1]"))
     if players:
         base = f"http://{(lan or '127.0.0.1') if everywhere else shown}:{port}/"
-        _players_env(base, current)
-        if qr and (lan if everywhere else not this_machine):
+        _players_env(base, current, hosted)
+        if qr and not hosted and (lan if everywhere else not this_machine):
             print_qr(f"{base}join")  # the phones scan the join link
     if this_machine:
         click.echo(_("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in."))
@@ -172,15 +192,25 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         sys.exit(code)
 
 
-def _players_env(base: str, game: int | None) -> None:
+def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
     """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
-    join link, the current game's code and the host's link said on the terminal."""
+    join link, the current game's code and the host's link said on the terminal (hosted: where tables start)."""
     from referee.board.seats import join_code, new_secret
 
     # Replicas of one hosted board share it (deploy/uw-board.env): a game's join code, made from it, works on each.
     secret = os.environ.get("UW_BOARD_HOST_SECRET") or new_secret()
     os.environ.update(UW_BOARD_PLAYERS="1", UW_BOARD_HOST_SECRET=secret, UW_BOARD_PUBLIC_URL=base,
                       UW_BOARD_HOST_LANG=language())  # the terminal's language, for the requests it shows
+    if hosted:
+        from referee.retention import KEEP_DAYS
+
+        days = float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS)
+        click.echo(ngettext("Anyone who opens {url} can start a table: it gets its own join code and host link. "
+                            "Finished games are kept {days} day after their last action.",
+                            "Anyone who opens {url} can start a table: it gets its own join code and host link. "
+                            "Finished games are kept {days} days after their last action.", int(days)).format(
+            url=base, days=f"{days:g}"))
+        return
     if game is None:
         click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
     else:
@@ -198,6 +228,19 @@ def _env_count(name: str, default: int, option: str) -> int:
         raise click.BadParameter(_("{name}={value} is not a whole number").format(name=name, value=repr(text)),
                                  param_hint=option)
     return int(text)
+
+
+def _env_days() -> float:
+    """``UW_BOARD_KEEP_DAYS`` as days (a usage error, naming it, when it is not a number of days)."""
+    text = os.environ.get("UW_BOARD_KEEP_DAYS", "").strip()
+    try:
+        days = float(text)
+    except ValueError:
+        days = -1.0
+    if not 0 <= days < 1e6:
+        raise click.BadParameter(_("UW_BOARD_KEEP_DAYS={value} is not a number of days").format(value=repr(text)),
+                                 param_hint="--keep")
+    return days
 
 
 def _more_files(wanted: int) -> None:

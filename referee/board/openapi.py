@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.board.seats import ACTIONS
+from referee.starting import DICE, OPTION_NAMES
 
 
 def _problem_ref() -> dict[str, Any]:
@@ -16,12 +17,23 @@ OPENAPI: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {"title": "uw-referee board: players' API", "version": "1",
              "description": "Phones, bots and the CLI share one contract: every write goes through the referee "
-                            "library and its turn guard. Served only by a board started with --players."},
+                            "library and its turn guard. Served only by a board started with --players. On a board "
+                            "started with --hosted, anyone starts a table (POST /api/tables), and every route of game "
+                            "{id} answers only a request that carries the game's join code (?code=, or the cookie "
+                            "uw_code_{id} a page opened with it sets), a seat's token of that game, or the game's "
+                            "host token; any other request, like one for a game that does not exist, is the same "
+                            "404. No route lists the games."},
     "components": {
         "securitySchemes": {"seat": {"type": "http", "scheme": "bearer"},
                             "seatCookie": {"type": "apiKey", "in": "cookie", "name": "uw_seat_{game}"},
                             "host": {"type": "http", "scheme": "bearer",
-                                     "description": "The host secret printed on the terminal."}},
+                                     "description": "The host secret printed on the terminal; on a hosted board also "
+                                                    "the game's host token (POST /api/tables answers it), which is "
+                                                    "the host of that game only."},
+                            "joinCode": {"type": "apiKey", "in": "query", "name": "code",
+                                         "description": "--hosted: the game's join code"},
+                            "joinCookie": {"type": "apiKey", "in": "cookie", "name": "uw_code_{game}",
+                                           "description": "--hosted: set by a page opened with ?code="}},
         "schemas": {
             "Problem": {"type": "object", "properties": {"type": {"type": "string"}, "title": {"type": "string"},
                                                           "status": {"type": "integer"},
@@ -36,6 +48,32 @@ OPENAPI: dict[str, Any] = {
         },
     },
     "paths": {
+        "/api/tables": {
+            "post": {"summary": "Start a table (--hosted): the same set-up as 'uw-referee new'",
+                     "requestBody": {"content": {"application/json": {"schema": {
+                         "type": "object", "required": ["players"],
+                         "properties": {"players": {"type": "array", "items": {"type": "string"},
+                                                    "description": "Names in seat order (2 to 8; 7 or 8 need the "
+                                                                   "double deck)"},
+                                        "options": {"type": "array", "items": {"enum": list(OPTION_NAMES)}},
+                                        "dice": {"enum": list(DICE), "default": "virtual"},
+                                        "first": {"type": "string",
+                                                  "description": "Physical dice: who won the table's roll-off"},
+                                        "deck": {"oneOf": [{"enum": ["standard", "double"]}, {
+                                            "type": "object", "properties": {"counts": {"type": "object"},
+                                                                             "points": {"type": "object"}}}]},
+                                        "target": {"type": "integer", "default": 100},
+                                        "level": {"type": "integer"}, "seed": {"type": "integer"},
+                                        "card_accounting": {"type": "boolean", "default": True}}}}}},
+                     "responses": {"201": {"description": "The table: game, code, join, board and host links, "
+                                                          "host_token, keep_days (Location: its board)"},
+                                   "400": _problem_ref(), "422": _problem_ref(), "429": _problem_ref(),
+                                   "503": _problem_ref()}}},
+        "/api/games/{id}/export": {
+            "get": {"summary": "The game as 'uw-referee export' prints it, to the byte (--hosted)",
+                    "security": [{"joinCode": []}, {"joinCookie": []}, {"seat": []}, {"seatCookie": []}, {"host": []}],
+                    "responses": {"200": {"description": "The game's JSON document, as a download"},
+                                  "404": _problem_ref()}}},
         "/api/games/{id}": {"get": {"summary": "Read a game (as the board shows it)",
                                     "responses": {"200": {"description": "The game"}, "404": _problem_ref()}}},
         "/api/games/{id}/seats": {

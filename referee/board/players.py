@@ -2,8 +2,9 @@
 take a seat with the game's join code and play that seat's turns through the referee library and its turn guard.
 
 Opt-in: the blueprint is registered only when the board was started with ``--players``; without it the board
-stays read-only. One board process keeps the seats in memory (``referee.board.seats``); the host secret
-(printed on the terminal) releases a seat and confirms the corrections a seat asks for. Every write goes
+stays read-only. The seats live in the database (``referee.board.seats.seat_book``), so any board process on it
+serves any table's phones; the host secret (printed on the terminal) releases a seat and confirms the corrections
+a seat asks for. Every write goes
 through ``referee.Referee`` with ``Seen`` (``referee.board.offloop``): an action decided on a game that has
 moved since is refused with 409 naming what happened. The API's document is ``referee.board.openapi``.
 """
@@ -26,7 +27,6 @@ from referee.board.seats import (
     TURN_ACTIONS,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
-    Asked,
     Problem,
     Seat,
     Tables,
@@ -38,11 +38,13 @@ from referee.board.seats import (
     new_secret,
     problem_answer,
     require_host,
+    seat_book,
     seat_for,
     store_problem,
     tables,
 )
 from referee.board.source import BoardError, sentence
+from referee.store_seats import SeatRequest
 
 if TYPE_CHECKING:
     from referee.engine import Game
@@ -110,14 +112,10 @@ def take_seat(game_id: int) -> Any:
     if player is None:
         raise Problem(400, "no-seat", _("{seat} is not a player of game {game}.").format(seat=repr(asked[:40]),
                                                                                        game=game_id))
-    key = (game_id, player.name.casefold())
-    with t.lock:
-        if key in t.seats:
-            raise Problem(409, "seat-taken", _("{name}'s seat is already taken; the host can release it.").format(
-                name=player.name))
-        seat = Seat(game_id, player.name, new_secret(), new_secret())
-        t.seats[key] = seat
-        t.by_token[seat.token] = seat
+    seat = Seat(game_id, player.name, new_secret(), new_secret())
+    if not seat_book().take(game_id, player.name, seat.token, seat.csrf):  # the database's key: one seat, one phone
+        raise Problem(409, "seat-taken", _("{name}'s seat is already taken; the host can release it.").format(
+            name=player.name))
     answer = jsonify(game=game_id, seat=seat.name, token=seat.token, csrf=seat.csrf)
     answer.status_code = 201
     answer.set_cookie(COOKIE_PREFIX + str(game_id), seat.token, httponly=True, samesite="Strict",
@@ -129,12 +127,7 @@ def take_seat(game_id: int) -> Any:
 def release_seat(game_id: int, name: str) -> Any:
     """The host frees a seat (``Authorization: Bearer <host secret>``): its token stops working."""
     require_host(_("Only the host can release a seat."))
-    t = tables()
-    with t.lock:
-        seat = t.seats.pop((game_id, name.casefold()), None)
-        if seat is not None:
-            t.by_token.pop(seat.token, None)
-    if seat is None:
+    if not seat_book().release(game_id, name):
         raise Problem(404, "no-seat", _("Nobody sits in that seat."))
     return Response(status=204)
 
@@ -143,16 +136,17 @@ def release_seat(game_id: int, name: str) -> Any:
 def list_seats(game_id: int) -> Any:
     """Which seats are taken (names only: never a token)."""
     _gid, game = _game_or_404(game_id)
-    t = tables()
-    return jsonify(game=game_id, seats=[{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats}
+    taken = seat_book().taken(game_id)
+    return jsonify(game=game_id, seats=[{"seat": p.name, "taken": p.name.casefold() in taken}
                                         for p in game.state.players])
 
 
 # -- reading and judging --------------------------------------------------------------------------
 
-def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, Any]:
+def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool | None = None) -> dict[str, Any]:
     """A game as a phone needs it: the state, the last event's number, what it waits for and the last actions
-    (newest first, in the request's language, as the board shows them)."""
+    (newest first, in the request's language, as the board shows them). ``can_undo``: whether the seat may undo
+    the last action, when the caller knows it (else the store is asked)."""
     from referee.actions import waiting
 
     state = game.state
@@ -171,11 +165,12 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None) -> dict[str, An
                         "letters": w.letters},
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
-            "can_undo": bool(seat and _own_last(game_id, game, seat)), "recent": recent}
+            "can_undo": bool(seat and (_own_last(game_id, game, seat) if can_undo is None else can_undo)),
+            "recent": recent}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
-    last = tables().last_phone_action.get(game_id)
+    last = seat_book().last_action(game_id)
     return last is not None and last[0] == game.count and last[1] == seat.name
 
 
@@ -278,12 +273,11 @@ def act(game_id: int) -> Any:
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    with t.lock:
-        if action == "undo":
-            t.last_phone_action.pop(game_id, None)
-        else:
-            t.last_phone_action[game_id] = (result.game.count, seat.name)
-    view = game_view(game_id, result.game, seat)
+    if action == "undo":
+        seat_book().forget_action(game_id)
+    else:
+        seat_book().record_action(game_id, result.game.count, seat.name)
+    view = game_view(game_id, result.game, seat, can_undo=action != "undo")  # its own action, just recorded
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
 
@@ -313,16 +307,15 @@ def ask(game_id: int) -> Any:
     roll = data.get("roll")
     if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
-    asked = Asked(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
-    with t.lock:
-        t.asked.setdefault(game_id, {})[asked.id] = asked
+    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
+    seat_book().ask(game_id, asked)
     _tell_the_terminal(game_id, asked)
     answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
     answer.status_code = 202
     return answer
 
 
-def _tell_the_terminal(game_id: int, asked: Asked) -> None:
+def _tell_the_terminal(game_id: int, asked: SeatRequest) -> None:
     """Say a request on the board's terminal, in the host's language, with the command that makes it there
     (the host may confirm it on their page or type that command: the request is then dropped as made)."""
     import shlex
@@ -347,9 +340,7 @@ def answer_request(game_id: int, rid: str) -> Any:
     made on the game as the seat saw it: refused with 409 when the game moved since."""
     require_host(_("Only the host can undo or redo another player's action."))
     confirm = _body().get("confirm")  # a bad body is a 400 that leaves the request waiting
-    t = tables()
-    with t.lock:
-        asked = t.asked.get(game_id, {}).pop(rid, None)
+    asked = seat_book().answer(game_id, rid)  # taken out: one host's answer only, whichever replica gets it
     if asked is None:
         raise Problem(404, "no-request", _("There is no such request (already answered?)."))
     if not confirm:
@@ -358,12 +349,10 @@ def answer_request(game_id: int, rid: str) -> Any:
         return _correct(game_id, asked.action, asked.seen, asked)
     except Problem as problem:
         if problem.status != 409:  # the game moved: the request is stale; anything else: it waits to be tried again
-            with t.lock:
-                t.asked.setdefault(game_id, {})[rid] = asked
+            seat_book().ask(game_id, asked)
         raise
     except Exception:
-        with t.lock:
-            t.asked.setdefault(game_id, {})[rid] = asked
+        seat_book().ask(game_id, asked)
         raise
 
 
@@ -376,7 +365,7 @@ def correct(game_id: int) -> Any:
     return _correct(game_id, action, seen_n)
 
 
-def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None) -> Any:
+def _correct(game_id: int, action: str, seen_n: int, asked: SeatRequest | None = None) -> Any:
     from referee import GameChanged, RulesError, Seen
     from referee.actions import RequestError
 
@@ -394,8 +383,7 @@ def _correct(game_id: int, action: str, seen_n: int, asked: Asked | None = None)
         raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    with tables().lock:
-        tables().last_phone_action.pop(game_id, None)
+    seat_book().forget_action(game_id)
     return jsonify(game_view(game_id, result.game))
 
 
@@ -414,24 +402,24 @@ def host_view(game_id: int) -> Any:
     with ``uw-referee undo``) can no longer be made as asked: it is dropped."""
     require_host(_("Only the host can release a seat."))
     _gid, game = _game_or_404(game_id)
-    t = tables()
+    book = seat_book()
     view = game_view(game_id, game)
     view["join"] = join_box(game_id)
     view["current"] = _current_game()
-    view["seats"] = [{"seat": p.name, "taken": (game_id, p.name.casefold()) in t.seats} for p in game.state.players]
-    with t.lock:
-        waiting = t.asked.get(game_id, {})
-        for rid in [rid for rid, a in waiting.items() if a.seen != game.count]:
-            del waiting[rid]
-        view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
-                            for a in waiting.values()]
+    taken = book.taken(game_id)
+    view["seats"] = [{"seat": p.name, "taken": p.name.casefold() in taken} for p in game.state.players]
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
+                        for a in book.requests(game_id, game.count)]
     return jsonify(view)
 
 
 # -- pages and documents --------------------------------------------------------------------------
 
 def _current_game() -> int | None:
-    """The game the board shows on its front page (pinned, else the most recently active), if any."""
+    """The game the board shows on its front page (pinned, else the most recently active), if any; none on a hosted
+    board (each table is its own)."""
+    if current_app.config.get("BOARD_HOSTED"):
+        return None
     game_id = current_app.config.get("BOARD_GAME")
     if game_id is not None:
         return int(game_id)

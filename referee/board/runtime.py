@@ -34,11 +34,12 @@ class Render:
     """One game's board in one language, as every page and stream sends it until the next commit."""
 
     payload: dict[str, str]          # key, html, announce, title
-    message: bytes                    # the event-stream message that carries it
+    message: bytes                    # the event-stream message that carries it (with ``event_id`` as its id)
     status: int = 200
     game: int | None = None          # the game's number (None: no game to show)
     problem: BoardError | None = None
     pages: dict[str, bytes] = field(default_factory=dict)  # whole pages, by their stream's address
+    event_id: str = ""               # the stream's id of this board: "<event count>-<key>" (``views.event_id``)
 
 
 class Streams:

@@ -1,13 +1,18 @@
-"""The seats of the players' board: join codes, seat tokens, the host secret, the corrections asked
-for and the rate limits, kept in memory by the one board process (``Tables``), and who a request
-speaks for (a seat's token or cookie, the host's secret); a refusal (``Problem``) and its problem+json answer.
+"""The seats of the players' board: join codes, seat tokens, the host secret and who a request speaks for (a
+seat's token or cookie, the host's secret); a refusal (``Problem``) and its problem+json answer.
+
+The seats taken, the corrections a seat asked for and the last action a phone took live in the database
+(``referee.store_seats``, through ``seat_book``), so that every board process on one database serves every
+table's phones: a phone keeps its seat when its board restarts or another replica answers it. The rate limits
+(``Tables``) are counted in each process's memory: behind several replicas each counts what it serves.
 
 The join code of each game is derived from the host secret and the game's number (short, typed from
 the TV); a seat's token is a random secret of 256 bits, also set as an HttpOnly, SameSite=Strict
-cookie, with a CSRF token for the page's cookie-authenticated requests.
+cookie, with a CSRF token for the page's cookie-authenticated requests. The store keeps their SHA-256 only.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import logging
@@ -16,10 +21,12 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
 from dictionaries.i18n import _, message_of, msg, say
+from referee.board.offloop import OffTheLoop
 from referee.board.source import sentence
 
 #: The alphabet of join codes: no 0/O, 1/I/L to confuse when read from a TV across the room.
@@ -32,6 +39,8 @@ WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 #: Counters kept before the ones that ran out are forgotten.
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
+#: The longest token looked up (a seat's is 43 characters): a longer one is refused unread.
+MAX_TOKEN = 200
 CSRF_HEADER = "X-CSRF-Token"
 #: The actions a seat may post and whether only the player whose turn it is may post them.
 TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
@@ -52,6 +61,13 @@ def join_code(secret: str, game: int) -> str:
         n, i = divmod(n, len(CODE_ALPHABET))
         letters.append(CODE_ALPHABET[i])
     return "".join(letters)
+
+
+def table_token(secret: str, game: int) -> str:
+    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number under the host secret, so
+    that every replica checks it without memory; it makes its bearer the host of that game only."""
+    digest = hmac.new(secret.encode(), f"host:{game}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 def new_secret() -> str:
@@ -85,34 +101,22 @@ def problem_answer(exc: Problem) -> Response:
 
 @dataclass
 class Seat:
+    """The seat a request speaks for: its game, the player's name as the game spells it, its token (the one the
+    request carried) and its CSRF token (known only to the answer that gave the seat: the store keeps its digest)."""
+
     game: int
     name: str
     token: str
-    csrf: str
-
-
-@dataclass
-class Asked:
-    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
-
-    id: str
-    seat: str
-    action: str
-    seen: int
-    roll: int | None = None   # amend: the right roll of the latest roll
+    csrf: str = ""
 
 
 @dataclass
 class Tables:
-    """The seats of every game this board lets phones play, the host's secret (each game's join code comes
-    from it), the corrections asked for, the rate limits."""
+    """What this board process keeps of the tables it lets phones play: the host's secret (each game's join code
+    comes from it) and the rate limits, counted per process. The seats are the store's (``seat_book``)."""
 
     host: str
-    seats: dict[tuple[int, str], Seat] = field(default_factory=dict)   # (game, player's name casefolded)
-    by_token: dict[str, Seat] = field(default_factory=dict)
-    last_phone_action: dict[int, tuple[int, str]] = field(default_factory=dict)  # game -> (event count, seat)
     hits: dict[str, deque[float]] = field(default_factory=dict)
-    asked: dict[int, dict[str, Asked]] = field(default_factory=dict)  # game -> the corrections asked for, by id
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
@@ -147,6 +151,15 @@ def tables() -> Tables:
     return found
 
 
+def seat_book() -> Any:
+    """The seats in the board's database (``referee.store_seats.SeatBook``), each call one transaction made off the
+    event loop on a connection of its own, as the referee's (``referee.board.offloop``)."""
+    from referee.store_pg import open_store
+    from referee.store_seats import SeatBook
+
+    return OffTheLoop(SeatBook(open_store(current_app.config["BOARD_DB"])))
+
+
 def join_path(game: int) -> str:
     return f"/games/{game}/join"
 
@@ -156,7 +169,9 @@ def join_box(game: int) -> dict[str, str]:
     command knows it), its QR code's address and its join code. Needs no request (the board is rendered
     once per commit, off any request)."""
     base = str(current_app.config.get("BOARD_PUBLIC_URL") or "/").rstrip("/")
-    return {"code": tables().code(game), "url": base + join_path(game), "qr": join_path(game) + ".svg"}
+    code = tables().code(game)
+    hosted = f"?code={code}" if current_app.config.get("BOARD_HOSTED") else ""  # a hosted game opens with its code
+    return {"code": code, "url": base + join_path(game) + hosted, "qr": join_path(game) + ".svg"}
 
 
 def client_address() -> str:
@@ -166,8 +181,8 @@ def client_address() -> str:
 
 def seat_for(game_id: int, *, write: bool) -> Seat:
     """The seat the request speaks for: ``Authorization: Bearer <token>`` or the seat's cookie (then a write
-    must carry the seat's CSRF token in ``X-CSRF-Token``)."""
-    t = tables()
+    must carry the seat's CSRF token in ``X-CSRF-Token``). The seat is the store's: any board process on the
+    database knows it."""
     header = request.headers.get("Authorization", "")
     token, by_cookie = None, False
     if header.startswith("Bearer "):
@@ -176,19 +191,26 @@ def seat_for(game_id: int, *, write: bool) -> Seat:
         token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
     if not token:
         raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
-    seat = t.by_token.get(token)
-    if seat is None or seat.game != game_id or not hmac.compare_digest(seat.token, token):
+    kept = seat_book().seat(token) if len(token) <= MAX_TOKEN else None
+    if kept is None or kept.game != game_id:
         raise Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
-    if write and by_cookie and not hmac.compare_digest(request.headers.get(CSRF_HEADER, ""), seat.csrf):
+    if write and by_cookie and not kept.csrf_matches(request.headers.get(CSRF_HEADER, "")):
         raise Problem(403, "csrf", _("This request lacks the page's CSRF token (X-CSRF-Token); reload the page."))
-    return seat
+    return Seat(kept.game, kept.name, token)
 
 
-def is_host() -> bool:
-    """True when the request carries the host secret (``Authorization: Bearer <host secret>``)."""
+def is_host(game: int | None = None) -> bool:
+    """True when the request carries the host secret (``Authorization: Bearer <host secret>``); on a hosted board
+    also the host token of the game the request names (``table_token``: that game's, no other's)."""
     header = request.headers.get("Authorization", "")
     given = header[7:].strip() if header.startswith("Bearer ") else ""
-    return bool(given) and hmac.compare_digest(given, tables().host)
+    if not given:
+        return False
+    if hmac.compare_digest(given, tables().host):
+        return True
+    game = game if game is not None else (request.view_args or {}).get("game_id")
+    return (bool(current_app.config.get("BOARD_HOSTED")) and isinstance(game, int)
+            and hmac.compare_digest(given, table_token(tables().host, game)))
 
 
 def require_host(refusal: str) -> None:

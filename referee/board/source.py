@@ -147,6 +147,13 @@ class Feed:
         actions = list(self.actions)[-self.recent:] if self.recent > 0 else []
         return Shown(self.id, self.game, actions, self.updated)
 
+    def head(self) -> str | None:
+        """What tells the game as shown from any other: its number and the chain digest of its last event (which
+        covers every event before it); None for a game kept without digests (a file before schema 4)."""
+        if self._last is None or self._last[2] is None or self.id is None:
+            return None
+        return f"{self.id}:{self._last[2].hex()}"
+
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
         store = open_store(self.path, read_only=True)

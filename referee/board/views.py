@@ -151,16 +151,26 @@ def make_render(app: Flask) -> Callable[[Feed, str], Render]:
             except BoardError as exc:
                 payload = problem_payload(exc)
                 status = 200 if exc.status == 404 else exc.status  # no game yet is a page that waits, not an error
-                return Render(payload, _message(payload), status=status, problem=exc)
+                said = event_id(0, payload["key"])
+                return Render(payload, _message(payload, said), status=status, problem=exc, event_id=said)
             payload = render_board(shown)
-            return Render(payload, _message(payload), game=shown.id)
+            said = event_id(shown.game.count, feed.head() or payload["key"])
+            return Render(payload, _message(payload, said), game=shown.id, event_id=said)
 
     return render
 
 
-def _message(payload: dict[str, str]) -> bytes:
-    """The event-stream message that carries the board."""
-    return f"data: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
+def event_id(events: int, mark: str) -> str:
+    """The id a board's message carries in the event stream: the game's event count, then a digest of what tells the
+    game apart (``Feed.head``: the game and its chain of events; else the board's key), so that two boards at one
+    count (an undo then another action, an amended roll) differ, and every replica gives one game the same id. A page
+    that reconnects sends it back (``Last-Event-ID``): the stream then sends the board only if it changed since."""
+    return f"{events}-{hashlib.blake2b(mark.encode(), digest_size=8).hexdigest()}"
+
+
+def _message(payload: dict[str, str], said: str) -> bytes:
+    """The event-stream message that carries the board, with its id."""
+    return f"id: {said}\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
 
 
 def _board_page(game_id: int | None, follow: bool) -> Any:
@@ -243,9 +253,12 @@ def _stream(game_id: int | None) -> Response:
     The stream sleeps on an event of its own (``subscribe``), set only when its game changes, the server stops
     or, under gevent, its page is closed (the event loop watches the connection: ``_close_watch``), so an idle
     stream costs no CPU. It sends a comment every keep-alive period (proxies and phones' networks drop a silent
-    connection) and ends after BOARD_STREAM_SECONDS (the browser reconnects by itself within a second). Its slot
-    in the budget of live pages is freed when the response is closed, whichever way it ends: the body sent in
-    full, a HEAD request (no body at all), the client gone, the server stopping.
+    connection) and ends after BOARD_STREAM_SECONDS (the browser reconnects by itself within a second). Each board
+    message carries an id (``event_id``); a page that reconnects sends the last one it got (``Last-Event-ID``, as
+    EventSource does by itself, to this replica or another), and the board is sent at once only when it is not
+    that one: a page that missed a commit gets the board as it is now, one that missed nothing gets nothing
+    again. Its slot in the budget of live pages is freed when the response is closed, whichever way it ends: the
+    body sent in full, a HEAD request (no body at all), the client gone, the server stopping.
     """
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":  # no body will be read: no stream, no slot
@@ -265,6 +278,7 @@ def _stream(game_id: int | None) -> Response:
     lang = language()
     seconds, keepalive = cfg["BOARD_STREAM_SECONDS"], cfg["BOARD_KEEPALIVE_SECONDS"]
     client = request.environ.get("gunicorn.socket")  # None under Flask's test client
+    resumed = request.headers.get("Last-Event-ID", "")[:64]  # only compared with the ids sent, never echoed
 
     def generate() -> Iterator[bytes]:
         wake = threading.Event()
@@ -272,7 +286,7 @@ def _stream(game_id: int | None) -> Response:
         closing = _close_watch(client, wake)
         try:
             seen = watcher.version_of(game_id)
-            sent = ""
+            sent = resumed
             ends = time.monotonic() + seconds
             yield b"retry: 1000\n\n"
             while True:
@@ -280,9 +294,9 @@ def _stream(game_id: int | None) -> Response:
                     found = rt.render(game_id, lang)
                 except BoardError:
                     return  # the game is gone: the page reconnects and shows why
-                if found.payload["key"] != sent:
+                if found.event_id != sent:
                     yield found.message
-                    sent = found.payload["key"]
+                    sent = found.event_id
                 quiet_since = time.monotonic()
                 while True:
                     now = time.monotonic()
@@ -379,7 +393,7 @@ def judge_page() -> Any:
             raise BoardError(msg("there is no game {game}", game=repr(asked[:30])), 404)
         shown = _shown(int(asked))
         game_state, game_id = shown.state, shown.id
-    else:
+    elif not current_app.config.get("BOARD_HOSTED"):  # a hosted board has no current game to judge for
         try:
             shown = _shown(current_app.config["BOARD_GAME"])
             if not is_over(shown.state):

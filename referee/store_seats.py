@@ -1,0 +1,151 @@
+"""The players' seats in the store (schema 6), so that every board process on one database serves every table's
+phones: the seats taken (``seats``), the corrections a seat asked the host for (``seat_requests``) and the last
+action a phone took in each game (``phone_actions``).
+
+A seat is found by the SHA-256 of its token: the store never holds a token, nor a seat's CSRF token (its digest
+only), so a copy of the database lets nobody act for a seat. Taking a seat is refused by the database's unique key
+on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
+store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
+notifies the boards (no board view shows the seats: the host's page reads them itself).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from referee.store_format import now
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from referee.store import Store
+
+
+def digest(secret: str) -> str:
+    """The SHA-256 of a seat's token or CSRF token, in hex: what the store keeps instead of the secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat as the store keeps it: its game, the player's name as the game spells it, its CSRF token's digest."""
+
+    game: int
+    name: str
+    csrf_sha256: str
+
+    def csrf_matches(self, given: str) -> bool:
+        return hmac.compare_digest(digest(given), self.csrf_sha256)
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A correction a seat asked for, waiting for the host: what, by whom, on the game as the seat saw it."""
+
+    id: str
+    seat: str
+    action: str
+    seen: int
+    roll: int | None = None   # amend: the right roll of the latest roll
+
+
+class SeatBook:
+    """The seats, requests and last phone actions of the games in ``store`` (see the module)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- seats ------------------------------------------------------------------------------------
+
+    def take(self, game_id: int, name: str, token: str, csrf: str) -> bool:
+        """Seat ``token`` as ``name`` in the game; False when the seat is already someone's (nothing written).
+
+        The insert does nothing on the (game, seat) key another seat holds; the row read back says whose it is.
+        On PostgreSQL a second process inserting the same seat at once waits for the first's commit, then finds
+        the first's row."""
+        mine = digest(token)
+        with self.store._transaction() as conn:
+            conn.execute("INSERT INTO seats (game_id, seat, name, token_sha256, csrf_sha256, taken_at) VALUES "
+                         "(?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO NOTHING",
+                         (game_id, name.casefold(), name, mine, digest(csrf), now()))
+            row = conn.execute("SELECT token_sha256 FROM seats WHERE game_id = ? AND seat = ?",
+                               (game_id, name.casefold())).fetchone()
+        return row is not None and hmac.compare_digest(str(row[0]), mine)
+
+    def release(self, game_id: int, name: str) -> bool:
+        """Free the seat (its token stops working); False when nobody sat in it."""
+        with self.store._transaction() as conn:
+            gone = conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, name.casefold()))
+            return bool(gone.rowcount)
+
+    def seat(self, token: str) -> SeatRow | None:
+        """The seat ``token`` opens, if any (found by the token's digest, which is the table's unique key)."""
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT game_id, name, csrf_sha256 FROM seats WHERE token_sha256 = ?",
+                               (digest(token),)).fetchone()
+        return None if row is None else SeatRow(int(row[0]), str(row[1]), str(row[2]))
+
+    def taken(self, game_id: int) -> set[str]:
+        """The seats taken in the game: the players' names casefolded."""
+        with self.store._transaction(write=False) as conn:
+            return {str(seat) for (seat,) in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
+
+    # -- the corrections asked for ----------------------------------------------------------------
+
+    def ask(self, game_id: int, asked: SeatRequest) -> None:
+        """Keep a correction a seat asked for until the host answers it (or the game moves on)."""
+        with self.store._transaction() as conn:
+            conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?)",
+                         (game_id, asked.id, asked.seat, asked.action, asked.seen, asked.roll, now()))
+
+    def answer(self, game_id: int, rid: str) -> SeatRequest | None:
+        """Take the request out to answer it: None when there is none (already answered, by this process or
+        another: only one of them gets it). ``ask`` puts it back when the answer could not be made."""
+        with self.store._transaction() as conn:
+            row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND id = ?",
+                               (game_id, rid)).fetchone()
+            if row is None:
+                return None
+            gone = conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND id = ?", (game_id, rid))
+            if not gone.rowcount:
+                return None
+        return _request(row)
+
+    def requests(self, game_id: int, events: int) -> list[SeatRequest]:
+        """The requests waiting in the game, oldest first. Those asked on the game as it was before its last
+        change (``events`` no longer what they saw) can no longer be made as asked: they are dropped."""
+        with self.store._transaction() as conn:
+            conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seen <> ?", (game_id, events))
+            rows = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? "
+                                "ORDER BY at, id", (game_id,)).fetchall()
+        return [_request(row) for row in rows]
+
+    # -- the last phone action --------------------------------------------------------------------
+
+    def record_action(self, game_id: int, events: int, seat: str) -> None:
+        """A phone's action left the game at ``events``: its seat may undo it until the game moves on."""
+        with self.store._transaction() as conn:
+            conn.execute("INSERT INTO phone_actions (game_id, events, seat) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                         "DO UPDATE SET events = excluded.events, seat = excluded.seat", (game_id, events, seat))
+
+    def forget_action(self, game_id: int) -> None:
+        """An undo or the host's correction: no seat may undo the game's last action on its own."""
+        with self.store._transaction() as conn:
+            conn.execute("DELETE FROM phone_actions WHERE game_id = ?", (game_id,))
+
+    def last_action(self, game_id: int) -> tuple[int, str] | None:
+        """The event count the game's last phone action left and its seat, if a phone's action is on record."""
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+
+def _request(row: Any) -> SeatRequest:
+    rid, seat, action, seen, roll = row
+    return SeatRequest(str(rid), str(seat), str(action), int(seen), None if roll is None else int(roll))
+
+
+__all__ = ["SeatBook", "SeatRequest", "SeatRow", "digest"]
