@@ -266,7 +266,8 @@ def show(r: dict[str, Any]) -> None:
           f"{r['streams']} streams up, {r['reconnects']} reconnections during the play; boards' CPU {r['cpu_ms']:.2f} ms/action ({r['cpu_s']:.1f} s in "
           f"{r['play_s']:.0f} s of play; {r['connect_cpu']:.1f} s while the streams connected); "
           f"lost {r['lost']}, doubled {r['doubled']}, mis-credited {r['miscredited']}, "
-          f"kept state unlike replay {r['kept state unlike replay']}; tracebacks {r['tracebacks']}; "
+          f"kept state unlike replay {r['kept state unlike replay']}, done after its phone gave up "
+          f"{r.get('done unanswered', 0)}; tracebacks {r['tracebacks']}; "
           f"load {r['load'][0]:.1f}", flush=True)
     for line in r["said"][:6]:
         print(f"  {line[:300]}", flush=True)

@@ -58,6 +58,7 @@ class Table:
     rejoined: int = 0   # seats joined again after a replica refused their token
     kept_token: int = 0  # seats whose token the other replica took after a failover
     confirmed: int = 0  # actions whose answer was lost, found done by a read
+    unsure: str | None = None  # the player of the action the phone gave up on at the end (done or not: unknown)
     moved: int = 0      # times the phones moved to another replica
     ids: int = 0        # stream messages that carried an ``id:``
     resumed: int = 0    # stream reconnections that sent Last-Event-ID
@@ -168,7 +169,8 @@ class Clients:
             name = PLAYERS[turn % 4]
             done = await self.act(table, name, events, deadline + 60)
             if done is None:
-                return  # gave up at the deadline: never counted as told
+                table.unsure = name  # gave up at the deadline: its outcome unknown, never counted as told
+                return
             events = done
             turn += 1
 
@@ -270,16 +272,23 @@ def viewer_latencies(table: Table) -> tuple[list[float], int]:
 
 def check(history_of: Any, tables: list[Table]) -> dict[str, int]:
     """Every game's events against what its phones were told, and its kept state against a replay.
-    ``history_of(game)`` gives (players of its discards in order, kept state equals replay)."""
-    lost = doubled = miscredited = mismatched = 0
+    ``history_of(game)`` gives (players of its discards in order, kept state equals replay). The last action of a
+    phone that gave up waiting (``unsure``) may be in the events: it is then counted apart ("done unanswered"),
+    never as doubled."""
+    lost = doubled = miscredited = mismatched = unanswered = 0
     for table in tables:
         discards, same = history_of(table.game)
         told = [name for name, *_ in table.acked]
-        lost += max(0, len(told) - len(discards))
-        doubled += max(0, len(discards) - len(told))
+        extra = len(discards) - len(told)
+        if extra > 0 and table.unsure is not None and discards[len(told)] == table.unsure:
+            unanswered += 1
+            extra -= 1
+        lost += max(0, -extra)
+        doubled += max(0, extra)
         miscredited += sum(1 for a, b in zip(told, discards) if a != b)
         mismatched += 0 if same else 1
-    return {"lost": lost, "doubled": doubled, "miscredited": miscredited, "kept state unlike replay": mismatched}
+    return {"lost": lost, "doubled": doubled, "miscredited": miscredited, "kept state unlike replay": mismatched,
+            "done unanswered": unanswered}
 
 
 def store_history(store: Any) -> Any:

@@ -102,8 +102,13 @@ def test_the_check_catches_a_doctored_history(monkeypatch: pytest.MonkeyPatch) -
         return check(lambda _game: history, [doctored])
 
     acked = list(table.acked)
-    assert told(acked) == {"lost": 0, "doubled": 0, "miscredited": 0, "kept state unlike replay": 0}
+    assert told(acked) == {"lost": 0, "doubled": 0, "miscredited": 0, "kept state unlike replay": 0,
+                           "done unanswered": 0}
     assert told(acked[:-1])["doubled"] == 1
+    given_up = Table(table.game, table.replica, table.code, table.first, acked=acked[:-1], unsure=acked[-1][0])
+    assert check(lambda _game: history, [given_up])["done unanswered"] == 1  # its last, unanswered: not doubled
+    given_up.unsure = PLAYERS[(PLAYERS.index(acked[-1][0]) + 1) % 4]
+    assert check(lambda _game: history, [given_up])["doubled"] == 1  # an event of another seat than the one unsure
     assert told([*acked, (PLAYERS[0], 0.0, 0.0, 0)])["lost"] == 1
     swapped = [(acked[1][0], *acked[0][1:]), (acked[0][0], *acked[1][1:]), *acked[2:]]
     assert told(swapped)["miscredited"] == 2
