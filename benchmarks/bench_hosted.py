@@ -62,6 +62,8 @@ from hosted_load import PLAYERS, Clients, Replica, Table, check, percentile, sto
 
 SECRET = "bench-host-secret-0123456789abcdefghijklmnop"
 FAULTS = ("kill", "pg-restart", "netcut")
+#: The clusters this process started, removed by the hard time limit too (it ends the process without ``finally``).
+CLUSTERS: list[Cluster] = []
 
 
 class Run:
@@ -252,8 +254,8 @@ def _give_up(run: Run, limit: float) -> None:
         server.kill()
     if run.namespace is not None:
         run.namespace.remove()
-    if run.cluster is not None:
-        run.cluster.remove()
+    for cluster in CLUSTERS:
+        cluster.remove()
     os._exit(3)
 
 
@@ -314,6 +316,7 @@ def measure(args: argparse.Namespace, report: Any = show) -> list[dict[str, Any]
     if args.postgres is None and args.only != "sqlite":
         # a network cut's replica reaches it from its namespace's link (pg_hba trusts the loopback and that link)
         cluster = Cluster(port=args.cluster_port, hosts="*" if args.fault == "netcut" else "127.0.0.1")
+        CLUSTERS.append(cluster)
     base = args.postgres or (cluster.address() if cluster else "")
     print(f"{os.cpu_count()} CPUs; think {args.think:g} s; {args.seconds:g} s per run; fault {args.fault or 'none'}; "
           f"PostgreSQL {'throw-away cluster' if cluster else base}; load {os.getloadavg()[0]:.1f}; "
@@ -343,6 +346,7 @@ def measure(args: argparse.Namespace, report: Any = show) -> list[dict[str, Any]
     finally:
         if cluster is not None:
             cluster.remove()
+            CLUSTERS.remove(cluster)
     return results
 
 
