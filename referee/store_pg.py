@@ -265,27 +265,21 @@ os.register_at_fork(after_in_child=_after_fork)
 
 
 def cooperate() -> None:
-    """Make psycopg's waits yield to gevent's loop, in a process gevent has patched (a board's worker).
-
-    psycopg chooses how it waits for the server when it is first imported: its C wait function, unless gevent
-    has already patched ``select``. A board's gunicorn master imports it before its worker is forked and
-    patched, so the worker inherits a wait that blocks every greenlet of the process for each round trip (and
-    for a whole connect timeout when the network is cut). Once patched, psycopg's choice is made again (its
-    ``waiting`` module reloaded), as it would have been had it been imported after the patch."""
+    """Make psycopg's waits yield to gevent's loop in a process gevent has patched (a board's worker). psycopg
+    chooses how it waits when first imported (its C wait unless ``select`` is patched); a board's master imports
+    it before the worker is forked and patched, so each round trip (and a connect on a cut network) would stop
+    every greenlet. Its ``waiting`` module is reloaded: the choice made again, as after the patch."""
     waiting = sys.modules.get("psycopg.waiting")
-    if waiting is None:
-        return  # not imported yet: its first import will see the patch
     try:
         from gevent import monkey
     except ImportError:
         return
-    if not monkey.is_module_patched("select"):
-        return
+    if waiting is None or not monkey.is_module_patched("select"):
+        return  # not imported yet (its first import will see the patch), or not under gevent
+    import importlib
     import selectors
 
     if waiting.DefaultSelector is not selectors.DefaultSelector or waiting.wait is getattr(waiting, "wait_c", None):
-        import importlib
-
         importlib.reload(waiting)
 
 
