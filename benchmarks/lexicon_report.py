@@ -93,6 +93,10 @@ REFUSALS_FIFTH_SEED = 101
 # read whole into the overlay, and the target was drawn once more after that: its measure now.
 REFUSALS_SIXTH = JUDGED / "refusals_30k_sixth.tsv"  # right | wrong | plain, as in refusals_30k.tsv
 REFUSALS_SIXTH_SEED = 103
+# The definitions target once more, drawn after the fifth round (the sense order by links over the place in
+# the synset, names' senses after other sources, GCIDE's headline inflections, the project's own glosses):
+DEFINED_ORDERED = JUDGED / "definitions_ordered.tsv"  # right | wrong | none, as in definitions_sample.tsv
+DEFINED_ORDERED_SEED = 101
 
 
 def read_judged(path: Path) -> dict[str, tuple[str, str]]:
@@ -223,8 +227,10 @@ def issue19_samples(dictionary: Dictionary, before: dict[str, list[int]], pool: 
                                              REFUSALS_SIXTH_SEED)),
         REFUSALS_FIFTH: sorted(refusals_fifth),
         REFUSALS_LAST: sorted(refusals_last),
-        DEFINED_LAST: sorted(stable_sample([w for w in legal if w not in defined_before | set(defined_final)],
-                                           DEFINED_SIZE, DEFINED_LAST_SEED)),
+        DEFINED_LAST: sorted(defined_last := stable_sample([w for w in legal if w not in defined_before | set(defined_final)],
+                                                           DEFINED_SIZE, DEFINED_LAST_SEED)),
+        DEFINED_ORDERED: sorted(stable_sample([w for w in legal if w not in defined_before | set(defined_final)
+                                               | set(defined_last)], DEFINED_SIZE, DEFINED_ORDERED_SEED)),
         REFUSALS_AGAIN: sorted(refusals_again),
         DEFINED_AGAIN: sorted(defined_again),
         REFUSALS_FINAL: sorted(refusals_final),
@@ -325,7 +331,7 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
             failures.append(f"refusals ({path.name})")
 
     definitions = open_definitions()
-    for path in (DEFINED, DEFINED_FRESH, DEFINED_AGAIN, DEFINED_FINAL, DEFINED_LAST):
+    for path in (DEFINED, DEFINED_FRESH, DEFINED_AGAIN, DEFINED_FINAL, DEFINED_LAST, DEFINED_ORDERED):
         sample = drawn[path]
         judged = {w: j for w, j in read_judged(path).items() if j[1] == first_definition(definitions, w)}
         right_first = [w for w in sample if judged.get(w, ("",))[0] == "right"]
@@ -334,9 +340,14 @@ def issue19_report(dictionary: Dictionary, drawn: dict[Any, list]) -> list[str]:
               f"player means for {len(right_first)} (target >= 90); {len(with_one)} have one (target >= 98); wrong: "
               f"{', '.join(w for w in sample if judged.get(w, ('',))[0] == 'wrong') or 'none'}; none: "
               f"{', '.join(w for w in sample if w not in with_one) or 'none'}")
+        if path == DEFINED_ORDERED:
+            sources = [definitions.lookup(w)[0].source for w in with_one]
+            met = len(right_first) >= 0.9 * len(sample) and len(with_one) >= 0.98 * len(sample)
+            print(f"  the target's measure (drawn after the last round): {'MET' if met else 'NOT MET'}; first senses "
+                  "by source: " + ", ".join(f"{name} {sources.count(name)}" for name in sorted(set(sources))))
         if any(not judged.get(w, ("",))[0] for w in sample):
             failures.append(f"{path.name}: unjudged")
-        elif path == DEFINED_LAST and (len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample)):
+        elif path == DEFINED_ORDERED and (len(right_first) < 0.9 * len(sample) or len(with_one) < 0.98 * len(sample)):
             failures.append(f"definitions ({path.name})")
 
     judged = read_judged(DEMOTED_NOW)
@@ -469,8 +480,13 @@ def main(argv: list[str] | None = None) -> int:
                           "were read whole into the overlay (the last round): the target's measure.\n"
                           "right | wrong | plain, as in refusals_30k.tsv", issue19[REFUSALS_SIXTH])
         keep_judged_definitions(DEFINED_LAST, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_LAST_SEED}), in no "
-                                "definitions sample before, drawn after GCIDE's definitions (the last round): the target's "
-                                "measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_LAST])
+                                "definitions sample before, drawn after GCIDE's definitions (the fourth round): the target's "
+                                "measure until the fifth round).\nright | wrong | none, as in definitions_sample.tsv",
+                                issue19[DEFINED_LAST])
+        keep_judged_definitions(DEFINED_ORDERED, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_ORDERED_SEED}), in no "
+                                "definitions sample before, drawn after the fifth round (sense order by links over the "
+                                "place in the synset, names after other sources, the project's own glosses): the "
+                                "target's measure.\nright | wrong | none, as in definitions_sample.tsv", issue19[DEFINED_ORDERED])
         keep_judged(DEMOTED_NOW, f"{DEMOTED_SIZE} random 3-7 letter words rule 3 still moves to size 70 (seed {DEMOTED_SEED}).\n"
                     "nonce = a nonce form a table refuses; word = a word a dictionary lists (a loss)", issue19[DEMOTED_NOW])
         keep_judged(ACCEPTED, f"{SAMPLE_SIZE} random words legal at size {DEFAULT_LEVEL} (seed {SAMPLE_SEED}).\n"

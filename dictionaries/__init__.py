@@ -48,6 +48,10 @@ DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endi
 DEFINITIONS_TEXT = "definitions.text"    # header, gloss offsets, then each gloss: part-of-speech byte + UTF-8 text
 #: Set in a gloss's part-of-speech byte when the gloss is GCIDE's, not WordNet's (issue 19).
 GCIDE_FLAG = 0x80
+#: Set instead when the gloss is the project's own (tools/glosses.tsv: words no source defines).
+OWN_FLAG = 0x40
+#: Definition.source by those flags.
+SOURCE_NAMES: dict[int, str] = {0: "WordNet", GCIDE_FLAG: "GCIDE", OWN_FLAG: "own glosses"}
 DEFINITION_FILES: tuple[str, ...] = (DEFINITIONS_TRIE, DEFINITIONS_TEXT)
 DEFINITIONS_MAGIC = b"UWDEFS1\n"         # first 8 bytes of DEFINITIONS_TEXT; then uint32 count, count+1 uint32 offsets
 DEFINITION_ID_BYTES = 3

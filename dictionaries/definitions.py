@@ -1,4 +1,5 @@
-"""Short definitions of a word (WordNet's, else GCIDE's first sense), from the memory-mapped files the build writes.
+"""Short definitions of a word (WordNet's, else GCIDE's first sense, else the project's own), from the
+memory-mapped files the build writes.
 
 A table disputing a word wants to know what it means. ``definitions("taps")`` gives the senses of
 TAPS and of its lemma TAP (a few per part of speech), or an empty list when neither source has one.
@@ -23,7 +24,9 @@ from dictionaries import (
     DEFINITIONS_TRIE,
     GCIDE_FLAG,
     METADATA,
+    OWN_FLAG,
     PARTS_OF_SPEECH,
+    SOURCE_NAMES,
 )
 from dictionaries.dictionary import check_sizes, default_path, read_metadata
 from dictionaries.errors import DictionaryError
@@ -31,11 +34,13 @@ from dictionaries.i18n import msg
 from dictionaries.verdict import normalize_word
 
 _HEADER = len(DEFINITIONS_MAGIC) + 4
+_SOURCE_BITS = GCIDE_FLAG | OWN_FLAG
 
 
 class Definition(NamedTuple):
     """One sense of a word: its part of speech (noun, verb, adjective, adverb...), a short gloss and
-    the dictionary it comes from ("WordNet", or "GCIDE" for words WordNet lacks), to credit it."""
+    the dictionary it comes from ("WordNet", "GCIDE" for words WordNet lacks, or "own glosses" for words
+    no source defines, written for the project), to credit it."""
 
     part_of_speech: str
     text: str
@@ -85,8 +90,8 @@ class Definitions:
             gloss = int.from_bytes(payload[i:i + DEFINITION_ID_BYTES], "little")
             start, end = base + offsets[gloss], base + offsets[gloss + 1]
             flags = text[start]
-            result.append(Definition(parts[flags & ~GCIDE_FLAG], text[start + 1:end].decode("utf-8"),
-                                     "GCIDE" if flags & GCIDE_FLAG else "WordNet"))
+            result.append(Definition(parts[flags & ~_SOURCE_BITS], text[start + 1:end].decode("utf-8"),
+                                     SOURCE_NAMES[flags & _SOURCE_BITS]))
         return result
 
     def __contains__(self, key: object) -> bool:

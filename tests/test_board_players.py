@@ -135,6 +135,7 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
     assert f"Players join game 1 at http://127.0.0.1:8099/join with the code {code}" in result.output
     assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
     assert "Only this machine can open it" in result.output
+    monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "")  # a new command, as a new process starts it
     monkeypatch.setattr(board_cli, "lan_address", lambda: "192.0.2.7")
     on_the_network = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8099", "--host",
                                               "0.0.0.0"])
@@ -145,6 +146,47 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
     assert f"Players join game 1 at http://192.0.2.7:8099/join with the code {code}" in out
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "http://192.0.2.7:8099/"
     assert out.count("█") > 100  # and the join link's QR code, for the phones to scan
+
+
+def test_the_operators_public_address_is_the_one_the_phones_are_given(db: Path, monkeypatch: pytest.MonkeyPatch
+                                                                       ) -> None:
+    """Behind a proxy (deploy/uw-board.env), the replica listens on 127.0.0.1:8101 but the phones open nginx's
+    address: the operator's UW_BOARD_PUBLIC_URL is what the terminal, the join box and its QR code say."""
+    import os
+
+    from referee.board import cli as board_cli
+
+    class Server:
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def run(self) -> None:
+            raise SystemExit(0)
+
+    monkeypatch.setattr("referee.board.server.BoardServer", Server)
+    monkeypatch.setattr(board_cli, "check_port", lambda _host, _port: None)
+    for name in ("UW_BOARD_PLAYERS", "UW_BOARD_HOST_SECRET", "UW_BOARD_HOST_LANG", "UW_BOARD_DB", "UW_BOARD_GAME",
+                 "UW_BOARD_STREAMS", "UW_BOARD_PER_ADDRESS"):
+        monkeypatch.setenv(name, "")
+    monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "https://tables.example.org")
+    result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8101"])
+    assert result.exit_code == 0, result.output
+    code = join_code(os.environ["UW_BOARD_HOST_SECRET"], 1)
+    assert f"Players join game 1 at https://tables.example.org/join with the code {code}" in result.output
+    assert "8101/join" not in result.output and "Only this machine can open it" not in result.output
+    assert result.output.count("█") > 100  # the QR code of the public join link
+    assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example.org/"  # the server's pages say it too
+    server = create_app({"TESTING": True}).test_client()  # the server's app, made from what the command set
+    assert "https://tables.example.org/games/1/join</span>" in server.get("/").get_data(as_text=True)
+    for name in ("UW_BOARD_HOSTED", "UW_BOARD_KEEP_DAYS"):
+        monkeypatch.setenv(name, "")
+    hosted = CliRunner().invoke(cli, ["--db", str(db), "board", "--hosted", "--port", "8101"])
+    assert hosted.exit_code == 0, hosted.output
+    assert "Anyone who opens https://tables.example.org/ can start a table" in hosted.output
+    monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "tables.example.org")
+    refused = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8101"])
+    assert refused.exit_code == 2 and "UW_BOARD_PUBLIC_URL='tables.example.org' is not an http" in refused.output
+    assert "Traceback" not in refused.output
 
 
 # -- seats ----------------------------------------------------------------------------------------

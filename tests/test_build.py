@@ -212,7 +212,7 @@ def test_shipped_overlay_has_a_reason_on_every_line() -> None:
 
 def test_shipped_metadata_records_sources_with_licences(dictionary: Dictionary) -> None:
     names = [source["name"] for source in dictionary.metadata["sources"]]
-    assert names == ["SCOWL", "wordfreq", "WordNet", "GCIDE"]
+    assert names == ["SCOWL", "wordfreq", "WordNet", "GCIDE", "own glosses"]
     for source in dictionary.metadata["sources"]:
         assert source["version"] not in ("", "unknown") and source["licence"]
     licences = Path(__file__).resolve().parent.parent / "dictionaries" / "data"

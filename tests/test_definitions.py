@@ -24,9 +24,32 @@ def test_an_inflection_reaches_its_lemma(toy: Definitions) -> None:
     assert toy.lookup("taps") == [
         Definition("noun", "(military) signal to turn the lights out"),
         Definition("verb", "strike lightly"),
-        Definition("noun", "the sound made by a gentle blow"),  # the toy has no cntlist: untagged senses go
-        Definition("noun", "a faucet for drawing water from a pipe"),  # by synonyms, then links
+        Definition("noun", "a faucet for drawing water from a pipe"),  # the toy has no cntlist and no links:
+        Definition("noun", "the sound made by a gentle blow"),  # untagged senses go in WordNet's order
     ]
+
+
+def test_untagged_senses_go_by_links_over_the_place_in_the_synset(toy: Definitions) -> None:
+    """FIN heads the synset of the fish's organ and is third in five, cinque, fin, which has more links, two
+    of them semantic (its three domain pointers do not count): the organ first (issue 19)."""
+    assert [d.text for d in toy.lookup("fin")] == ["organ of locomotion and balance in fishes",
+                                                   "the cardinal number that is the sum of four and one"]
+
+
+def test_an_irregular_form_s_lemma_comes_before_a_regular_reading(toy: Definitions) -> None:
+    """TESTES is TESTIS's plural (WordNet's exception list), before the verb TEST (-es), which is tagged more."""
+    assert [d.part_of_speech for d in toy.lookup("testes")] == ["noun", "verb"]
+
+
+def test_a_comparative_borrows_no_noun_s_senses() -> None:
+    """CURER is no comparative of the noun CURE (issue 19): WordNet's senses of CURE are not its; a plural or
+    a verb form may borrow a noun's (DEEDED: DEED)."""
+    from tools.definitions import definition_ids
+    from tools.wordnet import read_wordnet
+
+    wordnet = read_wordnet(Path(__file__).parent / "data" / "wordnet")
+    assert definition_ids(wordnet, "curer") == [] == definition_ids(wordnet, "curest")
+    assert definition_ids(wordnet, "cured") == definition_ids(wordnet, "cures") == [("noun", 123)]
 
 
 def test_irregular_forms_and_other_parts_of_speech(toy: Definitions) -> None:
@@ -117,9 +140,28 @@ def test_shipped_words_wordnet_lacks_get_the_rule_table_s_definition(word: str, 
 
 
 def test_shipped_own_senses_lead_and_names_go() -> None:
-    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; LORRY is the truck."""
+    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; WHO is the pronoun (GCIDE's),
+    not the World Health Organization."""
     shipped = open_definitions()
     assert shipped.lookup("backer")[0].part_of_speech == "noun"
     assert all("Ravel" not in d.text and "composer" not in d.text for d in shipped.lookup("ravels"))
-    assert "truck" in shipped.lookup("lorry")[0].text
+    assert shipped.lookup("who")[0].part_of_speech == "pronoun"
     assert shipped.lookup("deeded")  # a form WordNet does not reach borrows its base's senses
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [
+        ("fins", "organ of locomotion"),       # not five (FIN is ninth in five, 5, V, ...)
+        ("clones", "genetically identical"),   # not a person almost identical to another
+        ("prodigy", "gifted"),                 # not an omen
+        ("versos", "left-hand page"),          # not the back of a coin
+        ("ginned", "cotton gin"),              # not to snare
+        ("testes", "reproductive glands"),     # TESTIS's plural (WordNet's exceptions), not TEST
+        ("curer", "one who cures"),            # the rule table's agent noun, not the noun CURE
+        ("unmet", "not met"),                  # a participle with UN- is "not", not "undo"
+    ],
+)
+def test_shipped_first_sense_is_the_one_meant(word: str, meant: str) -> None:
+    """Issue 19's sense order on the shipped data: words the judged samples found led by another sense."""
+    assert meant in open_definitions().lookup(word)[0].text

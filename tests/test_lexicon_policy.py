@@ -350,10 +350,12 @@ def test_shipped_closed_compounds_reach_wordnet_s_hyphenated_lemma(word: str, st
 
 
 def test_shipped_closed_compounds_skip_spaced_verbs() -> None:
-    """LEGIT is not the verb 'leg it': only hyphenated lemmas, or spaced nouns, are closed compounds."""
+    """LEGIT is not the verb 'leg it': only hyphenated lemmas, or spaced nouns, are closed compounds (its
+    definitions are the project's own glosses, issue 19)."""
     from dictionaries.definitions import open_definitions
 
-    assert open_definitions().lookup("legit") == []
+    found = open_definitions().lookup("legit")
+    assert found and all(d.source == "own glosses" and d.part_of_speech != "verb" for d in found)
 
 
 @pytest.mark.parametrize(("word", "phrase"), [("habeas", "habeas corpus"), ("deja", "deja vu"), ("facto", "de facto"),

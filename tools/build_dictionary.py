@@ -2,7 +2,8 @@
 
     python -m tools.build_dictionary [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
                                    [--frequencies wordfreq] [--gcide /usr/share/dictd]
-                                   [--overlay tools/overlay.txt] [--out dictionaries/data]
+                                   [--glosses tools/glosses.tsv] [--overlay tools/overlay.txt]
+                                   [--out dictionaries/data]
 
 Build-time inputs only (none is needed at run time): Debian's ``scowl``, ``wordnet-base`` and ``dict-gcide``
 packages and the ``wordfreq`` package (``pip install '.[build]'``). The word policy is SCOWL's
@@ -11,7 +12,7 @@ LEXICON.md); the overlay has the last word. The output is deterministic: the sam
 byte-identical files.
 
 This module writes the files and is the command; its inputs are read by ``tools.scowl`` (the lists
-and the overlay), ``tools.frequencies``, ``tools.wordnet`` and ``tools.gcide``, judged by
+and the overlay), ``tools.frequencies``, ``tools.wordnet``, ``tools.gcide`` and ``tools.glosses``, judged by
 ``tools.word_policy`` and defined by ``tools.definitions``.
 """
 from __future__ import annotations
@@ -52,6 +53,7 @@ from tools.build_inputs import BuildError
 from tools.definitions import build_definitions
 from tools.frequencies import FOREIGN_LANGUAGES, Frequencies, open_frequencies
 from tools.gcide import DEFAULT_GCIDE, Gcide, GcideError, read_gcide
+from tools.glosses import DEFAULT_GLOSSES, Glosses, read_glosses
 from tools.scowl import CATEGORIES, DEFAULT_OVERLAY, DEFAULT_SCOWL, RARE_SPELLINGS, SOURCE, SPELLINGS
 from tools.word_policy import (
     COMMON_ZIPF,
@@ -68,11 +70,12 @@ from tools.wordnet import DEFAULT_WORDNET, WordNet, read_wordnet
 
 
 def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequencies: Frequencies | None,
-          wordnet: WordNet | None, gcide: Gcide | None = None) -> dict[str, Any]:
+          wordnet: WordNet | None, gcide: Gcide | None = None, glosses: Glosses | None = None) -> dict[str, Any]:
     """Write every data file and ``metadata.json`` into ``out``; return the metadata.
 
     ``frequencies`` and ``wordnet`` None build SCOWL's levels alone and no definitions (the
-    baseline the lexicon report compares with); ``gcide`` defines words WordNet lacks.
+    baseline the lexicon report compares with); ``gcide`` defines words WordNet lacks, ``glosses`` (the
+    project's own) words no source defines.
     """
     levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet)
     info.pop("_changes")
@@ -148,7 +151,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         definitions = build_definitions(wordnet, sorted(levels), out,
                                         sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]),
                                         gcide, frozenset(key for key, slot in levels.items()
-                                                         if 0 < slot[SENSES.index("word")] <= DEFAULT_CODE))
+                                                         if 0 < slot[SENSES.index("word")] <= DEFAULT_CODE), glosses)
         sources.append({
             "name": "WordNet",
             "role": "definitions; tells a real word from a stray form (the policy)",
@@ -165,6 +168,15 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
                 "licence": "GPL-2.0-or-later (see GCIDE-LICENSE; GCIDE 0.48 says version 2 or any later)",
                 "url": "https://gcide.gnu.org.ua/",
                 "shipped": "yes: glosses in definitions.text, marked as GCIDE's",
+            })
+        if glosses is not None:
+            sources.append({
+                "name": "own glosses",
+                "role": "definitions of legal words WordNet and GCIDE have none for (or only the rule table's guess), written for this project",
+                "version": f"sha256 {glosses.sha256[:12]} of tools/glosses.tsv",
+                "licence": "the project's licence (see LICENSE)",
+                "url": "tools/glosses.tsv in the project's repository",
+                "shipped": "yes: glosses in definitions.text, marked as the project's own",
             })
     else:
         for name in DEFINITION_FILES:
@@ -221,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="'wordfreq' (the package) or a file of word<TAB>language<TAB>zipf lines")
     parser.add_argument("--gcide", type=Path, default=DEFAULT_GCIDE,
                         help="directory of GCIDE's dictd files (gcide.index, gcide.dict.dz)")
+    parser.add_argument("--glosses", type=Path, default=DEFAULT_GLOSSES,
+                        help="the project's own glosses for words no source defines")
     parser.add_argument("--overlay", type=Path, default=DEFAULT_OVERLAY, help="hand-kept corrections")
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="where the built files go")
     parser.add_argument("--source-version", default=None, help="SCOWL version to record (default: from dpkg)")
@@ -232,9 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         wordnet.version = package_version("wordnet-base", args.wordnet, DEFAULT_WORDNET)
         gcide = read_gcide(args.gcide)
         gcide.version = package_version("dict-gcide", args.gcide, DEFAULT_GCIDE)
+        glosses = read_glosses(args.glosses)
         frequencies = open_frequencies(args.frequencies)
         metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl),
-                         frequencies=frequencies, wordnet=wordnet, gcide=gcide)
+                         frequencies=frequencies, wordnet=wordnet, gcide=gcide, glosses=glosses)
     except (BuildError, GcideError, OSError, UnicodeDecodeError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

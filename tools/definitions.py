@@ -1,6 +1,6 @@
 """The definitions shipped with the dictionary: which WordNet senses each spelling shows and in what order,
-those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, and
-their files."""
+those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, the
+project's own glosses (``tools.glosses``) for the words no source defines, and their files."""
 from __future__ import annotations
 
 import hashlib
@@ -17,26 +17,35 @@ from dictionaries import (
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
     GCIDE_FLAG,
+    OWN_FLAG,
     PARTS_OF_SPEECH,
+    WORDNET_PARTS,
     morphology,
 )
 from tools.build_inputs import KEY_RE, BuildError
 from tools.gcide import Gcide
+from tools.glosses import Glosses
 from tools.wordnet import WordNet
 
 #: Senses shown per part of speech.
 DEFINITIONS_PER_PART = 3
 
 
-def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
+def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: bool = False) -> list[tuple[str, int]]:
     """(part of speech, synset offset) to show for ``key``, in display order (issue 19).
 
-    The key's own senses come first (BACKER: one who backs, before BACK), then its lemmas' (TAPS
+    The key's own senses come first (BACKER: one who backs, before BACK), then the lemma WordNet's
+    exception lists name for an irregular form (TESTES: TESTIS, before TEST), then its other lemmas' (TAPS
     reaches TAP), or, when WordNet reaches none, the base the morphology rules read it as (DEEDED:
-    DEED). A name's sense is dropped (RAVELS: not Maurice Ravel) while another is left. Within a part
-    of speech the senses tagged most often in WordNet's corpus come first (cntlist), untagged ones by
-    how central the synset is (more synonyms, then more links: LORRY the truck before the wagon);
-    parts of speech by the same counts. DEFINITIONS_PER_PART per part of speech.
+    DEED; a verb form may borrow a noun's senses and a plural a verb's, and of any part when ``any_part``
+    (VISUALS: the adjective; the build's last resort), a comparative only an adjective's: CURER is no
+    "more cure"). A name's sense is dropped (RAVELS: not Maurice Ravel) while
+    another is left, and always when ``names`` is False (WHO: not the World Health Organization, when
+    another source defines the word). Within a part of speech the senses tagged most often in WordNet's corpus come first
+    (cntlist); senses no count tells apart go by how central the sense is for the word: its semantic
+    links, divided by the word's place in the synset (FINS: the fish's organ, whose synset FIN heads,
+    before five, 5, V, ... fin), then WordNet's order. Parts of speech by the same counts.
+    DEFINITIONS_PER_PART per part of speech.
     """
     bases, own_lemma = wordnet.bases(key), key
     if not bases and key in wordnet.closed:
@@ -50,43 +59,54 @@ def definition_ids(wordnet: WordNet, key: str) -> list[tuple[str, int]]:
                 break
             if derivation.rule in _DEFINED_THROUGH:
                 # DEEDED: WordNet has DEED only as a noun, whose senses are the nearest it has
-                bases = wordnet.bases(derivation.base, derivation.needs) or wordnet.bases(derivation.base)
+                bases = wordnet.bases(derivation.base, derivation.needs) or (
+                    wordnet.bases(derivation.base, WORDNET_PARTS if any_part else _NOUN_OR_VERB)
+                    if derivation.rule in _ANY_PART else [])
                 if bases:
                     own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
                     break
-    candidates: list[tuple[int, int, int, int, int, str, int]] = []
+    irregular = {(part, lemma) for part, lemma in wordnet.exceptions.get(key, ())}
+    candidates: list[tuple[int, int, int, float, int, str, int]] = []
     tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
     for part, lemma in bases:
         tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
-        own = 0 if lemma == own_lemma else 1
-        for offset in wordnet.senses[(lemma, part)]:
+        rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2
+        for index, offset in enumerate(wordnet.senses[(lemma, part)]):
             if (part, offset) not in wordnet.glosses:
                 continue
             count = wordnet.counts.get((lemma, part, offset), 0)
-            members, pointers = wordnet.weight.get((part, offset), (0, 0))
+            central = centrality(wordnet, part, offset, lemma)
             named = 1 if (part, offset, lemma) in wordnet.named_senses else 0
-            candidates.append((own, named, -count, -members, -pointers, part, offset))
-    if own_lemma != key or any(not named for _own, named, *_rest in candidates):
+            candidates.append((rank, named, -count, -central, index, part, offset))
+    if not names or own_lemma != key or any(not named for _rank, named, *_rest in candidates):
         candidates = [c for c in candidates if not c[1]]  # a name's sense is no sense of a lower-case word
-    groups: dict[tuple[int, str], list[int]] = {}  # (own, part) -> offsets: the word's own senses first
+    groups: dict[tuple[int, str], list[int]] = {}  # (rank, part) -> offsets: the word's own senses first
     counted: dict[tuple[int, str], int] = {}
     shown: dict[str, list[int]] = {}
-    for own, _named, negative, _m, _p, part, offset in sorted(candidates, key=lambda c: (c[0], c[2], c[3], c[4])):
-        counted[(own, part)] = counted.get((own, part), 0) - negative
+    for rank, _named, negative, _central, _index, part, offset in sorted(candidates, key=lambda c: (c[0], *c[2:5])):
+        counted[(rank, part)] = counted.get((rank, part), 0) - negative
         chosen = shown.setdefault(part, [])
         if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
             chosen.append(offset)
-            groups.setdefault((own, part), []).append(offset)
+            groups.setdefault((rank, part), []).append(offset)
     order = sorted(groups, key=lambda group: (group[0], -counted[group], -tagged[group[1]],
                                               PARTS_OF_SPEECH.index(group[1])))
-    return [(part, offset) for own, part in order for offset in groups[(own, part)]]
+    return [(part, offset) for rank, part in order for offset in groups[(rank, part)]]
 
 
-#: Built definitions' ids are negative; GCIDE's are at or below -GCIDE_REF (their byte carries GCIDE_FLAG).
-GCIDE_REF = 1 << 24
+def centrality(wordnet: WordNet, part: str, offset: int, lemma: str) -> float:
+    """How central a sense is for ``lemma`` when no corpus count says: the synset's semantic links
+    divided by the lemma's place in it (1 when it heads the synset)."""
+    return wordnet.links.get((part, offset), 0) / (wordnet.places.get((part, offset, lemma), 0) + 1)
+
 
 #: Morphology rules through which a spelling WordNet does not reach borrows its base's senses.
 _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_participle", "comparative", "superlative"})
+#: Of those, the rules whose form may borrow the senses of a base WordNet knows in another part of speech,
+#: a noun's or a verb's (DEEDED: the noun DEED; English makes verbs of nouns): not a comparative (CURER).
+_ANY_PART = frozenset({"plural_or_third_person", "past", "present_participle"})
+_NOUN_OR_VERB = ("noun", "verb")
+
 
 
 def _third_person(verb: str) -> str:
@@ -116,6 +136,18 @@ _BUILT: dict[str, tuple[str, str]] = {
 }
 
 
+def _participle(word: str, wordnet: WordNet) -> bool:
+    """Whether ``word`` reads as a verb's past participle: -ed/-en of a verb, or an irregular one WordNet's
+    exception list gives (MET, WORN, MEANT)."""
+    regular = word.endswith(("ed", "en")) and bool(wordnet.bases(word, ("verb",)))
+    return regular or any(part == "verb" for part, _lemma in wordnet.exceptions.get(word, ()))
+
+
+#: A built definition's base must be of these parts where the rule table allows more: "like or full of"
+#: reads a noun (CLUMPY), not a verb (MOPEY is no "full of mope").
+_BUILT_NEEDS: dict[str, tuple[str, ...]] = {"y_adjective": ("noun",)}
+
+
 def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, str] | None:
     """(part of speech, text) the rule table says ``key`` means when WordNet has nothing for it:
     GUIDERS is 'one who guides', REBID 'bid again', DANKLY 'in a dank manner'. Its base must be a
@@ -125,13 +157,15 @@ def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, 
         if base not in known or base == key:
             continue
         parts = {part for part, _lemma in wordnet.bases(base)}
-        if derivation.rule in _BUILT and parts & set(derivation.needs):
+        if derivation.rule in _BUILT and parts & set(_BUILT_NEEDS.get(derivation.rule, derivation.needs)) and (
+                len(base) >= 3):  # not HEY "full of he", THY "full of th"
             part, text = _BUILT[derivation.rule]
             if derivation.rule == "un":
                 continue
+            text = text.replace("a {base}", "an {base}") if base[0] in "aeiou" else text  # AN ACID MANNER
             return part, text.format(base=base, BASE=base.upper(), third=_third_person(base))
         if derivation.rule == "un" and parts & set(derivation.needs):
-            if "adjective" in parts:
+            if "adjective" in parts or _participle(base, wordnet):  # UNMET: not met, not "undo: met"
                 return "adjective", f"not {base} (UN- + {base.upper()})"
             return "verb", f"undo: {base} in reverse (UN- + {base.upper()})"
         if derivation.rule in ("plural_or_third_person", "past", "present_participle") and not wordnet.bases(base):
@@ -141,52 +175,99 @@ def built_definition(key: str, known: set[str], wordnet: WordNet) -> tuple[str, 
     return None
 
 
-def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str] | None:
-    """GCIDE's first current sense of ``key``, else of the base a plural, verb form or comparative is read
-    as (AYES: AYE): for a word neither WordNet nor the rule table defines."""
+def own_definitions(key: str, glosses: Glosses | None) -> list[tuple[str, str, int]]:
+    """The project's own glosses of ``key``, else of the base a plural, verb form or comparative is read as
+    (HOODIES: HOODIE, before the rule table's "like or full of hood"), as (part, gloss, OWN_FLAG)."""
+    senses = glosses.senses if glosses is not None else {}
+    bases = [d.base for d in morphology.derivations(key) if d.rule in _DEFINED_THROUGH and d.base != key]
+    for word in (key, *bases):
+        if word in senses:
+            return [(part, text, OWN_FLAG) for part, text in senses[word]]
+    return []
+
+
+def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str, int] | None:
+    """GCIDE's first current sense of ``key``, else of the base a plural or verb form is read as (AYES: AYE;
+    HERS: HER), or a comparative, when that base is an adjective (TONIER: not GCIDE's noun TONY, a
+    simpleton), as (part, gloss, GCIDE_FLAG)."""
     found = gcide.define(key)
     for derivation in morphology.derivations(key):
         if found is not None:
             break
-        if derivation.rule in _DEFINED_THROUGH and derivation.base != key:
-            found = gcide.define(derivation.base)
-    return found
+        if derivation.rule in _ANY_PART and derivation.base != key:
+            found = gcide.define(derivation.base)  # HERS: HER, a pronoun
+        elif derivation.rule in _DEFINED_THROUGH and derivation.base != key:
+            found = gcide.define(derivation.base, "adjective")
+    return (*found, GCIDE_FLAG) if found is not None else None
 
 
 def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
-                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset()) -> dict[str, Any]:
+                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset(),
+                      glosses: Glosses | None = None) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
 
-    A word (``words``: the keys with a word sense) WordNet has nothing for gets the definition the rule
-    table builds from another word, when it has one (``built_definition``); else a word legal at the
-    default size (``legal``) gets GCIDE's first sense (rarer words would cost more bytes than they serve)."""
+    A word (``words``: the keys with a word sense) WordNet has nothing for but names gets the project's own
+    glosses (``own_definitions``) unless GCIDE defines the word itself, else the definition the rule table
+    builds from another word (``built_definition``), else, when it is legal at the default size
+    (``legal``), GCIDE's (``gcide_definition``), else WordNet's names. A form or variant line of the
+    glosses shows its base's definitions. BuildError names a form or variant whose base nothing defines."""
     words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if KEY_RE.fullmatch(lemma)}
                    | set(wordnet.exceptions))
     known = set(words)
     gloss_ids: dict[tuple[str, int], int] = {}
-    built: dict[tuple[str, int], str] = {}  # (part, -n) -> a built definition's text (GCIDE's: -n - GCIDE_REF)
-    built_refs: dict[tuple[str, str], tuple[str, int]] = {}
-    gcide_refs: dict[tuple[str, str], tuple[str, int]] = {}
-    items: list[tuple[str, bytes]] = []
+    built: dict[tuple[str, int], tuple[str, int]] = {}  # (part, -n) -> (text, source flag): not WordNet's
+    refs: dict[tuple[str, str, int], tuple[str, int]] = {}  # (part, text, flag) -> its (part, -n)
+
+    def ref_of(part: str, text: str, flag: int) -> tuple[str, int]:
+        if (part, text, flag) not in refs:
+            refs[(part, text, flag)] = (part, -1 - len(refs))
+            built[refs[(part, text, flag)]] = (text, flag)
+        return refs[(part, text, flag)]
+
+    chosen_of: dict[str, list[tuple[str, int]]] = {}
+    guessed: set[str] = set()  # keys whose definition is the rule table's
     for key in every:
-        chosen = definition_ids(wordnet, key)
-        if not chosen and key in known:
-            made = built_definition(key, known, wordnet)
-            if made is not None:
-                if made not in built_refs:
-                    built_refs[made] = (made[0], -1 - len(built_refs))
-                    built[built_refs[made]] = made[1]
-                chosen = [built_refs[made]]
-        if not chosen and key in legal and gcide is not None:
-            made = gcide_definition(key, gcide)
-            if made is not None:
-                if made not in gcide_refs:
-                    gcide_refs[made] = (made[0], -GCIDE_REF - len(gcide_refs))
-                    built[gcide_refs[made]] = made[1]
-                chosen = [gcide_refs[made]]
-        if not chosen:
-            continue
+        if key not in known:
+            chosen = definition_ids(wordnet, key)  # a name's own senses (London)
+        else:  # a word: not a name's senses while another source defines it (WHO: the pronoun)
+            chosen = definition_ids(wordnet, key, names=False)
+            gcide_own = gcide is not None and key in legal and gcide.define(key) is not None
+            if not chosen and not gcide_own:
+                chosen = [ref_of(*made) for made in own_definitions(key, glosses)]
+            if not chosen and not definition_ids(wordnet, key):
+                made = built_definition(key, known, wordnet)
+                chosen = [ref_of(*made, 0)] if made is not None else []
+                if chosen:
+                    guessed.add(key)  # a form or variant line of the glosses says better
+            if not chosen and gcide is not None and key in legal:  # rarer words: more bytes than they serve
+                found = gcide_definition(key, gcide)
+                chosen = [ref_of(*found)] if found is not None else []
+            if not chosen:
+                chosen = definition_ids(wordnet, key)  # nothing else: the names' (BAPTIST, COGNAC, WIFI)
+            if not chosen:
+                chosen = definition_ids(wordnet, key, any_part=True)  # VISUALS: the adjective VISUAL
+        if chosen:
+            chosen_of[key] = chosen
+    links = glosses.links if glosses is not None else {}
+    undefined: list[str] = []
+    for key, (kind, base) in sorted(links.items()):
+        if key in known and (key not in chosen_of or key in guessed):
+            seen = [key]
+            while base not in chosen_of and base in links and base not in seen:
+                seen.append(base)  # SHLEPPS: a form of SHLEPP, a variant of SCHLEP
+                base = links[base][1]
+            if base not in chosen_of and glosses is not None and base in glosses.senses:
+                chosen_of[key] = [ref_of(part, text, OWN_FLAG) for part, text in glosses.senses[base]]
+                continue  # BURBS: BURB, a spelling the word list does not hold, glossed for its forms
+            if base not in chosen_of:
+                undefined.append(f"{key} is a {kind} of {links[key][1]}")
+                continue
+            chosen_of[key] = chosen_of[base]  # ADMINS: ADMIN's definitions, whatever their source
+    if undefined:
+        raise BuildError(f"own glosses: {'; '.join(undefined)}, which no source defines")
+    items: list[tuple[str, bytes]] = []
+    for key, chosen in sorted(chosen_of.items()):
         payload = bytearray()
         for ref in chosen:
             if ref not in gloss_ids:
@@ -196,9 +277,10 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     if len(gloss_ids) >= 1 << (8 * DEFINITION_ID_BYTES):
         raise BuildError(f"{len(gloss_ids)} glosses do not fit {DEFINITION_ID_BYTES}-byte ids")
     marisa_trie.BytesTrie(items).save(str(out / DEFINITIONS_TRIE))
-    records = [bytes([PARTS_OF_SPEECH.index(part) | (GCIDE_FLAG if offset <= -GCIDE_REF else 0)])
-               + (built[(part, offset)] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
+    records = [bytes([PARTS_OF_SPEECH.index(part) | (built[(part, offset)][1] if offset < 0 else 0)])
+               + (built[(part, offset)][0] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
+    counted = {flag: sum(1 for _text, f in built.values() if f == flag) for flag in (GCIDE_FLAG, OWN_FLAG)}
     offsets, position = [], 0
     for record in records:
         offsets.append(position)
@@ -210,7 +292,9 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
     return {
         "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
-                  + (f"; GCIDE for {len(gcide_refs)} glosses of words WordNet lacks" if gcide_refs else ""),
+                  + (f"; GCIDE for {counted[GCIDE_FLAG]} glosses of words WordNet lacks" if counted[GCIDE_FLAG] else "")
+                  + (f"; own glosses (tools/glosses.tsv) for {counted[OWN_FLAG]} glosses of words no source defines"
+                     if counted[OWN_FLAG] else ""),
         "entries": len(items),
         "glosses": len(records),
         "per_part_of_speech": DEFINITIONS_PER_PART,

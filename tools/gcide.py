@@ -26,6 +26,10 @@ _SOURCE_LINE = re.compile(r"^\s*\[[^\]]*(?:Webster|WordNet|PJC|Century|MW10|Cham
 _HEADWORD = re.compile(r"([A-Za-z][\w\"*`' -]*?)\s*\\[^\\]*\\")
 _POS = re.compile(r"^\s*(?:\([^)]*\))?\s*,?\s*([a-z]+)\.")
 _NUMBER = re.compile(r"^\s*(?:\d+\.|\([a-z]\))\s*")
+#: A headline's inflections before the sense ("pl. Drongos.", "imp. & p. p. Dis"): not a gloss.
+_INFLECTION = re.compile(r"^[\s;,]*(?:(?:pl|sing|imp|p\. ?p|p\. ?pr|vb\. ?n|superl|compar)\.\s*[^.\[]*(?:\.|$)[\s;,]*)+")
+#: A sense that only names another headword ("Same as {Hooky}"): its sense is that word's.
+_SAME_AS = re.compile(r"^Same as ([A-Za-z]+)\b")
 #: Longest definition kept, in characters: a gloss, as WordNet's are, not an article.
 MAX_LETTERS = 120
 
@@ -91,7 +95,7 @@ def first_sense(word: str, entry: str) -> tuple[str, str] | None:
         lines = [line for line in paragraph.split("\n") if line.strip()]
         if not lines or len(lines[0]) - len(lines[0].lstrip()) >= 8:
             continue  # a quotation
-        text = "\n".join(lines)
+        text = _strip_brackets(_INFLECTION.sub("", "\n".join(lines)))
         for _ in range(2):  # "1. (Zool.) A quadrumanous mammal": the number, then the field's label
             text = _NUMBER.sub("", re.sub(r"^\s*\((?:[A-Z][A-Za-z. &]*)\)\s*", "", text))
         if text.lstrip().startswith(("Note:", "Syn:", "{", "See ", "Etym:", "[")) or _PASSED_OVER.search(
@@ -111,11 +115,19 @@ class Gcide:
     text: bytes
     version: str = "unknown"
 
-    def define(self, word: str) -> tuple[str, str] | None:
-        """(part of speech, gloss) of ``word``'s first current sense over its entries, or None."""
+    def define(self, word: str, part: str | None = None) -> tuple[str, str] | None:
+        """(part of speech, gloss) of ``word``'s first current sense over its entries (of ``part`` only,
+        when given), or None; a sense that is "Same as" another headword is that headword's first sense
+        of the same part of speech (HAH: HA; HOOKEY, n.: HOOKY, n.), once."""
         for offset, length in self.index.get(word, ()):
             entry = self.text[offset:offset + length].decode("utf-8", errors="replace")
             found = first_sense(word, entry)
+            if found is None or part is not None and found[0] != part:
+                continue
+            same = _SAME_AS.match(found[1])
+            if same is not None:
+                other = self.define(same.group(1).lower(), found[0]) if part is None else None
+                found = (found[0], other[1]) if other is not None else None
             if found is not None:
                 return found
         return None

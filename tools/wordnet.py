@@ -17,6 +17,8 @@ _UNIT_RE = re.compile(r"(?:a|the|an)\s+(?:\S+\s+)?unit of\b")
 _CAPITALISED_RE = re.compile(r"[A-Za-z]*[A-Z][A-Za-z]*")
 #: A sense key's synset type (lemma%1:...) -> part of speech (5 is an adjective satellite).
 _SENSE_KEY_PARTS = {"1": "noun", "2": "verb", "3": "adjective", "4": "adverb", "5": "adjective"}
+#: Pointer symbols of a domain (;c ;r ;u and their members -c -r -u): a topic, not a link of the sense's own.
+_DOMAIN_POINTERS = frozenset(";-")
 _WORDNET_FILES = {"noun": "noun", "verb": "verb", "adjective": "adj", "adverb": "adv"}
 #: WordNet's own detachment rules (morphy), part of speech -> (suffix, replacement).
 _MORPHY_RULES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -48,10 +50,15 @@ class WordNet:
     capitalised: dict[str, str] = field(default_factory=dict)
     #: (lemma, part of speech, offset) -> times that sense was tagged in WordNet's corpus (cntlist.rev).
     counts: dict[tuple[str, str, int], int] = field(default_factory=dict)
-    #: (part of speech, offset) -> (synonyms in the synset, pointers from it): how central an untagged sense is.
-    weight: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
-    #: (part of speech, offset, lemma) where the synset writes the lemma with a capital (Ravel, Marks).
-    named_senses: set[tuple[str, int, str]] = field(default_factory=set)
+    #: (part of speech, offset) -> its semantic links (hypernyms, hyponyms, parts, derivations...; not the
+    #: topic, region and usage domains): how central a sense is, for those no corpus count orders.
+    links: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: (part of speech, offset, lemma) -> where the synset writes the lemma, 0 first: a word written late in
+    #: a synset is another word's sense (FIN in five, 5, V, ... fin; PRODIGY in omen, portent, ... prodigy).
+    places: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    #: (part of speech, offset, lemma) -> how the synset writes the lemma, where it has a capital (Ravel,
+    #: Marks, WHO, kHz).
+    named_senses: dict[tuple[str, int, str], str] = field(default_factory=dict)
     #: irregular form -> [(part of speech, lemma)] (geese -> goose).
     exceptions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: a compound written closed -> [(part of speech, WordNet's lemma)]: MOCKUP -> mock-up, AIRBAG -> air_bag
@@ -118,13 +125,16 @@ def read_wordnet(path: Path) -> WordNet:
                 raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
             wordnet.glosses[(part, offset)] = _gloss(gloss)
             try:
-                wordnet.weight[(part, offset)] = (count, int(fields[4 + 2 * count]))  # members, pointers
+                pointers = int(fields[4 + 2 * count])
+                symbols = fields[5 + 2 * count:5 + 2 * count + 4 * pointers:4]
             except (IndexError, ValueError):
                 raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
+            wordnet.links[(part, offset)] = sum(1 for symbol in symbols if symbol[0] not in _DOMAIN_POINTERS)
             for i in range(count):
                 written = re.sub(r"\(.*\)$", "", fields[4 + 2 * i])  # adjectives carry (p), (a), (ip)
+                wordnet.places.setdefault((part, offset, written.lower()), i)
                 if not KEY_RE.fullmatch(written) and _CAPITALISED_RE.fullmatch(written):
-                    wordnet.named_senses.add((part, offset, written.lower()))
+                    wordnet.named_senses.setdefault((part, offset, written.lower()), written)
                 if _COMPOUND_RE.fullmatch(written):
                     phrase = written.replace("_", " ")
                     for token in re.split(r"[-_]", written):

@@ -91,7 +91,7 @@ def print_qr(url: str) -> None:
 @click.option("--players", is_flag=True, default=False,
               help=_("Let the players play from their phones: the board shows a join link, its QR code and a short "
                      "join code; the terminal prints the host's link with its secret. Without it the board only "
-                     "reads."))
+                     "reads. Behind a proxy, UW_BOARD_PUBLIC_URL is the address the links name (the proxy's)."))
 @click.option("--hosted", is_flag=True, default=False, envvar="UW_BOARD_HOSTED",
               help=_("Host tables for anyone (implies --players; meant for --db postgresql://...): the board's root is "
                      "a form that starts a table and gives it a join code and a host link; each table's pages, "
@@ -165,12 +165,13 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     elif everywhere:
         click.echo(_("This machine has no local network address: only this machine can open the board."))
     this_machine = not everywhere and (shown.startswith("127.") or shown in ("localhost", "[::1]"))
+    public = _public_url() if players else None
     if players:
-        base = f"http://{(lan or '127.0.0.1') if everywhere else shown}:{port}/"
+        base = public or f"http://{(lan or '127.0.0.1') if everywhere else shown}:{port}/"
         _players_env(base, current, hosted)
-        if qr and not hosted and (lan if everywhere else not this_machine):
+        if qr and not hosted and (public or (lan if everywhere else not this_machine)):
             print_qr(f"{base}join")  # the phones scan the join link
-    if this_machine:
+    if this_machine and not public:  # behind a proxy (a public address given), the phones come through it
         click.echo(_("Only this machine can open it: add --host 0.0.0.0 to let phones and a TV on your network in."))
     elif qr and not everywhere and not players:
         print_qr(local)
@@ -194,7 +195,9 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
 
 def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
     """Turn the players' side on: a new host secret for this run (each game's join code comes from it); the
-    join link, the current game's code and the host's link said on the terminal (hosted: where tables start)."""
+    join link, the current game's code and the host's link said on the terminal (hosted: where tables start).
+    ``base`` is the address the phones open (the operator's ``UW_BOARD_PUBLIC_URL`` when set), said to the
+    server's pages too: the join box, its QR code and a new table's links name it."""
     from referee.board.seats import join_code, new_secret
 
     # Replicas of one hosted board share it (deploy/uw-board.env): a game's join code, made from it, works on each.
@@ -217,6 +220,20 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
         click.echo(_("Players join game {game} at {url} with the code {code} (each new game gets its own code, "
                      "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game)))
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
+
+
+def _public_url() -> str | None:
+    """``UW_BOARD_PUBLIC_URL``, the address the phones open when the board sits behind a proxy (deploy/uw-board.env:
+    nginx's), ending in ``/``; None when unset (the board's own address is said). A usage error when it is not an
+    http(s) address."""
+    text = os.environ.get("UW_BOARD_PUBLIC_URL", "").strip()
+    if not text:
+        return None
+    scheme, _sep, rest = text.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.split("/", 1)[0] or any(c.isspace() for c in text):
+        raise click.BadParameter(_("UW_BOARD_PUBLIC_URL={value} is not an http:// or https:// address").format(
+            value=repr(text)), param_hint="--players")
+    return text.rstrip("/") + "/"
 
 
 def _env_count(name: str, default: int, option: str) -> int:
