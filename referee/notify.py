@@ -5,7 +5,8 @@ the server delivers it to every listening connection once the commit is visible,
 it. ``Listener`` is the board's change watcher for a PostgreSQL database (the file watcher, ``Watcher`` in
 ``referee.board.source``, polls SQLite instead): one thread (a greenlet under gevent) waits on the connection's
 socket, hands the games heard of to ``on_change`` (the board catches those feeds up and renders them, once per
-process), then wakes the streams, which sleep on a condition. No viewer ever asks the database anything.
+process), then wakes the streams of those games (each sleeps on an event of its own, ``subscribe``). No viewer
+ever asks the database anything, and an idle stream is never woken by a commit of another game.
 
 ``poll`` (a page, or an action's answer, that must not show a state older than its request) makes one round trip
 on the listening connection: the server sends every notification of a commit that finished before it along with
@@ -54,6 +55,8 @@ class Listener:
         # Each game's version and the condition its streams sleep on (sharing the one lock): a commit wakes the
         # streams of its own game only, so a thousand tables' viewers do not all wake for each action.
         self._games: dict[int, tuple[list[int], threading.Condition]] = {}
+        # The streams' own events, by game (None: the streams of "the current game", woken by every commit).
+        self._wakes: dict[int | None, set[threading.Event]] = {}
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._wake_r, self._wake_w = os.pipe()
@@ -78,6 +81,9 @@ class Listener:
             self._changed.notify_all()
             for _version, condition in self._games.values():
                 condition.notify_all()
+            for wakes in self._wakes.values():
+                for wake in wakes:
+                    wake.set()
         with self._rounds:
             self._rounds.notify_all()
 
@@ -94,6 +100,23 @@ class Listener:
             return self.version
         with self._lock:
             return self._entry(game)[0][0]
+
+    def subscribe(self, game: int | None, wake: threading.Event) -> Callable[[], None]:
+        """Set ``wake`` after each commit of ``game`` (None: every commit) is caught up, and when the server stops;
+        the function returned ends it (a stream's way to sleep until its game changes, with nothing on a timer)."""
+        self.start()
+        with self._lock:
+            self._wakes.setdefault(game, set()).add(wake)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                found = self._wakes.get(game)
+                if found is not None:
+                    found.discard(wake)
+                    if not found:
+                        del self._wakes[game]
+
+        return unsubscribe
 
     def wait(self, seen: int, timeout: float, game: int | None = None) -> int:
         """Block until the version of ``game`` (every commit's when None) differs from ``seen``, the timeout
@@ -144,6 +167,9 @@ class Listener:
                 version, condition = self._entry(game)
                 version[0] += 1
                 condition.notify_all()
+            for key in list(self._wakes) if games is None else [None, *games]:
+                for wake in self._wakes.get(key, ()):
+                    wake.set()
 
     def _note(self, notify: Any) -> None:
         """psycopg's notify handler: remember the game of our schema (handled after the round trip that brought it)."""
@@ -208,10 +234,14 @@ class Listener:
                     pass
 
     def _listen(self, conn: Connection[Any]) -> None:
+        # poll, not select: a board with a thousand streams open gives this connection a descriptor past select's
+        # 1,024, where select fails ("filedescriptor out of range") and the board would reconnect in a loop.
+        poller = select.poll()
+        poller.register(conn.fileno(), select.POLLIN)
+        poller.register(self._wake_r, select.POLLIN)
         while not self.stopping.is_set():
             self._round(conn)
-            readable, _w, _x = select.select([conn.fileno(), self._wake_r], [], [], IDLE_CHECK_S)
-            if self._wake_r in readable:
+            if any(fd == self._wake_r for fd, _event in poller.poll(IDLE_CHECK_S * 1000)):
                 self._drain()
 
 

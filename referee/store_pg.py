@@ -12,12 +12,16 @@ on one connection (``referee.notify``), hears of it once the commit is visible.
 
 The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statements into PostgreSQL's (one table,
 ``DIALECT``) and its ``?`` into psycopg's ``%s``, so that the store's logic exists once. Connections come from one
-``psycopg_pool`` pool per database address and process. psycopg is imported only when a PostgreSQL address is used.
+``psycopg_pool`` pool per database address and process, made in the process that uses it: a pool made before a
+fork (the board's gunicorn master reads the current game before it starts its worker) is left alone in the child,
+whose copy has no worker threads to grow it and shares the parent's sockets. psycopg is imported only when a
+PostgreSQL address is used; ``cooperate`` makes its waits yield to gevent's loop in a board's worker.
 """
 from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -243,6 +247,40 @@ class PgConnection:
 _pools: dict[str, ConnectionPool] = {}
 _ready: set[str] = set()  # addresses whose schema this process has seen at the version it writes
 _pools_lock = threading.Lock()
+#: The pools a forked child inherited: kept (never closed, never collected) so that no finaliser of theirs sends
+#: a goodbye on the parent's connections or waits for worker threads that do not exist in the child.
+_inherited: list[ConnectionPool] = []
+
+
+def _after_fork() -> None:
+    """In a forked child: forget the parent's pools (the child makes its own on first use)."""
+    global _pools_lock
+    _pools_lock = threading.Lock()
+    _inherited.extend(_pools.values())
+    _pools.clear()
+    _ready.clear()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+def cooperate() -> None:
+    """Make psycopg's waits yield to gevent's loop in a process gevent has patched (a board's worker). psycopg
+    chooses how it waits when first imported (its C wait unless ``select`` is patched); a board's master imports
+    it before the worker is forked and patched, so each round trip (and a connect on a cut network) would stop
+    every greenlet. Its ``waiting`` module is reloaded: the choice made again, as after the patch."""
+    waiting = sys.modules.get("psycopg.waiting")
+    try:
+        from gevent import monkey
+    except ImportError:
+        return
+    if waiting is None or not monkey.is_module_patched("select"):
+        return  # not imported yet (its first import will see the patch), or not under gevent
+    import importlib
+    import selectors
+
+    if waiting.DefaultSelector is not selectors.DefaultSelector or waiting.wait is getattr(waiting, "wait_c", None):
+        importlib.reload(waiting)
 
 
 def _configure(conn: Connection[Any]) -> None:
@@ -457,4 +495,5 @@ class PgStore(Store):
         return len(ids), events, problems
 
 
-__all__ = ["CHANNEL", "PgStore", "close_pools", "is_database_url", "open_store", "pool", "shown_address", "with_schema"]
+__all__ = ["CHANNEL", "PgStore", "close_pools", "cooperate", "is_database_url", "open_store", "pool", "shown_address",
+           "with_schema"]

@@ -218,3 +218,34 @@ def test_a_seat_taken_through_one_replica_plays_through_the_other(postgres_db: s
         assert answer(f"{other.url}{api}/seats/Cindi", token=SECRET, method="DELETE")[0] == 204
         status, void = answer(f"{one.url}{api}/play", token=token)
         assert (status, void["type"]) == (401, "urn:uw-referee:bad-token")
+
+
+def test_the_listener_hears_commits_past_select_s_1024_descriptors(postgres_db: str) -> None:
+    """A board with a thousand streams open gives its listening connection a descriptor past 1,024, where
+    ``select`` fails: the listener used to reconnect in a loop (catching every game up each time) and hear nothing."""
+    import os
+    import resource
+
+    gid = new_game(postgres_db)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2100:
+        pytest.skip("this machine allows fewer than 2,100 open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2100) if hard == resource.RLIM_INFINITY else hard, hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    heard: list[set[int] | None] = []
+    listener = Listener(postgres_db, on_change=heard.append)
+    try:
+        listener.start()
+        deadline = time.monotonic() + 10
+        while not listener.connected and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)  # a first round on the connection
+        assert listener.connected
+        seen = listener.version_of(gid)
+        discard(postgres_db, gid)
+        assert listener.wait(seen, 5, gid) == seen + 1 and heard == [{gid}]
+    finally:
+        listener.stop()
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

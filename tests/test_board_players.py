@@ -793,3 +793,26 @@ def test_a_host_request_without_credentials_is_asked_for_them(db: Path) -> None:
                 "not-host")
         problem(getattr(client, method)(path, json={"action": "undo", "seen": 1}, headers=bearer("wrong")), 403,
                 "not-host")
+
+
+def test_an_action_s_answer_catches_the_board_up_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer shows the board's copy caught up with the write just made: one round with the watcher (on
+    PostgreSQL a round trip on the listening connection, which every other answer waits behind), not two."""
+    from referee.board.runtime import runtime
+
+    client = client_for(db)
+    token = join(client, "Cindi").get_json()["token"]
+    seen = events(client, token)
+    watcher = runtime(client.application).watcher
+    polls: list[int] = []
+    real = watcher.poll
+
+    def counted() -> int:
+        polls.append(1)
+        version: int = real()
+        return version
+
+    monkeypatch.setattr(watcher, "poll", counted)
+    answer = act(client, token, action="discard", seen=seen)
+    assert answer.status_code == 200 and answer.get_json()["events"] == seen + 1
+    assert len(polls) == 1

@@ -156,3 +156,72 @@ def test_error_text_is_scrubbed_of_passwords_in_addresses_and_parameters() -> No
     said = scrubbed(f'invalid URI query parameter in "{url}"; also postgres://bob:pw@h/x and password=hunter2 here', url)
     assert "s3cret" not in said and ":pw@" not in said and "hunter2" not in said
     assert "postgresql://ann@db.example:5432/club" in said and "postgres://bob:***@h/x" in said
+
+
+# -- a board's worker: its own pool after the fork, waits that yield to gevent (issue 25's load test) ----------
+
+_GREEN = """
+import sys, time
+import psycopg  # imported before gevent's patch, as a board's gunicorn master does
+from gevent import monkey
+monkey.patch_all()
+import gevent
+from referee.store_pg import cooperate
+if sys.argv[2] == "cooperate":
+    cooperate()
+
+def query():
+    with psycopg.connect(sys.argv[1]) as conn:
+        conn.execute("SELECT pg_sleep(0.4)")
+
+started = time.monotonic()
+gevent.joinall([gevent.spawn(query) for _ in range(4)], raise_error=True)
+print(time.monotonic() - started)
+"""
+
+
+def _four_sleeps(url: str, how: str) -> float:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _GREEN, url, how], capture_output=True, text=True, timeout=60,
+                          check=True)
+    return float(done.stdout.split()[-1])
+
+
+def test_psycopg_waits_yield_to_gevent_once_the_worker_cooperates(postgres_db: str) -> None:
+    """Four greenlets' queries of 0.4 s: one after the other with psycopg's C wait (chosen before the patch), at
+    once when ``cooperate`` chose again after it."""
+    assert _four_sleeps(postgres_db, "as-imported") >= 1.5
+    assert _four_sleeps(postgres_db, "cooperate") < 1.0
+
+
+def test_a_forked_child_makes_its_own_pool(postgres_db: str) -> None:
+    """A pool made before a fork has no worker threads in the child and shares the parent's sockets: the child
+    makes its own, which opens as many connections as it needs."""
+    import os
+
+    from referee.store_pg import pool
+
+    parent = pool(postgres_db)
+    with parent.connection() as conn:
+        conn.execute("SELECT 1")
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        code = 1
+        try:
+            mine = pool(postgres_db)
+            with mine.connection(timeout=5) as one, mine.connection(timeout=5) as two:
+                one.execute("SELECT 1")
+                two.execute("SELECT 1")
+            code = 0 if mine is not parent else 2
+        finally:
+            os.write(write, str(code).encode())
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 10)
+    os.waitpid(child, 0)
+    assert answer == b"0", "the child used its parent's pool" if answer == b"2" else answer
+    with parent.connection() as conn:  # the parent's pool is untouched by the child
+        assert conn.execute("SELECT 1").fetchone() == (1,)

@@ -47,3 +47,4 @@ _.should_close  # gunicorn's response calls it (tests/test_reliability_service.p
 _.handlers  # logging reads a logger's handlers (tests/test_service_gunicorn.py)
 _.format_message  # Click calls it to print a ClickException (referee/cli_failures.py)
 _.hosted_set_cookie  # read back with g.get after the request (referee/board/hosted.py _remember_code)
+_.unsure  # benchmarks/hosted_load.py's check reads it (tests/test_load_faults.py sets it on a doctored table)

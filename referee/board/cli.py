@@ -183,6 +183,10 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     click.echo(_("Press Ctrl-C to stop the board."))
     sys.stdout.flush()
     master = os.getpid()
+    if is_database_url(path):
+        from referee.store_pg import close_pools
+
+        close_pools()  # the worker makes its own pool after the fork (a pool does not survive one)
     try:
         BoardServer(f"[{host}]:{port}" if ":" in host else f"{host}:{port}", viewers=viewers).run()
     except SystemExit as exc:

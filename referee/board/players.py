@@ -155,7 +155,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool 
     state = game.state
     w = waiting(state)
     rt = runtime(current_app)
-    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (if any)
+    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (once per answer)
     try:
         shown = rt.feed(game_id).shown()
         recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
@@ -277,7 +277,6 @@ def act(game_id: int) -> Any:
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     recorded = _remember(game_id, None if action == "undo" else (result.game.count, seat.name))
-    runtime(current_app).watcher.poll()
     view = game_view(game_id, result.game, seat, can_undo=action != "undo" and recorded)  # its own, just recorded
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
@@ -402,7 +401,6 @@ def _correct(game_id: int, action: str, seen_n: int, asked: SeatRequest | None =
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     _remember(game_id, None)
-    runtime(current_app).watcher.poll()
     return jsonify(game_view(game_id, result.game))
 
 

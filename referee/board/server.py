@@ -18,7 +18,9 @@ default), and:
   service does: without it a kept-alive client whose next request is waiting is served again and
   again before the others, and page p99 under ``wrk -c64`` reached a second).
 
-One process: one change watcher, one render per commit, one memory-mapped dictionary.
+One process: one change watcher, one render per commit, one memory-mapped dictionary. The worker makes its
+own PostgreSQL pool (``referee.store_pg``: the master's, made when it read the current game, is closed before
+the fork) and its psycopg waits yield to gevent (``cooperate``).
 """
 from __future__ import annotations
 
@@ -53,7 +55,11 @@ def _worker_int(worker: Any) -> None:  # SIGINT / SIGQUIT in the worker (Ctrl-C 
 
 
 def _post_worker_init(worker: Any) -> None:
-    """SIGTERM (a graceful stop) also ends the streams, then lets gunicorn finish as usual."""
+    """SIGTERM (a graceful stop) also ends the streams, then lets gunicorn finish as usual. And now that gevent
+    has patched the worker, psycopg's waits (chosen in the master, before the patch) yield to its loop."""
+    from referee.store_pg import cooperate
+
+    cooperate()
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(sig: int, frame: Any) -> None:

@@ -269,6 +269,7 @@ class Watcher:
         self.version = 0
         self.stopping = threading.Event()
         self._changed = threading.Condition()
+        self._wakes: set[threading.Event] = set()  # the streams' own events (``subscribe``)
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._poll_lock = threading.Lock()
@@ -288,6 +289,21 @@ class Watcher:
         self.stopping.set()
         with self._changed:
             self._changed.notify_all()
+            for wake in self._wakes:
+                wake.set()
+
+    def subscribe(self, _game: int | None, wake: threading.Event) -> Callable[[], None]:
+        """Set ``wake`` after each commit (of any game: the file cannot tell them apart) and when the server stops;
+        the function returned ends it."""
+        self.start()
+        with self._changed:
+            self._wakes.add(wake)
+
+        def unsubscribe() -> None:
+            with self._changed:
+                self._wakes.discard(wake)
+
+        return unsubscribe
 
     def version_of(self, _game: int | None) -> int:
         """The version a stream of a game waits to see change: the file's (SQLite cannot say which game changed)."""
@@ -310,6 +326,8 @@ class Watcher:
         with self._changed:
             self.version += 1
             self._changed.notify_all()
+            for wake in self._wakes:
+                wake.set()
 
     def _identity(self) -> tuple[int, int] | None:
         try:

@@ -6,6 +6,7 @@ import json
 import re
 import select
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -42,7 +43,8 @@ board = Blueprint("board", __name__)
 
 MAX_GAME_ID = 2**63 - 1    # SQLite's integers: a larger id is simply not a game
 MAX_JUDGE_WORDS = 20
-#: How often an idle stream looks whether its page was closed (seconds).
+#: How often an idle stream looks whether its page was closed, where gevent's loop does not watch its connection
+#: for it (seconds).
 CHECK_SECONDS = 1.0
 
 
@@ -248,14 +250,15 @@ def _stream(game_id: int | None) -> Response:
     """Server-sent events: the board fragment now, then again after each commit that changes it, in the
     language of the request (the page names its own: ``?lang=``).
 
-    The stream sleeps on the watcher's condition between commits (no work while idle), sends a
-    comment every keep-alive period (so a closed page frees its slot), and ends after
-    BOARD_STREAM_SECONDS (the browser reconnects by itself within a second). Each board message carries an id
-    (``event_id``); a page that reconnects sends the last one it got (``Last-Event-ID``, as EventSource does by
-    itself, to this replica or another), and the board is sent at once only when it is not that one: a page that
-    missed a commit gets the board as it is now, one that missed nothing gets nothing again. Its slot in the
-    budget of live pages is freed when the response is closed, whichever way it ends: the body
-    sent in full, a HEAD request (no body at all), the client gone, the server stopping.
+    The stream sleeps on an event of its own (``subscribe``), set only when its game changes, the server stops
+    or, under gevent, its page is closed (the event loop watches the connection: ``_close_watch``), so an idle
+    stream costs no CPU. It sends a comment every keep-alive period (proxies and phones' networks drop a silent
+    connection) and ends after BOARD_STREAM_SECONDS (the browser reconnects by itself within a second). Each board
+    message carries an id (``event_id``); a page that reconnects sends the last one it got (``Last-Event-ID``, as
+    EventSource does by itself, to this replica or another), and the board is sent at once only when it is not
+    that one: a page that missed a commit gets the board as it is now, one that missed nothing gets nothing
+    again. Its slot in the budget of live pages is freed when the response is closed, whichever way it ends: the
+    body sent in full, a HEAD request (no body at all), the client gone, the server stopping.
     """
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":  # no body will be read: no stream, no slot
@@ -278,36 +281,67 @@ def _stream(game_id: int | None) -> Response:
     resumed = request.headers.get("Last-Event-ID", "")[:64]  # only compared with the ids sent, never echoed
 
     def generate() -> Iterator[bytes]:
-        seen = watcher.version_of(game_id)  # on PostgreSQL, only this game's commits wake the stream
-        sent = resumed
-        ends = time.monotonic() + seconds
-        yield b"retry: 1000\n\n"
-        while True:
-            try:
-                found = rt.render(game_id, lang)
-            except BoardError:
-                return  # the game is gone: the page reconnects and shows why
-            if found.event_id != sent:
-                yield found.message
-                sent = found.event_id
-            quiet_since = time.monotonic()
+        wake = threading.Event()
+        unsubscribe = watcher.subscribe(game_id, wake)  # on PostgreSQL, only this game's commits set it
+        closing = _close_watch(client, wake)
+        try:
+            seen = watcher.version_of(game_id)
+            sent = resumed
+            ends = time.monotonic() + seconds
+            yield b"retry: 1000\n\n"
             while True:
-                now = time.monotonic()
-                if watcher.stopping.is_set() or now >= ends:
-                    return
-                version = watcher.wait(seen, min(CHECK_SECONDS, max(0.0, ends - now)), game_id)
-                if version != seen:
-                    seen = version
-                    break
-                if _gone(client):
-                    return  # the page was closed: its slot is freed now, not at the next write
-                if time.monotonic() - quiet_since >= keepalive:
-                    yield b": idle\n\n"
-                    quiet_since = time.monotonic()
+                try:
+                    found = rt.render(game_id, lang)
+                except BoardError:
+                    return  # the game is gone: the page reconnects and shows why
+                if found.event_id != sent:
+                    yield found.message
+                    sent = found.event_id
+                quiet_since = time.monotonic()
+                while True:
+                    now = time.monotonic()
+                    if watcher.stopping.is_set() or now >= ends:
+                        return
+                    pause = min(max(0.0, quiet_since + keepalive - now), ends - now)
+                    if closing is None or closing.fired:  # nobody watches the connection: look now and then
+                        pause = min(pause, CHECK_SECONDS)
+                    wake.wait(pause)
+                    wake.clear()
+                    version = watcher.version_of(game_id)
+                    if version != seen:
+                        seen = version
+                        break
+                    if (closing is None or closing.fired) and _gone(client):
+                        return  # the page was closed: its slot is freed now, not at the next write
+                    if time.monotonic() - quiet_since >= keepalive:
+                        yield b": idle\n\n"
+                        quiet_since = time.monotonic()
+        finally:
+            unsubscribe()
+            if closing is not None:
+                closing.stop()
 
     response = Response(generate(), mimetype="text/event-stream", headers=headers)
     response.call_on_close(release)
     return response
+
+
+class _CloseWatch:
+    """gevent's event loop watching a stream's connection: the first time it is readable (a page that was
+    closed; the page itself sends nothing after its request) it sets the stream's event and stops watching."""
+
+    def __init__(self, io: Any, wake: threading.Event) -> None:
+        self.io, self.wake, self.fired = io, wake, False
+        io.start(self._fire)
+
+    def _fire(self) -> None:
+        self.fired = True
+        self.io.stop()
+        self.wake.set()
+
+    def stop(self) -> None:
+        self.io.stop()
+        self.io.close()
 
 
 def _gone(client: Any) -> bool:
@@ -316,10 +350,28 @@ def _gone(client: Any) -> bool:
     if client is None:
         return False
     try:
-        readable, _w, _x = select.select([client], [], [], 0)
-        return bool(readable) and client.recv(1, socket.MSG_PEEK) == b""
+        poller = select.poll()  # not select.select: a busy board's descriptors pass its limit of 1,024
+        poller.register(client, select.POLLIN)
+        return bool(poller.poll(0)) and client.recv(1, socket.MSG_PEEK) == b""
     except (OSError, ValueError):
         return True
+
+
+def _close_watch(client: Any, wake: threading.Event) -> _CloseWatch | None:
+    """A watch of the stream's connection on gevent's loop, or None where there is none (no gevent: the
+    stream then looks every CHECK_SECONDS)."""
+    if client is None:
+        return None
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency of the board
+        return None
+    if not monkey.is_module_patched("socket"):
+        return None
+    try:
+        return _CloseWatch(get_hub().loop.io(client.fileno(), 1), wake)  # 1: readable
+    except (OSError, ValueError):
+        return None
 
 
 # -- the judge ------------------------------------------------------------------------------------

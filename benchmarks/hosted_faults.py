@@ -1,0 +1,193 @@
+"""What ``bench_hosted.py`` runs its boards on and breaks under load (issue 25): a throw-away PostgreSQL cluster
+started from the installed binaries (never the machine's shared server), board replicas as the command serves
+them (each in its own session, optionally inside a network namespace), and the network namespace whose link to
+the database the harness cuts, as ``tests/test_faults_pg.py`` does (packets dropped, nothing sent back).
+"""
+from __future__ import annotations
+
+import glob
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+#: The ports this harness uses (the lead gave 8700-8799): the cluster's, then the replicas'.
+CLUSTER_PORT = 8799
+BOARD_PORTS = (8701, 8702)
+
+
+def binaries() -> str | None:
+    """The folder of initdb and pg_ctl (PATH, or Debian's /usr/lib/postgresql/N/bin)."""
+    found = shutil.which("initdb")
+    if found:
+        return os.path.dirname(os.path.realpath(found))
+    folders = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return os.path.dirname(folders[-1]) if folders else None
+
+
+class Cluster:
+    """A throw-away PostgreSQL cluster in a temporary folder, listening on ``hosts`` (comma-separated) at
+    ``port``; ``stop`` and ``start`` again are a server restart. Settings: deploy/postgresql-uw.conf's that
+    matter here (connections for two replicas' pools and the harness, a killed replica's lock released)."""
+
+    def __init__(self, port: int = CLUSTER_PORT, hosts: str = "127.0.0.1") -> None:
+        bindir = binaries()
+        if bindir is None:
+            raise SystemExit("no PostgreSQL binaries (initdb, pg_ctl): install postgresql or give --postgres")
+        self.bindir, self.port, self.hosts = bindir, port, hosts
+        self.folder = tempfile.mkdtemp(prefix="uw-bench25-pg-")
+        self.data = os.path.join(self.folder, "data")
+        self.run_as: list[str] = []
+        if os.geteuid() == 0:  # initdb refuses root: the cluster belongs to nobody
+            os.chmod(self.folder, 0o777)
+            self.run_as = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        subprocess.run([*self.run_as, f"{bindir}/initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E",
+                        "UTF8"], check=True, capture_output=True, timeout=120)
+        with open(os.path.join(self.data, "pg_hba.conf"), "a", encoding="utf-8") as hba:
+            hba.write("host all all 10.253.0.0/16 trust\n")  # the namespace's link (it listens there only)
+        with open(os.path.join(self.data, "postgresql.conf"), "a", encoding="utf-8") as conf:
+            conf.write("max_connections = 200\nidle_in_transaction_session_timeout = 10s\n"
+                       "tcp_keepalives_idle = 5\ntcp_keepalives_interval = 2\ntcp_keepalives_count = 2\n")
+        self.start()
+        import psycopg
+
+        with psycopg.connect(self.address("postgres"), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE test")
+
+    def address(self, database: str = "test", host: str = "127.0.0.1") -> str:
+        return f"postgresql://postgres@{host}:{self.port}/{database}"
+
+    def start(self) -> None:
+        subprocess.run([*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-w", "-l",
+                        os.path.join(self.folder, "log"), "-o",
+                        f"-k {self.folder} -c listen_addresses='{self.hosts}' -p {self.port}", "start"],
+                       check=True, capture_output=True, timeout=120)
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run([*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-m", mode, "stop"],
+                       capture_output=True, timeout=60)
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
+
+
+class Namespace:
+    """A network namespace for one replica: a link its clients reach it by (10.252.n.0/24) and one to the
+    database (10.253.n.0/24), which ``cut`` takes down."""
+
+    def __init__(self) -> None:
+        tag = uuid.uuid4().hex[:6]
+        self.name, self.client, self.db = f"uwb{tag}", f"uwbc{tag}", f"uwbd{tag}"
+        n = random.randrange(1, 250)
+        self.client_host, self.client_ns = f"10.252.{n}.1", f"10.252.{n}.2"
+        self.db_host, self.db_ns = f"10.253.{n}.1", f"10.253.{n}.2"
+        _ip("netns", "add", self.name)
+        try:
+            for link, host, inside in ((self.client, self.client_host, self.client_ns),
+                                       (self.db, self.db_host, self.db_ns)):
+                _ip("link", "add", link, "type", "veth", "peer", "name", link + "n")
+                _ip("link", "set", link + "n", "netns", self.name)
+                _ip("addr", "add", f"{host}/24", "dev", link)
+                _ip("link", "set", link, "up")
+                _ip("-n", self.name, "addr", "add", f"{inside}/24", "dev", link + "n")
+                _ip("-n", self.name, "link", "set", link + "n", "up")
+            _ip("-n", self.name, "link", "set", "lo", "up")
+        except BaseException:
+            self.remove()
+            raise
+
+    def cut(self, cut: bool) -> None:
+        _ip("link", "set", self.db, "down" if cut else "up")
+
+    def remove(self) -> None:
+        for link in (self.client, self.db):
+            subprocess.run(["ip", "link", "del", link], capture_output=True, timeout=30)
+        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=30)
+
+
+def can_cut() -> str | None:
+    """Why a network cut cannot be made here (None: it can)."""
+    if os.geteuid() != 0:
+        return "a network namespace needs root"
+    if shutil.which("ip") is None:
+        return "no iproute2 (ip)"
+    return None
+
+
+class Server:
+    """``uw-referee board --players`` in its own session (optionally inside ``netns``), listening on
+    ``host``:``port``, its errors in ``log``."""
+
+    def __init__(self, db: str, port: int, log: Path, viewers: int, env: dict[str, str], host: str = "127.0.0.1",
+                 netns: str | None = None) -> None:
+        self.host, self.port, self.log = host, port, log
+        prefix = ["ip", "netns", "exec", netns] if netns else []
+        with open(log, "ab") as err:
+            self.proc = subprocess.Popen([*prefix, sys.executable, "-m", "referee.cli", "board", "--db", db,
+                                          "--players", "--host", host, "--port", str(port), "--no-qr",
+                                          "--max-per-address", "0", "--max-viewers", str(viewers)],
+                                         stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
+                                         env={**os.environ, **env}, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://{host}:{port}/static/board.css", timeout=2).read()
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise SystemExit(f"the board on {host}:{port} did not start: {log.read_text()[-2000:]}") from None
+                time.sleep(0.2)
+
+    def pids(self) -> list[int]:
+        """The master and its workers."""
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            kids = [int(p) for p in children.read_text().split()]
+        except OSError:
+            kids = []
+        return [self.proc.pid, *kids]
+
+    def kill(self) -> None:
+        """kill -9 of the replica's whole process group (master and worker)."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=30)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system, from the scheduler) the processes' threads have used."""
+    total = 0
+    for pid in pids:
+        try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                total += int((task / "schedstat").read_text().split()[0])
+        except OSError:
+            continue
+    return total / 1e9
+
+
+__all__ = ["BOARD_PORTS", "CLUSTER_PORT", "Cluster", "Namespace", "Server", "binaries", "can_cut", "cpu_seconds"]
