@@ -1,15 +1,19 @@
-"""The referee library as the players' views call it: each call made off gevent's event loop (in its
-thread pool), on an SQLite or PostgreSQL connection of its own, so a write waiting for the database's
-lock stops no other page or stream of the board.
+"""The referee library as the players' views call it: each SQLite call made off gevent's event loop (in its
+thread pool), on a connection of its own, so a write waiting for the database's lock stops no other page or
+stream of the board. A PostgreSQL call stays on the loop: psycopg's waits yield to it (``store_pg.cooperate``),
+and psycopg_pool, patched by gevent, is a thing of one thread (its queue, locks and worker "threads" belong to
+the hub of the thread that opened it: opened in a thread of gevent's pool, which ends after 5 s idle and
+destroys its hub, the pool's next growth failed with ``'NoneType' object has no attribute 'run_callback'``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import current_app
+from flask import current_app, has_app_context
 
 from referee.board.runtime import runtime
+from referee.store_pg import is_database_url
 
 T = TypeVar("T")
 
@@ -20,7 +24,10 @@ def off_the_loop(work: Callable[[], T]) -> T:
     A write waits for the database's lock as long as another uw-referee holds it (SQLite's busy timeout,
     up to 10 s): on the event loop's own thread that wait would stop every page and stream of the board.
     In a thread of the pool only the request that writes waits. Without gevent (tests, a plain WSGI
-    server) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
+    server) it runs here, and so does a PostgreSQL board's (see the module). The exception ``work`` raises is
+    raised here (not printed by gevent's hub)."""
+    if has_app_context() and is_database_url(str(current_app.config.get("BOARD_DB", ""))):
+        return work()
     try:
         from gevent import monkey
     except ImportError:  # pragma: no cover - gevent is a dependency of the board
