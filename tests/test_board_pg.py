@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -249,3 +250,40 @@ def test_the_listener_hears_commits_past_select_s_1024_descriptors(postgres_db: 
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.slow
+def test_a_burst_after_the_thread_pool_s_threads_expired_gets_no_500(postgres_db: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reviewer's 500 (``'NoneType' object has no attribute 'run_callback'`` in psycopg_pool's growth): the
+    pool, opened in a thread of gevent's pool, died with that thread's hub when the thread expired idle (5 s by
+    default, 0.3 s here through gevent's own setting); the next burst that grew the pool failed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
+    monkeypatch.setenv("UW_BOARD_PROXIES", "1")  # each caller its own forwarded address (no per-address limit hit)
+    monkeypatch.setenv("GEVENT_THREADPOOL_IDLE_TASK_TIMEOUT", "0.3")
+    with Board(postgres_db, "--hosted") as board:  # no current game: the worker's pool is opened by a request
+        status, table = answer(f"{board.url}/api/tables", {"players": ["Cindi", "Paul", "Sue"], "dice": "virtual"})
+        assert status == 201, table
+        gid, code = table["game"], table["code"]
+        url = f"{board.url}/api/games/{gid}/seats"
+        time.sleep(2)  # every idle thread of gevent's pool has ended
+        start = threading.Barrier(24)
+
+        def seat(i: int) -> int:
+            headers = {"Content-Type": "application/json", "X-Forwarded-For": f"10.6.{i}.1"}
+            body = json.dumps({"code": code, "seat": ("Cindi", "Paul", "Sue")[i % 3]}).encode()
+            request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+            start.wait()
+            try:
+                with urllib.request.urlopen(request, timeout=30) as got:
+                    return int(got.status)
+            except urllib.error.HTTPError as error:
+                return int(error.code)
+
+        with ThreadPoolExecutor(24) as callers:
+            statuses = sorted(callers.map(seat, range(24)))
+        _, _, err = board.stop()
+    assert statuses == [201] * 3 + [409] * 21, (statuses, err[-3000:])
+    assert "Traceback" not in err, err[-3000:]
