@@ -5,9 +5,7 @@ the database the harness cuts, as ``tests/test_faults_pg.py`` does (packets drop
 """
 from __future__ import annotations
 
-import glob
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -15,21 +13,14 @@ import sys
 import tempfile
 import time
 import urllib.request
-import uuid
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the tests' pytest-free support
+from cluster_support import Namespace, binaries
 
 #: The ports this harness uses (the lead gave 8700-8799): the cluster's, then the replicas'.
 CLUSTER_PORT = 8799
 BOARD_PORTS = (8701, 8702)
-
-
-def binaries() -> str | None:
-    """The folder of initdb and pg_ctl (PATH, or Debian's /usr/lib/postgresql/N/bin)."""
-    found = shutil.which("initdb")
-    if found:
-        return os.path.dirname(os.path.realpath(found))
-    folders = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return os.path.dirname(folders[-1]) if folders else None
 
 
 class Cluster:
@@ -77,44 +68,6 @@ class Cluster:
     def remove(self) -> None:
         self.stop("immediate")
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
-
-
-class Namespace:
-    """A network namespace for one replica: a link its clients reach it by (10.252.n.0/24) and one to the
-    database (10.253.n.0/24), which ``cut`` takes down."""
-
-    def __init__(self) -> None:
-        tag = uuid.uuid4().hex[:6]
-        self.name, self.client, self.db = f"uwb{tag}", f"uwbc{tag}", f"uwbd{tag}"
-        n = random.randrange(1, 250)
-        self.client_host, self.client_ns = f"10.252.{n}.1", f"10.252.{n}.2"
-        self.db_host, self.db_ns = f"10.253.{n}.1", f"10.253.{n}.2"
-        _ip("netns", "add", self.name)
-        try:
-            for link, host, inside in ((self.client, self.client_host, self.client_ns),
-                                       (self.db, self.db_host, self.db_ns)):
-                _ip("link", "add", link, "type", "veth", "peer", "name", link + "n")
-                _ip("link", "set", link + "n", "netns", self.name)
-                _ip("addr", "add", f"{host}/24", "dev", link)
-                _ip("link", "set", link, "up")
-                _ip("-n", self.name, "addr", "add", f"{inside}/24", "dev", link + "n")
-                _ip("-n", self.name, "link", "set", link + "n", "up")
-            _ip("-n", self.name, "link", "set", "lo", "up")
-        except BaseException:
-            self.remove()
-            raise
-
-    def cut(self, cut: bool) -> None:
-        _ip("link", "set", self.db, "down" if cut else "up")
-
-    def remove(self) -> None:
-        for link in (self.client, self.db):
-            subprocess.run(["ip", "link", "del", link], capture_output=True, timeout=30)
-        subprocess.run(["ip", "netns", "del", self.name], capture_output=True, timeout=30)
 
 
 def can_cut() -> str | None:

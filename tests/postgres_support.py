@@ -8,7 +8,6 @@ own schema (``search_path`` in the address), dropped after it.
 """
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import sqlite3
@@ -22,6 +21,7 @@ from typing import Any, NoReturn
 from urllib.parse import quote
 
 import pytest
+from cluster_support import binaries
 
 from referee.store import Store
 from referee.store_pg import with_schema
@@ -47,15 +47,6 @@ def _reachable(url: str) -> bool:
     except psycopg.Error:
         return False
     return True
-
-
-def binaries() -> str | None:
-    """The folder of initdb and pg_ctl (on PATH, or Debian's /usr/lib/postgresql/N/bin), if installed."""
-    found = shutil.which("initdb")
-    if found:
-        return os.path.dirname(os.path.realpath(found))
-    folders = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    return os.path.dirname(folders[-1]) if folders else None
 
 
 class Cluster:
