@@ -17,7 +17,7 @@ timed = echo '== $(1): $(2)'; t0=$$(date +%s%N); $(2); rc=$$?; ms=$$(( ($$(date 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,postgres]'
 	touch $@
 
 help:  ## list the targets, each with what it does (from its ## comment)

@@ -178,8 +178,8 @@ def games(db: str | None, args: list[str]) -> int:
     from referee.render import games_lines
     from referee.store_pg import open_store
 
-    store = open_store(db, read_only=True)
     try:
+        store = open_store(db, read_only=True)
         write(games_lines(store.games(), store.path))
     except Exception as exc:
         return _failed(exc, args)
@@ -193,8 +193,8 @@ def play(db: str | None, game_id: int | None, word: str, roll: int, args: list[s
     from referee.render import play_verdict_lines, result_lines
     from referee.store_pg import open_store
 
-    referee = Referee(open_store(db), open_for_command)
     try:
+        referee = Referee(open_store(db), open_for_command)
         prepared = referee.prepare(game_id, word)
         referee.check_roll_given(prepared.setup, roll)
     except Exception as exc:

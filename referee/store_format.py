@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from dictionaries.i18n import Message
+from dictionaries.i18n import Message, msg
 from referee.values import value
 
 try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
@@ -34,6 +34,15 @@ KEPT_ACTIONS = 8
 
 class StoreError(Exception):
     """The database cannot be used (names the file and says why)."""
+
+
+def require_postgres() -> None:
+    """Raise ``StoreError`` naming the pip command when psycopg (the ``postgres`` extra) is not installed: one line
+    for the user instead of an ImportError's traceback. The core install leaves it out (pyproject.toml)."""
+    from importlib.util import find_spec
+
+    if find_spec("psycopg") is None or find_spec("psycopg_pool") is None:
+        raise StoreError(msg("PostgreSQL needs the postgres extra: pip install 'unspeakable-words[postgres]'"))
 
 
 class NoGame(StoreError):

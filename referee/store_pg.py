@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from dictionaries.i18n import msg
 from referee.store import CHAIN_SQL, PURGE_ORDER, Store
-from referee.store_format import NoGame, StoreError
+from referee.store_format import NoGame, StoreError, require_postgres
 from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, SEATS_SCHEMA
 
 TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
@@ -341,6 +341,7 @@ class PgStore(Store):
     """The games in a PostgreSQL database (the schema in the address's ``search_path``; see the module)."""
 
     def __init__(self, url: str, *, read_only: bool = False) -> None:
+        require_postgres()
         super().__init__(url, read_only=read_only)
         self.url = url
         self.path = shown_address(url)  # what messages name: never the password
