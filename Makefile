@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 SHELL := /bin/bash
 
-.PHONY: help run test quick bench dictionary docs clean
+.PHONY: help run test quick fresh bench dictionary docs clean
 # `make` alone lists the targets (help, below), rather than only creating the virtual environment.
 .DEFAULT_GOAL := help
 
@@ -45,6 +45,10 @@ quick: $(BIN)/.installed  ## the fast loop while working: lint, types, dead code
 	@$(call timed,types,$(BIN)/mypy)
 	@$(call timed,dead code,$(BIN)/vulture)
 	@$(call timed,quick tests,$(BIN)/python -m pytest -q -m "not slow")
+
+# Needs root: debootstrap makes a Debian root, and the check chroots into it (tools/fresh.sh says what it does).
+fresh:  ## make run and make test from a clean clone on a new Debian root (debootstrap); prints the result
+	bash tools/fresh.sh
 
 dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base dict-gcide; wordfreq from the [build] extra)
 	$(BIN)/pip install -q -e '.[build]'
