@@ -28,7 +28,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 # The mirror apt uses here (deb822 or one-line sources), else Debian's own.
 mirror=${FRESH_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-    | awk '/^URIs:/ && $2 ~ /debian\/?$/ {print $2; exit} /^deb / && $2 !~ /^\[/ && $2 ~ /debian\/?$/ {print $2; exit}')}
+    | awk '/^URIs:/ && $2 ~ /debian\/?$/ {print $2; exit} /^deb / && $2 !~ /^\[/ && $2 ~ /debian\/?$/ {print $2; exit}' || true)}
 mirror=${mirror:-http://deb.debian.org/debian}
 if ! command -v debootstrap >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
