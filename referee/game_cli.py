@@ -470,13 +470,21 @@ def games(obj: Obj) -> None:
     "\n"
     "\b\n"
     "Example:\n"
-    "    uw-referee export > game.json"))
+    "    uw-referee export > game.json\n"
+    "    uw-referee export --html > game.html"))
+@click.option("--html", "as_html", is_flag=True,
+              help=_("A page to share instead: the chart, the scores and the log in one HTML file."))
 @game_options
 @click.pass_obj
-def export(obj: Obj) -> None:
+def export(obj: Obj, as_html: bool) -> None:
     from referee.exporting import export_text
 
     reader = obj.reader()
+    if as_html:
+        from referee.history.page import export_html
+
+        click.echo(run_store(lambda: export_html(reader, obj.game)), nl=False)
+        return
     click.echo(run_store(lambda: export_text(reader, obj.game)), nl=False)  # no replay: the events as stored
 
 
