@@ -23,6 +23,7 @@ from referee.engine import (
     RulesError,
     check_roll_off,
 )
+from referee.history.options import html_option
 from referee.paths import default_db_path
 from referee.render import (
     amend_lines,
@@ -470,10 +471,8 @@ def games(obj: Obj) -> None:
     "\n"
     "\b\n"
     "Example:\n"
-    "    uw-referee export > game.json\n"
-    "    uw-referee export --html > game.html"))
-@click.option("--html", "as_html", is_flag=True,
-              help=_("A page to share instead: the chart, the scores and the log in one HTML file."))
+    "    uw-referee export > game.json"))
+@html_option
 @game_options
 @click.pass_obj
 def export(obj: Obj, as_html: bool) -> None:

@@ -16,10 +16,12 @@ from dictionaries.rules import PAWNS
 from referee.history.stats import GameFigures
 
 WIDTH, HEIGHT = 1600, 900
-LEFT, RIGHT = 120, 1290          # the plot's left and right edges; the names stand right of it
-SCORE_TOP, SCORE_BOTTOM = 60, 560
-PAWN_TOP, PAWN_BOTTOM = 650, 820
-TEXT, SMALL = 30, 26
+LEFT, RIGHT = 130, 1240          # the plot's left and right edges; the names stand right of it
+SCORE_TOP, SCORE_BOTTOM = 70, 545
+PAWN_TOP, PAWN_BOTTOM = 655, 800
+TEXT, SMALL = 38, 32
+#: The most characters of a name written at the end of its line (the whole name is in the line's title).
+LABEL = 11
 #: Colours that stay apart for colour-blind readers (Okabe and Ito), light enough on the board's dark ground.
 COLOURS = ("#E69F00", "#56B4E9", "#2FD3A0", "#F0E442", "#FF7F50", "#CC79A7", "#FFFFFF", "#B0B0B0")
 DASHES = ("", "18 8", "4 8", "18 8 4 8", "30 10", "8 8", "2 6", "24 6 6 6")
@@ -103,10 +105,10 @@ def svg(figures: GameFigures, ident: str = "chart") -> str:
         out.append(f'<line x1="{LEFT}" x2="{RIGHT}" y1="{yp(pawns):.1f}" y2="{yp(pawns):.1f}" stroke="{GRID}" '
                    f'stroke-width="1"/>')
         if pawns in (0, PAWNS):
-            out.append(f'<text x="{LEFT - 14}" y="{yp(pawns) + 9:.1f}" text-anchor="end">{pawns}</text>')
+            out.append(f'<text x="{LEFT - 14}" y="{yp(pawns) + 11:.1f}" text-anchor="end">{pawns}</text>')
     turn_step = _nice(turns, 10)
     for tick in range(0, turns + 1, turn_step):
-        out.append(f'<text x="{_x(tick, turns):.1f}" y="{PAWN_BOTTOM + 36}" text-anchor="middle">{tick}</text>')
+        out.append(f'<text x="{_x(tick, turns):.1f}" y="{PAWN_BOTTOM + 42}" text-anchor="middle">{tick}</text>')
     out.append(f'<text x="{LEFT}" y="{SCORE_TOP - 22}" font-size="{TEXT}">{escape(_("Score"))}</text>')
     out.append(f'<text x="{LEFT}" y="{PAWN_TOP - 22}" font-size="{TEXT}">{escape(_("Pawns"))}</text>')
     out.append(f'<text x="{(LEFT + RIGHT) / 2:.0f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="{TEXT}">'
@@ -135,8 +137,9 @@ def svg(figures: GameFigures, ident: str = "chart") -> str:
         out.append(f'<g class="player" stroke="{colour}" fill="none" stroke-width="{width}"{dashed} '
                    f'stroke-linejoin="round"><title>{name}</title>'
                    f'<polyline points="{line}"/><polyline points="{" ".join(pawn_points)}" stroke-width="4"/></g>')
-        label = name + (" ★" if players[seat] == figures.winner else "")
-        out.append(f'<text x="{RIGHT + 16}" y="{ends[seat] + 10:.1f}" font-size="{TEXT}" fill="{colour}">'
+        short = players[seat] if len(players[seat]) <= LABEL else players[seat][:LABEL - 1] + "…"
+        label = escape(short) + (" ★" if players[seat] == figures.winner else "")
+        out.append(f'<text x="{RIGHT + 16}" y="{ends[seat] + 13:.1f}" font-size="{TEXT}" fill="{colour}">'
                    f'{label} {points[-1].scores[seat]}</text>')
     # the marks: a cross where a player lost the last pawn, a ring where one left
     for marks, shape in ((figures.eliminations, "cross"), (figures.departures, "ring")):
@@ -157,7 +160,7 @@ def svg(figures: GameFigures, ident: str = "chart") -> str:
     # the key to the marks
     key = [(_("out of pawns"), "cross")] if figures.eliminations else []
     key += [(_("left the game"), "ring")] if figures.departures else []
-    x = RIGHT - 10
+    x: float = RIGHT - 10
     for words, shape in reversed(key):
         out.append(f'<text x="{x}" y="{PAWN_TOP - 22}" text-anchor="end" font-size="{SMALL}" fill="{INK}">'
                    f'{"✕" if shape == "cross" else "○"} {escape(words)}</text>')

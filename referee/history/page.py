@@ -41,18 +41,21 @@ def best_sentence(word: Word | None) -> str:
                                         n=word.scored, player=escape(word.player))
 
 
-def section(figures: GameFigures, stylesheet: str | None = None) -> str:
+def section(figures: GameFigures, stylesheet: str | None = None, records: str | None = None) -> str:
     """The history of one game as an HTML fragment: a heading, how it ended, its best word, the chart and a
-    disclosure with the chart's numbers (``stylesheet``: a link to the board's own CSS for it)."""
+    disclosure with the chart's numbers (``stylesheet``: a link to the board's own CSS for it; ``records``: a link
+    to the table's records)."""
     ident = f"history-{figures.game}"
     link = f'<link rel="stylesheet" href="{escape(stylesheet)}">' if stylesheet else ""
+    label = escape(_("The table's records"))
+    more = f'<p class="history-records"><a href="{escape(records)}">{label}</a></p>' if records else ""
     return (f'{link}<section class="history" aria-labelledby="{ident}-heading">'
             f'<h2 id="{ident}-heading">{escape(_("How the game went"))}</h2>'
             f'<div class="history-facts"><p class="history-ending">{escape(ending_sentence(figures))}</p>'
             f'<p class="history-best">{best_sentence(figures.best)}</p></div>'
             f'<figure class="history-figure">{svg(figures, ident)}</figure>'
             f'<details class="history-details"><summary>{escape(_("The numbers behind the chart"))}</summary>'
-            f'{table(figures)}</details></section>')
+            f'{table(figures)}</details>{more}</section>')
 
 
 def _rate(figures: PlayerFigures) -> str:
@@ -97,6 +100,65 @@ def log_list(events: Sequence[Event], stamps: Sequence[str]) -> str:
     return f'<ol class="log">{"".join(items)}</ol>'
 
 
+def records_title(game: int) -> str:
+    return _("Records of game {game}'s table").format(game=game)
+
+
+def _word_cell(word: Word | None) -> str:
+    if word is None:
+        return "–"
+    return (f'<span lang="en">{escape(word.word)}</span> '
+            + escape(ngettext("({n} point, game {game})", "({n} points, game {game})", word.scored).format(
+                n=word.scored, game=word.game)))
+
+
+def _ending_cell(g: GameFigures) -> str:
+    if g.winner is None:
+        return _("in play")
+    words = {"target": _("reached the target"), "last_standing": _("last player with pawns"),
+             "last_words": _("highest score after Last Words")}
+    return _("{winner}: {how}").format(winner=g.winner, how=words.get(g.ending or "", g.ending or ""))
+
+
+def records_section(games: Sequence[GameFigures], players: Sequence[PlayerFigures],
+                    stylesheet: str | None = None) -> str:
+    """The records over those games: a line of totals and the best word of all, a row per player (names matched
+    whatever their case), a row per game."""
+    from referee.history.stats import best_of
+
+    link = f'<link rel="stylesheet" href="{escape(stylesheet)}">' if stylesheet else ""
+    if not games:
+        return f'{link}<section class="records"><h2>{escape(_("Records"))}</h2><p>{escape(_("No games yet."))}</p></section>'
+    over = sum(1 for g in games if g.over)
+    best = best_of(games)
+    totals = ngettext("{n} game: {over} over, {in_play} in play.", "{n} games: {over} over, {in_play} in play.",
+                      len(games)).format(n=len(games), over=over, in_play=len(games) - over)
+    head = [_("Player"), _("Games"), _("Won"), _("Lost"), _("In play"), _("Best word"), _("Longest word"),
+            _("Points per word"), _("Sanity checks passed"), _("Pawns lost"), _("Pawns regained"), _("Eliminated")]
+    rows = []
+    for p in players:
+        cells = [str(p.games), str(p.won), str(p.lost), str(p.in_play), _word_cell(p.best), _word_cell(p.longest),
+                 f"{p.average:.1f}" if p.average is not None else "–", escape(_rate(p)), str(p.pawns_lost),
+                 str(p.pawns_regained), str(p.eliminated)]
+        rows.append(f'<tr><th scope="row">{escape(p.name)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    game_head = [_("Game"), _("Players"), _("Turns"), _("Winner"), _("Best word")]
+    game_rows = []
+    for g in reversed(games):
+        game_rows.append(f'<tr><th scope="row">{g.game}</th><td>{escape(", ".join(g.players))}</td>'
+                         f'<td>{g.turns}</td><td>{escape(_ending_cell(g))}</td><td>{_word_cell(g.best)}</td></tr>')
+    heads = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
+    game_heads = "".join(f'<th scope="col">{escape(h)}</th>' for h in game_head)
+    best_line = (f'<p class="records-best">{escape(_("Best word of all:"))} {_word_cell(best)} '
+                 f'{escape(_("by {player}").format(player=best.player))}</p>') if best else ""
+    return (f'{link}<section class="records" aria-labelledby="records-heading">'
+            f'<h2 id="records-heading">{escape(_("Records"))}</h2><p>{escape(totals)}</p>{best_line}'
+            f'<div class="scroll"><table class="records-players"><caption>{escape(_("Each player, most games won first"))}'
+            f'</caption><thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            f'<div class="scroll"><table class="records-games"><caption>{escape(_("Each game, the latest first"))}'
+            f'</caption><thead><tr>{game_heads}</tr></thead><tbody>{"".join(game_rows)}</tbody></table></div>'
+            f'</section>')
+
+
 #: The shareable page's own style: the board's dark colours, readable on a phone and a laptop, printable.
 STYLE = """
 body{margin:0;padding:1rem 1.5rem 3rem;background:#111418;color:#f2f2f2;font:1.1rem/1.5 system-ui,sans-serif}
@@ -131,4 +193,5 @@ def export_html(store: object, game_id: int | None) -> str:
     return document(figures, events, stamps)
 
 
-__all__ = ["best_sentence", "document", "ending_sentence", "export_html", "figures_table", "log_list", "section"]
+__all__ = ["best_sentence", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
+           "records_title", "section"]
