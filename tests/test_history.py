@@ -235,7 +235,7 @@ def test_stats_json_and_one_game(example_db: Path) -> None:
 def test_stats_in_spanish_and_its_refusals(example_db: Path, tmp_path: Path) -> None:
     result = run(example_db, "--lang", "es", "stats")
     assert result.exit_code == 0
-    assert "Paul: 2 partidas: 1 ganada, 0 perdidas, 1 en juego" in result.output, result.output
+    assert "Paul: 2 partidas: ganadas 1, perdidas 0, en juego 1" in result.output, result.output
     assert "Mejor palabra de todas: WEARIER" in result.output
     missing = run(example_db, "stats", "--game", "9")
     assert missing.exit_code == 1 and "there is no game 9" in missing.output
@@ -262,8 +262,8 @@ def test_the_chart_says_itself_and_its_numbers() -> None:
     set_language("es")
     try:
         picture = svg(f, "c")
-        assert "Puntos" in picture or "Puntuación" in picture
-        assert "objetivo" in picture
+        assert ">Puntuación</text>" in picture and ">Turno</text>" in picture and "objetivo: 100 puntos" in picture
+        assert "Cindi perdió su último peón en el turno 13." in picture
     finally:
         set_language("en")
 

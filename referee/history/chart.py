@@ -109,10 +109,11 @@ def svg(figures: GameFigures, ident: str = "chart") -> str:
     turn_step = _nice(turns, 10)
     for tick in range(0, turns + 1, turn_step):
         out.append(f'<text x="{_x(tick, turns):.1f}" y="{PAWN_BOTTOM + 42}" text-anchor="middle">{tick}</text>')
-    out.append(f'<text x="{LEFT}" y="{SCORE_TOP - 22}" font-size="{TEXT}">{escape(_("Score"))}</text>')
-    out.append(f'<text x="{LEFT}" y="{PAWN_TOP - 22}" font-size="{TEXT}">{escape(_("Pawns"))}</text>')
+    score, pawns_word, turn = escape(_("Score")), escape(_("Pawns")), escape(_("Turn"))
+    out.append(f'<text x="{LEFT}" y="{SCORE_TOP - 22}" font-size="{TEXT}">{score}</text>')
+    out.append(f'<text x="{LEFT}" y="{PAWN_TOP - 22}" font-size="{TEXT}">{pawns_word}</text>')
     out.append(f'<text x="{(LEFT + RIGHT) / 2:.0f}" y="{HEIGHT - 14}" text-anchor="middle" font-size="{TEXT}">'
-               f'{escape(_("Turn"))}</text>')
+               f'{turn}</text>')
     out.append("</g>")
     # the target line
     target = escape(ngettext("target: {n} point", "target: {n} points", figures.target).format(n=figures.target))
@@ -182,9 +183,10 @@ def table(figures: GameFigures) -> str:
             for s in range(len(figures.players)))
         rows.append(f'<tr><th scope="row">{p.turn}</th><td>{who}</td><td lang="en">{what}</td>{cells}</tr>')
     caption = escape(_("Score (pawns) after each turn; ✕: out of the game"))
+    turn, player, word = escape(_("Turn")), escape(_("Player")), escape(_("Word"))
     return (f'<table class="history-numbers"><caption>{caption}</caption><thead><tr>'
-            f'<th scope="col">{escape(_("Turn"))}</th><th scope="col">{escape(_("Player"))}</th>'
-            f'<th scope="col">{escape(_("Word"))}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+            f'<th scope="col">{turn}</th><th scope="col">{player}</th>'
+            f'<th scope="col">{word}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 __all__ = ["description", "svg", "table"]

@@ -15,9 +15,9 @@ from referee.terminal import shown, write
 
 
 def _word(word: Word) -> str:
-    # TRANSLATORS: a word with what it scored and where: "CHAMP (15 points, game 3)".
-    return ngettext("{word} ({n} point, game {game})", "{word} ({n} points, game {game})", word.scored).format(
-        word=word.word, n=word.scored, game=word.game)
+    from referee.history.page import word_text
+
+    return word_text(word)
 
 
 def player_lines(p: PlayerFigures) -> list[str]:
@@ -78,7 +78,9 @@ def stats_lines(games: list[GameFigures], players: list[PlayerFigures]) -> list[
     lines.extend("  " + game_line(g) for g in games)
     best = best_of(games)
     if best is not None:
-        lines += ["", shown(_("Best word of all: {word} by {player}").format(word=_word(best), player=best.player))]
+        from referee.history.page import best_of_all
+
+        lines += ["", shown(best_of_all(best))]
     return lines
 
 

@@ -32,6 +32,18 @@ def ending_sentence(figures: GameFigures) -> str:
     return text.format(winner=figures.winner, points=points, n=figures.turns)
 
 
+def word_text(word: Word) -> str:
+    """A word with what it scored and where, in plain text."""
+    # TRANSLATORS: a word with what it scored and where: "CHAMP (15 points, game 3)".
+    return ngettext("{word} ({n} point, game {game})", "{word} ({n} points, game {game})", word.scored).format(
+        word=word.word, n=word.scored, game=word.game)
+
+
+def best_of_all(word: Word) -> str:
+    """The best word of all the games shown, in a sentence of plain text."""
+    return _("Best word of all: {word} by {player}").format(word=word_text(word), player=word.player)
+
+
 def best_sentence(word: Word | None) -> str:
     """The best word in a sentence (the word itself in English)."""
     if word is None:
@@ -49,12 +61,13 @@ def section(figures: GameFigures, stylesheet: str | None = None, records: str | 
     link = f'<link rel="stylesheet" href="{escape(stylesheet)}">' if stylesheet else ""
     label = escape(_("The table's records"))
     more = f'<p class="history-records"><a href="{escape(records)}">{label}</a></p>' if records else ""
+    heading, numbers = escape(_("How the game went")), escape(_("The numbers behind the chart"))
     return (f'{link}<section class="history" aria-labelledby="{ident}-heading">'
-            f'<h2 id="{ident}-heading">{escape(_("How the game went"))}</h2>'
+            f'<h2 id="{ident}-heading">{heading}</h2>'
             f'<div class="history-facts"><p class="history-ending">{escape(ending_sentence(figures))}</p>'
             f'<p class="history-best">{best_sentence(figures.best)}</p></div>'
             f'<figure class="history-figure">{svg(figures, ident)}</figure>'
-            f'<details class="history-details"><summary>{escape(_("The numbers behind the chart"))}</summary>'
+            f'<details class="history-details"><summary>{numbers}</summary>'
             f'{table(figures)}</details>{more}</section>')
 
 
@@ -79,7 +92,8 @@ def figures_table(figures: GameFigures) -> str:
                  escape(_rate(p)), str(p.pawns_lost), str(p.pawns_regained)]
         rows.append(f'<tr><th scope="row">{escape(p.name)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     heads = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
-    return (f'<table class="figures"><caption>{escape(_("Each player in this game"))}</caption>'
+    caption = escape(_("Each player in this game"))
+    return (f'<table class="figures"><caption>{caption}</caption>'
             f'<thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
@@ -127,8 +141,10 @@ def records_section(games: Sequence[GameFigures], players: Sequence[PlayerFigure
     from referee.history.stats import best_of
 
     link = f'<link rel="stylesheet" href="{escape(stylesheet)}">' if stylesheet else ""
+    heading = escape(_("Records"))
     if not games:
-        return f'{link}<section class="records"><h2>{escape(_("Records"))}</h2><p>{escape(_("No games yet."))}</p></section>'
+        nothing = escape(_("No games yet."))
+        return f'{link}<section class="records"><h2>{heading}</h2><p>{nothing}</p></section>'
     over = sum(1 for g in games if g.over)
     best = best_of(games)
     totals = ngettext("{n} game: {over} over, {in_play} in play.", "{n} games: {over} over, {in_play} in play.",
@@ -148,13 +164,13 @@ def records_section(games: Sequence[GameFigures], players: Sequence[PlayerFigure
                          f'<td>{g.turns}</td><td>{escape(_ending_cell(g))}</td><td>{_word_cell(g.best)}</td></tr>')
     heads = "".join(f'<th scope="col">{escape(h)}</th>' for h in head)
     game_heads = "".join(f'<th scope="col">{escape(h)}</th>' for h in game_head)
-    best_line = (f'<p class="records-best">{escape(_("Best word of all:"))} {_word_cell(best)} '
-                 f'{escape(_("by {player}").format(player=best.player))}</p>') if best else ""
+    best_line = f'<p class="records-best">{escape(best_of_all(best))}</p>' if best else ""
+    by_player, by_game = escape(_("Each player, most games won first")), escape(_("Each game, the latest first"))
     return (f'{link}<section class="records" aria-labelledby="records-heading">'
-            f'<h2 id="records-heading">{escape(_("Records"))}</h2><p>{escape(totals)}</p>{best_line}'
-            f'<div class="scroll"><table class="records-players"><caption>{escape(_("Each player, most games won first"))}'
+            f'<h2 id="records-heading">{heading}</h2><p>{escape(totals)}</p>{best_line}'
+            f'<div class="scroll"><table class="records-players"><caption>{by_player}'
             f'</caption><thead><tr>{heads}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
-            f'<div class="scroll"><table class="records-games"><caption>{escape(_("Each game, the latest first"))}'
+            f'<div class="scroll"><table class="records-games"><caption>{by_game}'
             f'</caption><thead><tr>{game_heads}</tr></thead><tbody>{"".join(game_rows)}</tbody></table></div>'
             f'</section>')
 
@@ -176,13 +192,14 @@ summary{cursor:pointer;color:#f5c542}
 def document(figures: GameFigures, events: Sequence[Event], stamps: Sequence[str]) -> str:
     """The shareable page of a game: one HTML file, its style inside, no script and no outside asset."""
     title = _("Game {id}: {players}").format(id=figures.game, players=", ".join(figures.players))
+    scores, log = escape(_("Scores")), escape(_("The log"))
     return ("<!doctype html>\n"
             f'<html lang="{escape(language())}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" '
             f'content="dark light"><title>{escape(title)} · Unspeakable Words</title><style>{STYLE}</style></head>'
             f'<body><main><h1>{escape(title)}</h1>{section(figures)}'
-            f'<h2>{escape(_("Scores"))}</h2><div class="scroll">{figures_table(figures)}</div>'
-            f'<h2>{escape(_("The log"))}</h2>{log_list(events, stamps)}</main></body></html>\n')
+            f'<h2>{scores}</h2><div class="scroll">{figures_table(figures)}</div>'
+            f'<h2>{log}</h2>{log_list(events, stamps)}</main></body></html>\n')
 
 
 def export_html(store: object, game_id: int | None) -> str:
@@ -193,5 +210,5 @@ def export_html(store: object, game_id: int | None) -> str:
     return document(figures, events, stamps)
 
 
-__all__ = ["best_sentence", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
+__all__ = ["best_of_all", "best_sentence", "word_text", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
            "records_title", "section"]
