@@ -25,9 +25,9 @@ def spelled(rng: random.Random, name: str) -> str:
 
 
 def play_random_game(referee: Referee, dictionary: Dictionary, rng: random.Random, *, most_turns: int = 400,
-                     options: Options | None = None) -> int:
+                     options: Options | None = None, names: tuple[str, ...] = ()) -> int:
     """One game from start to end (or ``most_turns``); returns its number."""
-    names = tuple(spelled(rng, n) for n in rng.sample(POOL, rng.randint(2, 4)))
+    names = names or tuple(spelled(rng, n) for n in rng.sample(POOL, rng.randint(2, 4)))
     if options is None:
         options = Options(oath=rng.random() < 0.5, spell_binding=rng.random() < 0.5,
                           psychotherapy=rng.random() < 0.5, last_words=rng.random() < 0.5)
@@ -82,6 +82,19 @@ def random_games(path: Path, dictionary: Dictionary, seed: int, count: int) -> S
     for i in range(count):
         play_random_game(referee, dictionary, rng, most_turns=rng.randint(3, 30) if i == count - 1 else 400)
     return store
+
+
+#: The players of the screenshots' game (docs/history_screenshots.py), and its seed: a close game of 29 turns in
+#: which one player loses the last pawn, one leaves, and Last Words decide it by a point.
+SHOWCASE = (("Cindi", "Paul", "Sue", "Bartholomew Featherstonehaugh"), 30)
+
+
+def showcase_game(path: Path, dictionary: Dictionary) -> int:
+    """The screenshots' finished game in a new games file; returns its number."""
+    names, seed = SHOWCASE
+    referee = Referee(Store(path), lambda: dictionary)
+    return play_random_game(referee, dictionary, random.Random(seed), names=names,
+                            options=Options(last_words=True, psychotherapy=True))
 
 
 # -- the independent count ------------------------------------------------------------------------
