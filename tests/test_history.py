@@ -288,3 +288,83 @@ def test_a_games_file_read_twice_gives_the_same_figures(tmp_path: Path, dictiona
     gid = play_random_game(referee, dictionary, random.Random(3))
     first = figures_of(Store(path), gid)[0].to_json(chart=True)
     assert figures_of(Store(path), gid)[0].to_json(chart=True) == first
+
+
+# -- the quick path and the kept figures ----------------------------------------------------------
+
+def both_paths(db: Path, args: list[str], monkeypatch: pytest.MonkeyPatch, lang: str = "en") -> str:
+    """``args`` through referee.quick (no Click) and through the Click command: the same bytes and status."""
+    import io
+    import sys
+
+    from click.testing import CliRunner
+
+    from referee import quick
+    from referee.cli import cli
+
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    set_language(lang)  # as referee.quick.main does for --lang
+    try:
+        code = quick.run(["--db", str(db), *args])
+    finally:
+        set_language("en")
+        monkeypatch.undo()
+    assert code == 0, f"{args} was handed over"
+    clicked = CliRunner().invoke(cli, ["--lang", lang, "--db", str(db), *args])
+    assert (clicked.exit_code, clicked.stdout) == (0, out.getvalue())
+    return out.getvalue()
+
+
+def test_the_quick_path_prints_what_the_click_command_prints(example_db: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    text = both_paths(example_db, ["stats"], monkeypatch)
+    assert "Best word of all: WEARIER" in text
+    document = json.loads(both_paths(example_db, ["stats", "--json"], monkeypatch))
+    assert len(document["games"]) == 2 and document["players"][0]["name"] == "Paul"
+    assert "Mejor palabra de todas" in both_paths(example_db, ["stats"], monkeypatch, "es")
+    from referee import quick
+
+    assert quick.run(["--db", str(example_db), "--game", "1", "stats"]) is None  # one game: Click's
+    assert quick.run(["--db", str(tmp_path / "missing" / "x.sqlite3"), "stats", "--json"]) in (None, 0)
+
+
+def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path, dictionary: Dictionary,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second ``stats`` reads the figures kept by the first (the same JSON); a game written since, a game
+    deleted, a damaged or unwritable cache: each is counted again from the events, never shown stale."""
+    from referee.history.kept import Kept
+    from referee.history.reading import all_figures
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    path = tmp_path / "games.sqlite3"
+    store = random_games(path, dictionary, 5, 5)
+    counted = [g.to_json() for g in all_figures(store)]
+    first = run(path, "stats", "--json").output
+    kept = Kept(path)
+    assert len(kept.load()) == 5
+    kept.close()
+    assert json.loads(first)["games"] == counted
+    calls: list[int] = []
+    import referee.history.reading as reading
+
+    original = reading.figures_of
+    monkeypatch.setattr(reading, "figures_of", lambda s, g: calls.append(g) or original(s, g))
+    assert run(path, "stats", "--json").output == first and calls == []  # nothing replayed
+    referee = Referee(Store(path), lambda: dictionary)
+    gid = play_random_game(referee, dictionary, random.Random(9), most_turns=3)
+    again = json.loads(run(path, "stats", "--json").output)
+    assert calls == [gid] and again["games"][:5] == counted  # only the new game counted
+    calls.clear()
+    Store(path).purge(lambda summaries: [1])  # game 1 is over: deleted
+    after = json.loads(run(path, "stats", "--json").output)
+    assert [g["game"] for g in after["games"]] == [2, 3, 4, 5, gid] and calls == []
+    (cache / "uw-referee" / "history.sqlite3").write_bytes(b"not a database" * 100)
+    assert json.loads(run(path, "stats", "--json").output) == after  # a damaged cache: counted again
+    assert len(calls) == 5
+    calls.clear()
+    (cache / "uw-referee" / "history.sqlite3").unlink()
+    (cache / "uw-referee" / "history.sqlite3").mkdir()  # a cache that cannot be opened (root writes anywhere)
+    assert json.loads(run(path, "stats", "--json").output) == after and len(calls) == 5

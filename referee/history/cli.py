@@ -1,94 +1,36 @@
 """``uw-referee stats``: the records of the games in the database (or of one game), in words or as JSON. Click code
-only: the figures are ``referee.history.stats``'s, read by ``referee.history.reading``."""
+only: the figures are ``referee.history.stats``'s, read by ``referee.history.reading`` and said by
+``referee.history.report``; ``referee.quick`` answers the plain forms without Click (``quick_stats``)."""
 from __future__ import annotations
 
 from typing import Any
 
 import click
 
-from dictionaries.i18n import _, ngettext
-from referee.cli_common import CONTEXT, Obj, emit_json
+from dictionaries.i18n import _
+from referee.cli_common import CONTEXT, Number, Obj, lang_option
 from referee.cli_failures import run_store
-from referee.game_cli import game_options
-from referee.history.stats import GameFigures, PlayerFigures, Word, best_of, table_figures
-from referee.terminal import shown, write
+from referee.history.report import stats_json_text, stats_lines
+from referee.paths import default_db_path
+from referee.terminal import write
 
 
-def _word(word: Word) -> str:
-    from referee.history.page import word_text
+def game_options(f: Any) -> Any:
+    """``--game``, ``--db`` and ``--lang`` after the command's name too, as ``referee.game_cli``'s, declared here so
+    that ``stats`` loads none of the game commands' modules (it runs within 3x the time of ``status``)."""
+    def set_game(ctx: click.Context, _param: Any, value: int | None) -> None:
+        if value is not None:
+            ctx.ensure_object(Obj).game = value
 
-    return word_text(word)
+    def set_db(ctx: click.Context, _param: Any, value: str | None) -> None:
+        if value is not None:
+            ctx.ensure_object(Obj).db = value
 
-
-def player_lines(p: PlayerFigures) -> list[str]:
-    """One player's records: a line of games, then one line per figure."""
-    lines = [shown(p.name + ": " + ngettext("{n} game: {won} won, {lost} lost, {in_play} in play",
-                                           "{n} games: {won} won, {lost} lost, {in_play} in play", p.games).format(
-        n=p.games, won=p.won, lost=p.lost, in_play=p.in_play))]
-    if p.best is not None and p.longest is not None and p.average is not None:
-        lines.append("    " + _("best word: {word}").format(word=_word(p.best)))
-        lines.append("    " + _("longest word: {word}").format(word=_word(p.longest)))
-        lines.append("    " + ngettext("{average:.1f} points per word over {n} word",
-                                       "{average:.1f} points per word over {n} words", p.words).format(
-            average=p.average, n=p.words))
-        lines.append("    " + ngettext("sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
-                                       "sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
-                                       p.checks).format(passed=p.passed, n=p.checks, expected=p.expected))
-    else:
-        lines.append("    " + _("no word played yet"))
-    lines.append("    " + _("pawns: {lost} lost, {regained} regained").format(lost=p.pawns_lost,
-                                                                              regained=p.pawns_regained))
-    lines.append("    " + ngettext("eliminated {n} time", "eliminated {n} times", p.eliminated).format(n=p.eliminated)
-                 + ("; " + ngettext("left {n} game", "left {n} games", p.left).format(n=p.left) if p.left else ""))
-    return lines
-
-
-def game_line(g: GameFigures) -> str:
-    """One game in a line: its number, players, length and how it ended."""
-    names = ", ".join(g.players)
-    if g.winner is None:
-        text = ngettext("Game {game} ({players}): in play after {n} turn",
-                        "Game {game} ({players}): in play after {n} turns", g.turns)
-    elif g.ending == "last_standing":
-        text = ngettext("Game {game} ({players}): {winner} won as the last player with pawns after {n} turn",
-                        "Game {game} ({players}): {winner} won as the last player with pawns after {n} turns",
-                        g.turns)
-    elif g.ending == "last_words":
-        text = ngettext("Game {game} ({players}): {winner} won after Last Words, {n} turn",
-                        "Game {game} ({players}): {winner} won after Last Words, {n} turns", g.turns)
-    else:
-        text = ngettext("Game {game} ({players}): {winner} won at the target after {n} turn",
-                        "Game {game} ({players}): {winner} won at the target after {n} turns", g.turns)
-    line = text.format(game=g.game, players=names, winner=g.winner, n=g.turns)
-    if g.best is not None:
-        line += "; " + _("best word {word} by {player}").format(word=_word(g.best), player=g.best.player)
-    return shown(line)
-
-
-def stats_lines(games: list[GameFigures], players: list[PlayerFigures]) -> list[str]:
-    """``stats`` in words: the players' records, then each game in a line, then the best word of them all."""
-    if not games:
-        return [_("No games yet: start one with 'uw-referee new NAME NAME'.")]
-    over = sum(1 for g in games if g.over)
-    lines = [ngettext("{n} game: {over} over, {in_play} in play.", "{n} games: {over} over, {in_play} in play.",
-                      len(games)).format(n=len(games), over=over, in_play=len(games) - over), "", _("Players")]
-    for p in players:
-        lines.extend("  " + line for line in player_lines(p))
-    lines += ["", _("Games")]
-    lines.extend("  " + game_line(g) for g in games)
-    best = best_of(games)
-    if best is not None:
-        from referee.history.page import best_of_all
-
-        lines += ["", shown(best_of_all(best))]
-    return lines
-
-
-def stats_json(games: list[GameFigures], players: list[PlayerFigures]) -> dict[str, Any]:
-    """``stats --json``: every player's records, every game's figures, the best word of them all."""
-    best = best_of(games)
-    return {"players": [p.to_json() for p in players], "games": [g.to_json() for g in games],
-            "best_word": None if best is None else best.to_json()}
+    f = click.option("--game", type=Number(min=1, max=2**63 - 1), metavar=_("ID"), expose_value=False,
+                     callback=set_game, is_eager=True, help=_("Only this game's figures."))(f)
+    f = click.option("--db", metavar=_("PATH"), expose_value=False, callback=set_db, is_eager=True,
+                     help=_("The games database (default: {path}).").format(path=default_db_path()))(f)
+    return lang_option(f)
 
 
 @click.command(context_settings=CONTEXT, help=_(
@@ -105,18 +47,14 @@ def stats_json(games: list[GameFigures], players: list[PlayerFigures]) -> dict[s
 @game_options
 @click.pass_obj
 def stats(obj: Obj, as_json: bool) -> None:
-    from referee.history.reading import all_figures, figures_of
+    from referee.history.reading import read_table
 
     reader = obj.reader()
-    if obj.game is not None:
-        games = [run_store(lambda: figures_of(reader, obj.game))[0]]
-    else:
-        games = run_store(lambda: all_figures(reader))
-    players = table_figures(games)
+    games, players = run_store(lambda: read_table(reader, obj.game))
     if as_json:
-        emit_json(stats_json(games, players))
+        click.echo(stats_json_text(games, players))
     else:
         write(stats_lines(games, players))
 
 
-__all__ = ["game_line", "player_lines", "stats", "stats_json", "stats_lines"]
+__all__ = ["game_options", "stats"]

@@ -7,9 +7,12 @@ from collections.abc import Sequence
 from html import escape
 
 from dictionaries.i18n import _, language, ngettext, say
-from referee.engine import Event, Game, action_starts
 from referee.history.chart import svg, table
 from referee.history.stats import GameFigures, PlayerFigures, Word
+
+TYPE_CHECKING = False  # the engine is loaded for the log only: ``stats`` says its words without it
+if TYPE_CHECKING:
+    from referee.engine import Event
 
 
 def ending_sentence(figures: GameFigures) -> str:
@@ -99,6 +102,8 @@ def figures_table(figures: GameFigures) -> str:
 
 def log_list(events: Sequence[Event], stamps: Sequence[str]) -> str:
     """The game's log as ``uw-referee log`` tells it: each action numbered, with its time and what it did."""
+    from referee.engine import Game, action_starts
+
     told = Game.told(list(events))
     starts = set(action_starts(list(events)))
     items, number = [], 0

@@ -23,12 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dictionaries.rules import DIE
-from referee.events import _QUIET, Created, Discarded, Event, SanityRolled, WordPlayed
-from referee.rules import Game
-from referee.state import Phase
 
-#: The phases in which the game waits for a new turn: a point of the chart is taken when one is reached.
-_TURN_OVER = (Phase.ACTION, Phase.LAST_WORDS, Phase.OVER)
+TYPE_CHECKING = False  # the engine is loaded when a game is counted, not when kept figures are read
+if TYPE_CHECKING:
+    from referee.events import Event
+
+#: The phases in which the game waits for a new turn (``referee.state.Phase``'s values): a point of the chart is
+#: taken when one is reached.
+_TURN_OVER = ("action", "last_words", "over")
 
 
 def pass_chance(value: int) -> float:
@@ -53,6 +55,13 @@ class Word:
     def to_json(self) -> dict[str, Any]:
         return {"word": self.word, "player": self.player, "points": self.scored, "value": self.value,
                 "passed": self.passed, "game": self.game, "turn": self.turn}
+
+    def record(self) -> list[Any]:
+        return [self.word, self.player, self.value, self.scored, self.passed, self.game, self.turn]
+
+    @classmethod
+    def of_record(cls, data: list[Any] | None) -> Word | None:
+        return None if data is None else cls(*data)
 
 
 @dataclass(frozen=True)
@@ -108,8 +117,7 @@ class PlayerFigures:
 
     def add(self, other: PlayerFigures) -> None:
         """Add ``other``'s figures (a later game's: its best and longest words win only when strictly better)."""
-        for name in ("games", "won", "in_play", "words", "points", "checks", "passed", "pawns_lost",
-                     "pawns_regained", "eliminated", "left"):
+        for name in self._COUNTS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.expected += other.expected
         if other.best is not None and (self.best is None or other.best.scored > self.best.scored):
@@ -117,6 +125,24 @@ class PlayerFigures:
         if other.longest is not None and (self.longest is None or (len(other.longest.word), other.longest.scored)
                                           > (len(self.longest.word), self.longest.scored)):
             self.longest = other.longest
+
+    _COUNTS = ("games", "won", "in_play", "words", "points", "checks", "passed", "pawns_lost", "pawns_regained",
+               "eliminated", "left")
+
+    def record(self) -> list[Any]:
+        """Every figure exactly (the expected passes unrounded), in the order of the fields, for
+        ``referee.history.kept``."""
+        return [self.name, self.games, self.won, self.in_play, self.words, self.points,
+                self.best.record() if self.best else None, self.longest.record() if self.longest else None,
+                self.checks, self.passed, self.expected, self.pawns_lost, self.pawns_regained, self.eliminated,
+                self.left]
+
+    @classmethod
+    def of_record(cls, data: list[Any]) -> PlayerFigures:
+        best, longest = data[6], data[7]
+        data[6] = None if best is None else Word(*best)
+        data[7] = None if longest is None else Word(*longest)
+        return cls(*data)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,6 +176,18 @@ class GameFigures:
     eliminations: list[tuple[int, int]] = field(default_factory=list)
     departures: list[tuple[int, int]] = field(default_factory=list)
 
+    def record(self) -> list[Any]:
+        """The figures but the chart's points, exactly, for ``referee.history.kept``."""
+        return [self.game, list(self.players), self.target, self.turns, self.over, self.winner, self.ending,
+                self.best.record() if self.best else None, [p.record() for p in self.seats]]
+
+    @classmethod
+    def of_record(cls, data: list[Any]) -> GameFigures:
+        """A game's figures from its ``record`` (no chart: ``points`` and the marks are empty)."""
+        game, players, target, turns, over, winner, ending, best, seats = data
+        return cls(game, tuple(players), target, turns, over, winner, ending, Word.of_record(best),
+                   [PlayerFigures.of_record(p) for p in seats])
+
     def to_json(self, chart: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
             "game": self.game, "players": list(self.players), "target": self.target, "turns": self.turns,
@@ -168,6 +206,9 @@ class GameFigures:
 def game_figures(game_id: int, events: Sequence[Event]) -> GameFigures:
     """The figures of the game those events make (the first is its creation), by replaying them with the engine
     and reading its state after each event: the same scores, pawns and end as ``status`` shows."""
+    from referee.events import _QUIET, Created, Discarded, SanityRolled, WordPlayed
+    from referee.rules import Game
+
     created = events[0]
     if not isinstance(created, Created):
         raise ValueError("a game's events start with its creation")
@@ -222,10 +263,10 @@ def game_figures(game_id: int, events: Sequence[Event]) -> GameFigures:
                     out[seat] = True
                     went.append((seat, p.left))
             at = len(figures.points)  # a player out between turns is marked at the next point
-            if state.phase in _TURN_OVER and turn_player is not None:
+            if state.phase.value in _TURN_OVER and turn_player is not None:
                 point(turn_player, turn_word)
                 turn_player = turn_word = None
-            elif state.phase in _TURN_OVER and went:  # a leave between turns: the last point says it
+            elif state.phase.value in _TURN_OVER and went:  # a leave between turns: the last point says it
                 last = figures.points.pop()
                 point(last.player, last.word)
                 at -= 1
@@ -240,7 +281,7 @@ def game_figures(game_id: int, events: Sequence[Event]) -> GameFigures:
         _QUIET.reset(token)
     _mark_points(figures)
     outcome = state.outcome
-    figures.over = state.phase is Phase.OVER
+    figures.over = state.phase.value == "over"
     if outcome is not None:
         figures.winner, figures.ending = outcome.winner, outcome.termination.value
     for seat, p in enumerate(state.players):
