@@ -35,7 +35,8 @@ LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
                  "export", "rules", "verify")
-} | {"table": "referee.table_cli", "board": "referee.board.cli", "purge": "referee.purge_cli"}
+} | {"table": "referee.table_cli", "board": "referee.board.cli", "purge": "referee.purge_cli",
+     "stats": "referee.history.cli"}
 
 
 class LazyGroup(click.Group):

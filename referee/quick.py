@@ -89,6 +89,10 @@ def run(args: list[str]) -> int | None:
         return check(rest, given)
     if command == "games" and not rest:
         return games(db, given)
+    if command == "stats" and rest in ([], ["--json"]) and game is None:  # the table's history, over every game
+        from referee.history.report import quick_stats
+
+        return quick_stats(db, bool(rest))
     if command == "status" and rest in ([], ["--json"]):
         return status(db, game, bool(rest), given)
     if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"

@@ -87,7 +87,15 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
         "join": _join(shown.id) if not over else None,
+        "history": _history(shown) if over else None,
     }
+
+
+def _history(shown: Shown) -> str | None:
+    """A finished game's chart, winner and best word (``referee.board.records``)."""
+    from referee.board.records import history_html
+
+    return history_html(shown.id, shown.updated_at)
 
 
 def _join(game_id: int) -> dict[str, str] | None:
@@ -206,10 +214,12 @@ def game(game_id: int) -> Any:
 
 @board.get("/games")
 def games() -> Any:
+    from referee.board.records import records_html
+
     found = _source().games()
     rows = [{"id": g.id, "players": ", ".join(g.players), "updated": when(g.updated_at),
              "state": _phase_words(g.phase, g.winner)} for g in found]
-    return render_template("games.html", rows=rows, title=_("Games"), nav="games")
+    return render_template("games.html", rows=rows, title=_("Games"), nav="games", records=records_html(found))
 
 
 def when(stamp: str) -> str:
