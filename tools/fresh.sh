@@ -63,9 +63,9 @@ cp /etc/hosts "$root/etc/hosts"
 # A network whose proxy signs TLS with its own authority (one under /usr/local/share/ca-certificates here): the
 # root trusts it as the host does, or pip cannot reach the package index. The only setting carried over.
 if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-    mkdir -p "$root/etc/ssl/certs"
-    cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
-    printf '[global]\ncert = /etc/ssl/certs/ca-certificates.crt\n' > "$root/etc/pip.conf"
+    # its own file: Debian's ca-certificates, pulled in with python3, rewrites /etc/ssl/certs/ca-certificates.crt
+    cp /etc/ssl/certs/ca-certificates.crt "$root/etc/network-ca-bundle.pem"
+    printf '[global]\ncert = /etc/network-ca-bundle.pem\n' > "$root/etc/pip.conf"
     say "the network's TLS authority: the host's CA bundle, for pip (/etc/pip.conf in the root)"
 fi
 
