@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from board_support import Board, console_errors, emulate_phone, uw
 
+pytestmark = pytest.mark.slow  # a real board process driven by headless Chromium
+
 LIVE_LIMIT_S = 2.0
 
 

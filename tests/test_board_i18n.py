@@ -9,7 +9,6 @@ import json
 import re
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -352,9 +351,7 @@ def test_the_stream_speaks_its_pages_language(db: Path) -> None:
     assert "Pila de robo" in first_es["html"] and first_es["title"] == "Partida 1: Cindi, Paul, Sue"
     assert "Draw pile" in first_en["html"] and first_en["title"] == "Game 1: Cindi, Paul, Sue"
     threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n", check=True)).start()
-    started = time.monotonic()
-    update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)
-    assert time.monotonic() - started < 2
+    update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)  # how soon: benchmarks/bench_board.py
     assert "Sue tira por TAPS: un 10 o más supera la prueba." in update_es["html"]
     assert update_es["announce"].endswith("Sue tira por TAPS: un 10 o más supera la prueba.")
     assert "Sue rolls for TAPS: 10 or more passes." in update_en["html"]

@@ -709,6 +709,7 @@ def test_pages_answer_while_a_phone_waits_for_the_cli_lock(db: Path) -> None:
         assert posted["answer"]["events"] == seen + 1
 
 
+@pytest.mark.slow  # waits out SQLite's whole busy timeout (10 s) before the 503 it checks
 def test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing(db: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pip builds the wheel and installs it into new environments
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
