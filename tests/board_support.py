@@ -27,6 +27,15 @@ def free_port() -> int:
         return port
 
 
+def client_for(path: Path | str, players: bool = False, **config: Any) -> Any:
+    """A Flask test client of the board on ``path`` (a file or an address), following the most recent game; with
+    ``players`` the phones may play; ``config``: any other setting (``BOARD_HOST_SECRET``...)."""
+    from referee.board.app import create_app
+
+    return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
+                       **config}).test_client()
+
+
 def uw(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     """``uw-referee --db DB ARGS`` in its own process, as a player at the table would run it."""
     done = subprocess.run([sys.executable, "-m", "referee.cli", "--db", str(db), *args],

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from board_support import client_for
 from cli_support import run
 from click.testing import CliRunner
 
@@ -36,11 +37,6 @@ def db(db: Path) -> Path:
     assert run(path, "play", "look", "--roll", "7").exit_code == 0
     assert run(path, "play", "champ", "--roll", "3").exit_code == 0
     return path
-
-
-def client_for(path: Path, **config: Any) -> Any:
-    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config})
-    return app.test_client()
 
 
 # -- pages ----------------------------------------------------------------------------------------

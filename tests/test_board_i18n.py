@@ -16,21 +16,17 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from board_support import client_for
 from cli_support import run
 from click.testing import CliRunner
 
 from dictionaries.i18n import language
-from referee.board.app import create_app
 from referee.board.language import COOKIE
 from referee.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_PO = ROOT / "referee" / "board" / "locale" / "es" / "LC_MESSAGES" / "board.po"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
-
-
-def client_for(path: Path, **config: Any) -> Any:
-    return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config}).test_client()
 
 
 @pytest.fixture

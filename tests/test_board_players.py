@@ -2,9 +2,11 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import board_support
 import pytest
 from cli_support import run
 from click.testing import CliRunner
@@ -24,10 +26,8 @@ def db(db: Path) -> Path:
     return db
 
 
-def client_for(path: Path, players: bool = True, **config: Any) -> Any:
-    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
-                      "BOARD_HOST_SECRET": HOST, **config})
-    return app.test_client()
+#: A board whose phones play, with the tests' host secret (``client_for(db, players=False)``: a read-only one).
+client_for = partial(board_support.client_for, players=True, BOARD_HOST_SECRET=HOST)
 
 
 def join(client: Any, seat: str, code: str | None = None, game: int = 1) -> Any:
