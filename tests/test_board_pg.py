@@ -165,7 +165,7 @@ def test_an_action_through_one_board_process_reaches_the_other_ones_stream(postg
             assert watching.wait_for(2, 10), "the other process never streamed the action"
             assert watching.payloads[1]["key"] != watching.payloads[0]["key"]
             assert "Cindi" in watching.payloads[1]["html"] and "Paul" in watching.payloads[1]["announce"]
-            assert watching.arrived[1] - acted < 5
+            assert watching.arrived[1] - acted < 5  # margin: NOTIFY brings it in ms; 5 s is 25x the 185 ms p99
             # the same game on both (the acting replica may also mark the phone's action: that mark lives in its memory)
             assert also.wait_for(2, 10) and also.payloads[1]["announce"] == watching.payloads[1]["announce"]
         finally:
