@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from board_support import wait_until
 from cli_support import run
 from click.testing import CliRunner
 from postgres_support import Backend
@@ -190,7 +191,10 @@ def test_a_game_without_its_code_is_the_same_404_as_no_game(backend: Backend, ap
     # Game 1 gone (purged): with its right code, its answer is the very answer it gave without one.
     finish_and_purge(backend, one["game"])
     gone = hosted_client(backend, apps)
-    assert gone.get(path + ("&" if "?" in path else "?") + f"code={one['code']}").data == refused.data
+    with_code = path + ("&" if "?" in path else "?") + f"code={one['code']}"
+    # On PostgreSQL the board hears of the purge by its NOTIFY: wait for that state, not for a time
+    wait_until(lambda: gone.get(with_code).status_code == 404, "the board to hear that game 1 was purged")
+    assert gone.get(with_code).data == refused.data
     assert gone.get(path).data == refused.data
     assert refused.headers["Content-Type"] == gone.get(path).headers["Content-Type"]
 

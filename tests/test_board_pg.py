@@ -52,13 +52,14 @@ def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(po
         listener.poll()
         assert listener.version == before + 2 and len(heard) == 2
         # a stream sleeps on its own game: another table's commit does not wake it, its own does
-        mine = listener.version_of(first)
-        started = time.monotonic()
-        threading.Timer(0.2, discard, (postgres_db, second)).start()
-        assert listener.wait(mine, 0.8, first) == mine and time.monotonic() - started >= 0.75
-        assert listener.version_of(second) != 0
+        mine, wake = listener.version_of(first), threading.Event()
+        unsubscribe = listener.subscribe(first, wake)
+        discard(postgres_db, second)
+        listener.poll()  # the other table's commit is caught up: it woke nobody asleep on this one
+        assert not wake.is_set() and listener.version_of(first) == mine and listener.version_of(second) != 0
         threading.Timer(0.1, discard, (postgres_db, first)).start()
-        assert listener.wait(mine, 5, first) == mine + 1
+        assert listener.wait(mine, 30, first) == mine + 1 and wake.is_set()
+        unsubscribe()
     finally:
         listener.stop()
 
@@ -164,7 +165,7 @@ def test_an_action_through_one_board_process_reaches_the_other_ones_stream(postg
             assert watching.wait_for(2, 10), "the other process never streamed the action"
             assert watching.payloads[1]["key"] != watching.payloads[0]["key"]
             assert "Cindi" in watching.payloads[1]["html"] and "Paul" in watching.payloads[1]["announce"]
-            assert watching.arrived[1] - acted < 5
+            assert watching.arrived[1] - acted < 5  # margin: NOTIFY brings it in ms; 5 s is 25x the 185 ms p99
             # the same game on both (the acting replica may also mark the phone's action: that mark lives in its memory)
             assert also.wait_for(2, 10) and also.payloads[1]["announce"] == watching.payloads[1]["announce"]
         finally:

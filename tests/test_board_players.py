@@ -2,9 +2,11 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import board_support
 import pytest
 from cli_support import run
 from click.testing import CliRunner
@@ -24,10 +26,8 @@ def db(db: Path) -> Path:
     return db
 
 
-def client_for(path: Path, players: bool = True, **config: Any) -> Any:
-    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
-                      "BOARD_HOST_SECRET": HOST, **config})
-    return app.test_client()
+#: A board whose phones play, with the tests' host secret (``client_for(db, players=False)``: a read-only one).
+client_for = partial(board_support.client_for, players=True, BOARD_HOST_SECRET=HOST)
 
 
 def join(client: Any, seat: str, code: str | None = None, game: int = 1) -> Any:
@@ -705,10 +705,12 @@ def test_pages_answer_while_a_phone_waits_for_the_cli_lock(db: Path) -> None:
             cli.close()
         poster.join(30)
         assert still_waiting
+        # margin: a page queued behind the action would wait out the busy timeout (10 s); 1 s is a tenth of it
         assert page_s < 1.0, f"the board's page took {page_s:.2f} s while a phone's action waited for the lock"
         assert posted["answer"]["events"] == seen + 1
 
 
+@pytest.mark.slow  # waits out SQLite's whole busy timeout (10 s) before the 503 it checks
 def test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing(db: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3

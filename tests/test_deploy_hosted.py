@@ -228,7 +228,8 @@ def test_two_replicas_behind_nginx_stream_at_once_and_survive_a_kill(site: Site)
         acted = time.monotonic()
         status, done = call(f"{site.base}/api/games/{gid}/actions", {"action": "discard", "seen": 2}, seats["Cindi"])
         assert status == 200 and done["events"] == 3, done
-        assert page.wait_for(2, 5) and page.arrived[1] - acted < 2  # not held in a buffer
+        # not held in a buffer: a buffered stream arrives when it ends (300 s); 2 s is 10x the 185 ms p99
+        assert page.wait_for(2, 5) and page.arrived[1] - acted < 2
         assert "Paul" in page.payloads[1]["announce"] and page.ids[1].startswith("3-")
         for i in (0, 1):  # the replica that serves the table (its stream ends with it): kill it
             site.kill(i)

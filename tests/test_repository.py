@@ -46,3 +46,21 @@ def test_benchmarks_md_keeps_the_current_results_and_links_the_history() -> None
 def slug(heading: str) -> str:
     """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens."""
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_pages_cite_no_issue_numbers_and_close_every_code_fence() -> None:
+    """docs/ is read by people who do not know the tracker; an unclosed fence turns the rest of a page into code."""
+    problems = []
+    for page in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]:
+        opened = False
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            where = f"{page.relative_to(ROOT)}:{number}"
+            if re.search(r"\bissues? \d+", line, re.IGNORECASE):
+                problems.append(f"{where}: cites an issue")
+            if line.lstrip().startswith("```"):
+                if opened and line.strip() != "```":
+                    problems.append(f"{where}: text after a closing fence")
+                opened = not opened
+        if opened:
+            problems.append(f"{page.relative_to(ROOT)}: a code fence is never closed")
+    assert problems == []

@@ -47,6 +47,7 @@ cleanup() {
     if [ "${FRESH_KEEP:-0}" != 1 ] && ! grep -q " $root/" /proc/mounts; then rm -rf "$root"; fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT  # stopped: the EXIT trap still unmounts and cleans up
 
 started=$(date +%s)
 say "debootstrap bookworm (minbase) from $mirror into $root"
@@ -59,6 +60,14 @@ ln -sf pts/ptmx "$root/dev/ptmx"
 mount -t tmpfs shm "$root/dev/shm"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 cp /etc/hosts "$root/etc/hosts"
+# A network whose proxy signs TLS with its own authority (one under /usr/local/share/ca-certificates here): the
+# root trusts it as the host does, or pip cannot reach the package index. The only setting carried over.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    # its own file: Debian's ca-certificates, pulled in with python3, rewrites /etc/ssl/certs/ca-certificates.crt
+    cp /etc/ssl/certs/ca-certificates.crt "$root/etc/network-ca-bundle.pem"
+    printf '[global]\ncert = /etc/network-ca-bundle.pem\n' > "$root/etc/pip.conf"
+    say "the network's TLS authority: the host's CA bundle, for pip (/etc/pip.conf in the root)"
+fi
 
 # A login shell's environment on that machine: nothing of this one's (no PIP_*, no UW_*, no virtual environment).
 in_root() {
