@@ -41,6 +41,8 @@ from referee.store_format import (
     Damaged,
     GameSummary,
     NoGame,
+    SeatKey,
+    SeatRefused,
     StoreError,
     add_actions,
     chain_record,
@@ -51,6 +53,8 @@ from referee.store_format import (
     snapshot_digest,
     summary_of,
     told_tail,
+    version_count,
+    version_of,
 )
 from referee.store_schema import SCHEMA_VERSION, rollback
 
@@ -467,7 +471,8 @@ class Store:
         from referee.rules import Game
         from referee.state import State
 
-        data = self._snapshot(conn, game_id)
+        row = self._snapshot_row(conn, game_id) if self._version >= 4 else None
+        data = self._snapshot(conn, game_id) if row is None else self._kept_state(row)
         game = None
         if data is not None:
             try:
@@ -476,8 +481,77 @@ class Store:
                 pass  # a snapshot this version cannot read: replay
         if game is None:
             game = self._replay(conn, game_id)
+            game.version = self._version_now(conn, game_id)
+        else:
+            game.version = version_of(game_id, game.count, row[4]) if row is not None else \
+                self._version_now(conn, game_id)
+            game.recent = self._recent_of(row) if row is not None else None
         game.generation = self._generation(conn, game_id)
         return game
+
+    @staticmethod
+    def _kept_state(row: tuple[int, str, str, str | None, bytes, bool, str | None]) -> dict[str, Any] | None:
+        """The state a snapshot row keeps, when its digest matches (``_snapshot_row``)."""
+        if not row[5]:
+            return None
+        try:
+            data = json.loads(row[1])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    @staticmethod
+    def _recent_of(row: tuple[int, str, str, str | None, bytes, bool, str | None]) -> list[list[Any]] | None:
+        """The words of the last actions a whole snapshot row keeps (each action a list of notes as JSON)."""
+        if not row[5] or row[6] is None:
+            return None
+        try:
+            window = json.loads(row[6])
+        except ValueError:
+            return None
+        return window if isinstance(window, list) and all(isinstance(a, list) for a in window) else None
+
+    def _seat_name(self, conn: sqlite3.Connection, game_id: int, seat: str | SeatKey | None) -> str | None:
+        """The player's name of the seat that acts: given, or found by its token in this transaction (``SeatKey``;
+        ``SeatRefused`` when it opens no seat of the game, or a cookie's request lacks its CSRF token)."""
+        if not isinstance(seat, SeatKey):
+            return seat
+        import hmac
+
+        row = conn.execute("SELECT game_id, name, csrf_sha256 FROM seats WHERE token_sha256 = ?",
+                           (seat.token_sha256,)).fetchone() if self._version >= 6 else None
+        if row is None or int(row[0]) != game_id:
+            raise SeatRefused("bad-token")
+        if seat.csrf_sha256 is not None and not hmac.compare_digest(seat.csrf_sha256, str(row[2])):
+            raise SeatRefused("csrf")
+        seat.name = str(row[1])
+        return seat.name
+
+    def seat_look(self, game_id: int, seat: SeatKey) -> tuple[Game, bool]:
+        """What a phone reads, in one transaction: the game (with its version and the words of its last actions)
+        as ``seat`` sees it, and whether that seat may undo the last action on its own (``SeatRefused`` when the
+        seat is not the game's; ``seat.name`` is set)."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            name = self._seat_name(conn, gid, seat)
+            game = self._game(conn, gid)
+            own = False
+            if name is not None and self._version >= 6:
+                row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (gid,)).fetchone()
+                player = next((p for p in game.state.players if p.name.casefold() == name.casefold()), None)
+                own = (row is not None and int(row[0]) == game.count and str(row[1]).casefold() == name.casefold()
+                       and player is not None and not player.out and not player.left)
+        return game, own
+
+    def _version_now(self, conn: sqlite3.Connection, game_id: int) -> str:
+        """The game's version (``version_of``): its event count and the chain digest of its last event (none in a
+        file before schema 4, read as it is)."""
+        column = "chain" if self._version >= 4 else "NULL"
+        row = conn.execute(f"SELECT seq, {column} FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+        if row is None:
+            return version_of(game_id, 0, None)
+        return version_of(game_id, int(row[0]) + 1, row[1] if isinstance(row[1], bytes) else None)
 
     def _generation(self, conn: sqlite3.Connection, game_id: int) -> int:
         """The game's generation (``generation_of`` the kinds of its corrections: virtual rolls after an undo are new
@@ -494,11 +568,19 @@ class Store:
                 continue
         return generation_of(kinds)
 
-    def _corrections(self, conn: sqlite3.Connection, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    def _corrections(self, conn: sqlite3.Connection, game_id: int, internal: bool = False
+                     ) -> list[tuple[str, dict[str, Any]]]:
+        """The game's corrections as recorded, each with its time; without the versions each keeps (``on``, ``made``:
+        the turn guard's, not the table's) unless ``internal``."""
         if self._version < 3:
             return []
         rows = conn.execute("SELECT at, data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
-        return [(at, json.loads(data)) for at, data in rows]
+        found = [(at, json.loads(data)) for at, data in rows]
+        if not internal:
+            for _at, record in found:
+                record.pop("on", None)
+                record.pop("made", None)
+        return found
 
     def _typed_corrections(self, conn: sqlite3.Connection, game_id: int) -> list[Correction]:
         """The game's corrections as the engine's values."""
@@ -506,11 +588,16 @@ class Store:
 
         return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id)]
 
-    def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction) -> None:
-        """Record a correction (undo, redo, amend) with the time."""
+    def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction, on: str | None = None,
+                made: str | None = None) -> None:
+        """Record a correction (undo, redo, amend) with the time, and the game's versions before and after it (what
+        a refusal says happened since a version: ``_meanwhile``)."""
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
+        data = correction.to_dict()
+        if on is not None and made is not None:
+            data.update(on=on, made=made)
         conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (?, ?, ?, ?)",
-                     (game_id, row[0], now(), dumps(correction.to_dict())))
+                     (game_id, row[0], now(), dumps(data)))
 
     def _redo_stack(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
         from referee.events import event_from_dict
@@ -745,6 +832,8 @@ class Store:
             rows.append((game_id, first_seq + i, stamp, data, chain.digest()))
         conn.executemany("INSERT INTO events (game_id, seq, at, data, chain) VALUES (?, ?, ?, ?, ?)", rows)
         self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, dumps(recent))
+        game.version = version_of(game_id, first_seq + len(new), chain.digest())
+        game.recent = recent
 
     def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
                 ) -> list[list[Any]]:
@@ -808,26 +897,101 @@ class Store:
             self._save(conn, game_id, game, 0, game.events)
         return game_id, game, result
 
-    def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None) -> None:
+    def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None,
+                    seat: str | None = None, own: bool = False) -> None:
         """Refuse a write decided on a state the game has left (``Seen.check``), with what happened meanwhile
-        (``Seen.unseen``: read from the game's events and corrections only when it moved)."""
+        (read only when it moved: ``_meanwhile``). ``seat``: a player's seat makes the write (a phone); with
+        ``own`` it undoes its own last action, which it may only while that action made the game's version
+        (``phone_actions``, which every other write ends) and its player is still in the game (``NotYours``)."""
+        if seat is not None and own:
+            self._check_own(conn, game_id, game, seat)
         if expect is None:
             return
         meanwhile = None
         if expect.moved(game):
-            meanwhile = expect.unseen(self._events(conn, game_id)[0], self._typed_corrections(conn, game_id))
+            if expect.version is not None and expect.version != game.version:
+                meanwhile = self._meanwhile(conn, game_id, expect.version)
+            else:
+                meanwhile = expect.unseen(self._events(conn, game_id)[0], self._typed_corrections(conn, game_id))
         expect.check(game, meanwhile)
 
-    def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None
-            ) -> tuple[int, Game, Any]:
+    def _check_own(self, conn: sqlite3.Connection, game_id: int, game: Game, seat: str) -> None:
+        """A seat's own undo: its action must have made the game as it is, and its player still be in the game."""
+        from referee.events import NotYours
+
+        row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone() \
+            if self._version >= 6 else None
+        player = next((p for p in game.state.players if p.name.casefold() == seat.casefold()), None)
+        if (row is None or int(row[0]) != game.count or str(row[1]).casefold() != seat.casefold() or player is None
+                or player.out or player.left):
+            raise NotYours(msg("{seat} can only undo their own last action, until the next player acts; ask the "
+                               "host for any other undo", seat=seat), seat)
+
+    def _seat_wrote(self, conn: sqlite3.Connection, game_id: int, game: Game, seat: str | None) -> None:
+        """After a write, in its transaction: the phone's own-undo right. A seat's action gets it (for the version
+        it made); any other write (the terminal's, the host's, an undo) ends whichever seat had it. The corrections
+        seats asked the host for were asked on the game as it was: they go too."""
+        if self._version < 6:
+            return
+        if seat is None:
+            conn.execute("DELETE FROM phone_actions WHERE game_id = ?", (game_id,))
+        else:
+            conn.execute("INSERT INTO phone_actions (game_id, events, seat) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                         "DO UPDATE SET events = excluded.events, seat = excluded.seat", (game_id, game.count, seat))
+        conn.execute("DELETE FROM seat_requests WHERE game_id = ?", (game_id,))
+
+    def _meanwhile(self, conn: sqlite3.Connection, game_id: int, seen: str
+                   ) -> tuple[list[Event], list[Correction]]:
+        """What happened to the game since the table saw version ``seen``: the corrections recorded since (each
+        correction keeps the versions it was made ``on`` and ``made``) and the actions taken after them, read from
+        where they start (never the whole game)."""
+        from referee.events import Correction, event_from_dict
+
+        records = self._corrections(conn, game_id, internal=True)
+        count = version_count(seen) or 0
+        since: list[tuple[str, dict[str, Any]]] = []
+        made = [i for i, (_at, r) in enumerate(records) if r.get("made") == seen]
+        on = [i for i, (_at, r) in enumerate(records) if r.get("on") == seen]
+        if made:
+            since = records[made[-1] + 1:]
+        elif on:
+            since = records[on[0]:]
+        else:
+            row = conn.execute("SELECT at, chain FROM events WHERE game_id = ? AND seq = ?",
+                               (game_id, count - 1)).fetchone()
+            if row is not None and version_of(game_id, count, row[1] if isinstance(row[1], bytes) else None) == seen:
+                since = [(at, r) for at, r in records if at > row[0]]  # the events seen are still the game's
+            else:
+                since = records[-1:]  # (a version no record names: the last correction at least)
+        start = count
+        if since:
+            start = version_count(str(since[-1][1].get("made", ""))) or count
+        rows = conn.execute("SELECT data FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                            (game_id, start)).fetchall()
+        try:
+            events = [event_from_dict(json.loads(data)) for (data,) in rows]
+            corrections = [Correction.from_dict(r) for _at, r in since]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._unreplayable(game_id, exc) from None
+        return events, corrections
+
+    def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None,
+            seat: str | SeatKey | None = None, turn: bool = False) -> tuple[int, Game, Any]:
         """Run ``action`` on the game and commit the events it applied, all in one transaction.
 
         The game is resumed once, inside the write lock. A RulesError from the action rolls
         everything back: a refused action changes nothing. ``expect``: what the table saw when it
-        decided the action; if the game has moved on since, it is refused (``GameChanged``).
+        decided the action; if the game has moved on since, it is refused (``GameChanged``). ``seat``: the
+        player's seat that acts (a phone, its name or ``SeatKey``), which may then undo it on its own until another
+        write (``_seat_wrote``); with ``turn`` the action is its turn's (refused unless it is that seat's turn).
         """
+        from referee.rules import Seen
+
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
+            name = self._seat_name(conn, gid, seat)
+            if name is not None and turn:
+                expect = Seen(expect.events, name, expect.undos, expect.version) if expect else Seen(player=name)
             self._check_game(conn, gid)  # damage anywhere in the game stops the write
             game = self._game(conn, gid)
             self._check_seen(conn, gid, game, expect)
@@ -838,26 +1002,33 @@ class Store:
                 self._save(conn, gid, game, before, game.events[before - game.base:])
                 if self._version >= 3:
                     conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
+                self._seat_wrote(conn, gid, game, name)
         return gid, game, result
 
     def rewrite(self, game_id: int | None,
                 change: Callable[[list[Event], list[Event]], tuple[list[Event], list[Event] | None, Any]],
-                correction: Callable[[Any], Correction | None] | None = None, expect: Seen | None = None
-                ) -> tuple[int, Game, list[Event], Any]:
+                correction: Callable[[Any], Correction | None] | None = None, expect: Seen | None = None,
+                seat: str | SeatKey | None = None) -> tuple[int, Game, list[Event], Any]:
         """Replace a game's events by ``change(events, redo)``'s, replayed, in one transaction (undo, redo, amend).
 
         ``change`` gets the events and the redo stack, and returns the new list of events, the new
         redo stack (None: unchanged) and a result; the new list is replayed in full (a RulesError
         rolls back). ``correction(result)`` is recorded. Returns the game, the events it had
-        before, and the result. ``expect``: what the table saw (as for ``act``).
+        before, and the result. ``expect``: what the table saw (as for ``act``); ``seat``: a player's seat undoes
+        its own last action (refused with ``NotYours`` unless that action made the game as it is).
         """
 
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
+            name = self._seat_name(conn, gid, seat)
             self._check_game(conn, gid)
             events, _ = self._events(conn, gid)
-            if expect is not None:  # the game as the snapshot keeps it (generation included): no replay
-                self._check_seen(conn, gid, self._game(conn, gid), expect)
+            if expect is not None or name is not None:  # the game as the snapshot keeps it: no replay
+                now_game = self._game(conn, gid)
+                on = now_game.version
+                self._check_seen(conn, gid, now_game, expect, name, own=True)
+            else:
+                on = self._version_now(conn, gid)
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []
             new_events, new_redo, result = change(list(events), redo)
             keep = 0
@@ -892,8 +1063,9 @@ class Store:
                     self._set_redo(conn, gid, new_redo)
                 record = correction(result) if correction is not None else None
                 if record is not None:
-                    self._record(conn, gid, record)
+                    self._record(conn, gid, record, on, game.version)
                 game.generation = self._generation(conn, gid)
+            self._seat_wrote(conn, gid, game, None)
         return gid, game, events, result
 
 #: The contract's names, with those of its parts that callers and tests name through this module.

@@ -93,6 +93,45 @@ def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | Non
     return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
 
 
+class SeatRefused(Exception):
+    """A request that names no seat of the game (``kind`` "bad-token": no such token, or another game's), or a
+    cookie's request without the seat's CSRF token (``kind`` "csrf"): refused before anything is read or written."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+@value()
+class SeatKey:
+    """A phone's seat as a request names it: its token's SHA-256 and, for a request authenticated by the seat's
+    cookie, the SHA-256 of the CSRF token it carried (None: a bearer token, no CSRF token needed). The store finds
+    the seat inside the transaction that reads or writes the game (no read of its own) and sets ``name``, the
+    player's name as the game spells it."""
+
+    token_sha256: str
+    csrf_sha256: str | None = None
+    name: str = ""
+
+
+def version_of(game_id: int, count: int, head: bytes | None) -> str:
+    """The game's version: its event count and a digest of its chain head (which covers every event before it), the
+    same string as the board's event stream id for the game (``referee.board.views.event_id``). Every read returns
+    it and every write takes it: a write decided on another version is refused (an undo, a redo or an amended roll
+    changes it even when the count comes back)."""
+    mark = f"{game_id}:{(head or b'').hex()}"
+    return f"{count}-{blake2b(mark.encode(), digest_size=8).hexdigest()}"
+
+
+def version_count(version: str) -> int | None:
+    """The event count a version names; None when ``version`` is not one (``version_of``'s form)."""
+    count, dash, mark = version.partition("-")
+    if not dash or not count.isdigit() or len(count) > 9 or len(mark) != 16 or not all(
+            c in "0123456789abcdef" for c in mark):
+        return None
+    return int(count)
+
+
 def summary_of(state: State) -> dict[str, Any]:
     """What ``games`` shows of a game, kept beside it so listing never replays."""
     return {
