@@ -51,6 +51,7 @@ from referee.moves import (
     Leave,
     Move,
     Play,
+    Prepared,
     Redo,
     Roll,
     Undo,
@@ -106,17 +107,6 @@ class Result(_GameNow):
     verdict: Verdict | None = None
     removed: tuple[Event, ...] = ()
     restored: tuple[Event, ...] = ()
-
-
-@value(frozen=True)
-class Prepared:
-    """A word judged for a game by ``Referee.prepare``, before any lock is taken: the game, its set-up and the
-    verdict. Only the referee that judged it plays it (a verdict made elsewhere is refused)."""
-
-    game_id: int
-    setup: Setup
-    verdict: Verdict
-    judged_by: object = None
 
 
 @value(frozen=True)

@@ -1,12 +1,25 @@
-"""What a face asks the referee to do, one value per action, for its one write path (``Referee.act``): the CLI,
-``table``, the phones, the host's page, the hosted API and the library all name their action with these."""
+"""What a face asks the referee to do, one value per action (and a word judged ahead, ``Prepared``), for its one
+write path (``Referee.act``): the CLI, ``table``, the phones, the host's page, the hosted API and the library all
+name their action with these."""
 from __future__ import annotations
 
 from referee.values import value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from referee.actions import Prepared
+    from dictionaries.verdict import Verdict
+    from referee.events import Setup
+
+
+@value(frozen=True)
+class Prepared:
+    """A word judged for a game by ``Referee.prepare``, before any lock is taken: the game, its set-up and the
+    verdict. Only the referee that judged it plays it (a verdict made elsewhere is refused)."""
+
+    game_id: int
+    setup: Setup
+    verdict: Verdict
+    judged_by: object = None
 
 
 @value(frozen=True)
@@ -93,5 +106,6 @@ TURN_MOVES = (Play, Roll, Discard, CloseBinding)
 #: The moves a seat may make on its own (the others it asks the host for).
 SEAT_MOVES = (*TURN_MOVES, Bind, Undo)
 
-__all__ = ["Amend", "AmendRollOff", "Bind", "CloseBinding", "Discard", "Leave", "Move", "Play", "Redo", "Roll",
+__all__ = ["Amend", "AmendRollOff", "Bind", "CloseBinding", "Discard", "Leave", "Move", "Play", "Prepared", "Redo",
+           "Roll",
            "SEAT_MOVES", "TURN_MOVES", "Undo"]

@@ -104,16 +104,23 @@ def test_a_request_waits_until_answered_once_or_the_game_moves(backend: Backend)
     assert book(backend).requests(gid, seen + 1) == []  # the game moved: none can be made as asked
 
 
-def test_the_last_phone_action_is_recorded_replaced_and_forgotten(backend: Backend) -> None:
-    gid = new_game(backend.store())
-    other = new_game(backend.store())
+def test_the_last_phone_action_is_the_writes_own_and_any_other_write_ends_it(backend: Backend) -> None:
+    """A seat's action records, in its own transaction, that the seat may undo it; another seat's replaces it; any
+    other write (the terminal's) ends it and drops the corrections asked on the game as it was."""
+    store = backend.store()
+    gid = new_game(store)
+    other = new_game(store)
     assert book(backend).last_action(gid) is None
-    book(backend).record_action(gid, 3, "Ann")
-    book(backend).record_action(gid, 4, "Bob")
-    book(backend).record_action(other, 3, "Ann")
+    store.act(gid, lambda g: g.apply(Discarded("Ann")), seat="Ann")
+    assert book(backend).last_action(gid) == (3, "Ann")
+    store.act(gid, lambda g: g.apply(Discarded("Bob")), seat="Bob")
+    store.act(other, lambda g: g.apply(Discarded("Ann")), seat="Ann")
     assert book(backend).last_action(gid) == (4, "Bob") and book(backend).last_action(other) == (3, "Ann")
-    book(backend).forget_action(gid)
+    book(backend).ask(gid, SeatRequest("r1", "Ann", "undo", 4))
+    book(backend).ask(other, SeatRequest("r1", "Bob", "undo", 3))
+    store.act(gid, lambda g: g.apply(Discarded("Ann")))  # the terminal's
     assert book(backend).last_action(gid) is None and book(backend).last_action(other) == (3, "Ann")
+    assert backend.sql("SELECT game_id FROM seat_requests") == [(other,)]
 
 
 def test_a_games_seats_go_with_it(backend: Backend) -> None:
@@ -123,8 +130,8 @@ def test_a_games_seats_go_with_it(backend: Backend) -> None:
     other = new_game(backend.store())
     for game in (gid, other):
         assert book(backend).take(game, "Ann", f"token-{game}", "csrf")
-        book(backend).ask(game, SeatRequest("r1", "Ann", "undo", 2))
-        book(backend).record_action(game, 2, "Ann")
+        backend.store().act(game, lambda g: g.apply(Discarded("Ann")), seat="Ann")
+        book(backend).ask(game, SeatRequest("r1", "Ann", "undo", 3))  # (a write drops the requests asked before it)
     statements = [f"DELETE FROM {table} WHERE game_id = ?" for table in ("events", "snapshots", "corrections", "redo")]
     statements.append("DELETE FROM games WHERE id = ?")
     if backend.kind == "sqlite":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -175,8 +176,9 @@ def _recent(game_id: int, game: Any) -> list[str]:
     if game.recent is not None:
         try:
             actions = [[message_from_json(note) for note in action] for action in game.recent]
-            if not any(note is None for action in actions for note in action):
-                return [sentence(say(action_words(a))) for a in reversed(actions)][:PHONE_RECENT]
+            said = [[note for note in action if note is not None] for action in actions]
+            if said == actions:  # every note readable (else: the board's copy)
+                return [action_words(list(a)) for a in reversed(said)][:PHONE_RECENT]
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
     rt = runtime(current_app)
@@ -258,9 +260,11 @@ def act(game_id: int) -> Any:
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
     word = str(data.get("word", ""))[:40]
     letters = data.get("letters")
-    move = {"play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
-            "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": CloseBinding,
-            "bind": lambda: BindMove(word), "undo": Undo}[action]()
+    moves: dict[str, Callable[[], Any]] = {
+        "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
+        "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": lambda: CloseBinding(),
+        "bind": lambda: BindMove(word), "undo": lambda: Undo()}
+    move = moves[action]()
     try:
         result = board_referee().act(game_id, move, seat=key, seen=seen)
     except NotYours as exc:
