@@ -231,8 +231,8 @@ class Store:
         return len(ids), events, problems
 
     def checked_view(self, game_id: int | None = None) -> tuple[int, dict[str, Any], Message | None]:
-        """``status``: what ``view`` gives, and what is damaged in the game if anything (its chain of events, its
-        snapshot or summary), so the scoreboard is shown and the damage said after it."""
+        """``status``: what ``view`` gives with the game's ``version``, and what is damaged in the game if anything
+        (its chain of events, its snapshot or summary), so the scoreboard is shown and the damage said after it."""
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             problem: Message | None = None
@@ -254,6 +254,7 @@ class Store:
                 view = kept[1]
             else:  # replays, which a damaged chain stops
                 view = self._game(conn, gid).state.view()
+            view = {**view, "version": self._version_now(conn, gid)}  # what a write from this reader sends
         return gid, view, problem
 
     def close(self) -> None:
