@@ -16,12 +16,12 @@ File safety is ``referee.store_file`` (the file is ours, opened without harm, SQ
 stamp of the last verification) and the schema and its migrations ``referee.store_schema``: SQLite's alone.
 
 The dialect seam, for a second backend (PostgreSQL through psycopg 3) implementing the same contract: the
-methods under "connection" (``_connect``, ``_transaction``, ``close``, ``exists``) and the few statements marked
-``# dialect:`` below (the chain's one-query aggregate ``CHAIN_SQL``, the snapshot's upsert, the new game's id, the
-bytes of a row in ``_chain_problem``). Every other statement is plain SQL with ``?`` placeholders (psycopg wants
-``%s``: the second backend's connection rewrites them) over the tables ``store_schema`` creates; the bytes
-written and the digests over them are ``store_format``'s, the same for both. ``self._version`` is the schema
-version: a new backend starts at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
+methods under "connection" (``_connect``, ``_transaction``, ``close``, ``exists``), ``_new_game``, and the statements
+that differ between backends, which the store names (``_sql``) and each backend writes in its own text
+(``referee.store_sql``). Every other statement is plain SQL with ``?`` placeholders (psycopg wants ``%s``: the
+second backend's connection turns them) over the tables ``store_schema`` creates; the bytes written and the digests
+over them are ``store_format``'s, the same for both. ``self._version`` is the schema version: a new backend starts
+at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
 
 Why this module is over 500 lines: the contract's readers and writers share the chain, snapshot and window
 helpers, and each reader is a dozen lines; split further, each part would reach into the others' private helpers.
@@ -40,6 +40,7 @@ from referee.store_format import (
     KEPT_ACTIONS,
     Damaged,
     GameSummary,
+    Linked,
     NoGame,
     SeatKey,
     SeatRefused,
@@ -57,6 +58,7 @@ from referee.store_format import (
     version_of,
 )
 from referee.store_schema import SCHEMA_VERSION, rollback
+from referee.store_sql import SQLITE
 
 TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
 if TYPE_CHECKING:
@@ -67,12 +69,9 @@ if TYPE_CHECKING:
     from referee.rules import Game, Seen
     from referee.state import State
 
-#: dialect: a game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
-#: one query and one hash call check thousands of events (the rows are read in the primary key's order).
-CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), max(seq) FROM (SELECT seq, at, data "
-             "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
-#: dialect: the order ``purge`` reads every game's summary in (PostgreSQL: with the games' rows locked).
-PURGE_ORDER = "ORDER BY id"
+#: The schema from which a game's chain is linked (``store_format.Linked``: each event's digest covers the one before
+#: it, so that a write checks and extends the chain from its last link); schemas 4 to 6 kept one running digest.
+LINKED_SCHEMA = 7
 
 
 class Store:
@@ -91,6 +90,13 @@ class Store:
         self._version = SCHEMA_VERSION
         self._verified = False  # the whole file was checked (or known unchanged) on this connection
         self._resumed: tuple[int, int, Any] | None = None  # (game, events, running digest) checked before a write
+
+    #: This backend's text of each statement that differs between backends (``referee.store_sql``).
+    _statements: dict[str, str] = SQLITE
+
+    def _sql(self, name: str) -> str:
+        """This backend's statement ``name`` (``referee.store_sql``)."""
+        return self._statements[name]
 
     # -- connection (the dialect seam: SQLite) ----------------------------------------------------
 
@@ -307,12 +313,12 @@ class Store:
 
     def _resolve(self, conn: sqlite3.Connection, game_id: int | None) -> int:
         if game_id is None:
-            row = conn.execute("SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT 1").fetchone()
+            row = conn.execute(self._sql("latest_game")).fetchone()
             if row is None:
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             return int(row[0])
         # a number past SQLite's integers (a page's address can hold any) names no game rather than overflowing
-        row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone() if 0 < game_id < 2**63 else None
+        row = conn.execute(self._sql("one_game"), (game_id,)).fetchone() if 0 < game_id < 2**63 else None
         if row is None:
             raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
                              path=self.path))
@@ -414,11 +420,26 @@ class Store:
 
     # -- the chain of events ----------------------------------------------------------------------
 
+    def _linked(self) -> bool:
+        """Whether this database's chains are linked (``LINKED_SCHEMA``), else one running digest."""
+        return self._version >= LINKED_SCHEMA
+
+    def _chain_begin(self, game_id: int) -> Any:
+        """The chain of a game before its first event, as this database's schema builds it."""
+        start = chain_start(game_id)
+        return Linked(start.digest()) if self._linked() else start
+
     def _chain(self, conn: sqlite3.Connection, game_id: int, end: int | None = None) -> tuple[Any, int]:
-        """The running digest of the game's events before seq ``end`` (all when None) and their count, checked
-        against the digest the last of them carries: the rows' bytes read and hashed in one go, no replay.
-        Damage raises ``StoreError`` naming the game and the event."""
-        blob, count, last = conn.execute(CHAIN_SQL, (game_id, 2**62 if end is None else end)).fetchone()
+        """The chain of the game's events before seq ``end`` (all when None) and their count, checked against the
+        digest each carries: the whole history, read and hashed (no replay). Damage raises ``StoreError`` naming
+        the game and the event. (A write checks only from its snapshot on: ``_check_game``.)"""
+        if self._linked():
+            chain, count, problem = self._walk(conn, game_id, 0, end)
+            if problem is not None:
+                raise self._damaged(game_id, problem)
+            return chain, count
+        blob, count, last = conn.execute(self._sql("chain_aggregate"),
+                                         (game_id, 2**62 if end is None else end)).fetchone()
         chain = chain_start(game_id)
         if count == 0:
             return chain, 0
@@ -428,21 +449,28 @@ class Store:
             raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
         return chain, count
 
-    def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
-        """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
-        chain = chain_start(game_id)
-        # dialect: the rows' bytes as stored
-        rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "
-                            "ORDER BY seq", (game_id,)).fetchall()
-        for i, (seq, at, data, digest) in enumerate(rows):
+    def _walk(self, conn: sqlite3.Connection, game_id: int, start: int, end: int | None,
+              chain: Any = None) -> tuple[Any, int, Message | None]:
+        """The chain over the game's events from seq ``start`` (after ``chain``, the chain before it; from the
+        beginning when None) to ``end``, event by event: the chain, the count of events up to the last one read,
+        and what is wrong (None: each event's digest matches)."""
+        chain = self._chain_begin(game_id) if chain is None else chain
+        rows = conn.execute(self._sql("chain_rows"), (game_id, start, 2**62 if end is None else end)).fetchall()
+        for i, (seq, at, data, digest) in enumerate(rows, start):
             if seq != i:
-                return msg("event {event} is missing", event=i)
+                return chain, i, msg("event {event} is missing", event=i)
             if not isinstance(at, bytes) or not isinstance(data, bytes):
-                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
+                return chain, i, msg("event {event} was changed after it was written (its digest no longer matches)",
+                                     event=i)
             chain.update(chain_record(seq, at, data))
             if digest != chain.digest():
-                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
-        return None
+                return chain, i, msg("event {event} was changed after it was written (its digest no longer matches)",
+                                     event=i)
+        return chain, start + len(rows), None
+
+    def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
+        """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
+        return self._walk(conn, game_id, 0, None)[2]
 
     def _damaged(self, game_id: int, problem: Message) -> StoreError:
         return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Restore the file from "
@@ -451,20 +479,48 @@ class Store:
 
     def _check_game(self, conn: sqlite3.Connection, game_id: int) -> None:
         """Before a write to the game (schema 4): its chain of events whole, its snapshot and summary matching
-        them. Keeps the running digest for ``_save``."""
+        them. Keeps the chain for ``_save``.
+
+        With linked chains (``LINKED_SCHEMA``) at a cost that does not grow with the game: the snapshot's digest
+        covers the digest of the event it follows; the chain is checked from the event before that one forward
+        (the last link, and any event after it). Damage further back is ``verify``'s and ``status``'s to find; a
+        game without a matching snapshot is checked whole."""
         self._resumed = None
-        chain, count = self._chain(conn, game_id)
         row = self._snapshot_row(conn, game_id)
+        if self._linked() and row is not None and row[5] and row[0] >= 1:
+            seq = row[0]  # the events the snapshot follows
+            before = Linked(chain_start(game_id).digest())
+            if seq >= 2:
+                prior = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
+                                     (game_id, seq - 2)).fetchone()
+                if prior is None or not isinstance(prior[0], bytes):
+                    raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
+                before = Linked(prior[0])
+            chain, count, problem = self._walk(conn, game_id, seq - 1, None, before)
+            if problem is not None or count != seq:
+                raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
+            self._resumed = (game_id, count, chain)
+            return
+        chain, count = self._chain(conn, game_id)
         if row is not None and not row[5]:
             raise self._damaged(game_id, msg("its saved state or summary was changed after it was written"))
         self._resumed = (game_id, count, chain)
 
     def _chain_before(self, conn: sqlite3.Connection, game_id: int, first_seq: int) -> Any:
-        """The running digest before ``first_seq``: the one ``_check_game`` kept, or read and checked again."""
+        """The chain before ``first_seq``: the one ``_check_game`` kept; else, linked, the digest of the event before
+        it (the writes that get here, ``rewrite``'s, read and checked the whole chain in their transaction), or
+        the running digest read and checked again."""
         kept = self._resumed
         self._resumed = None
         if kept is not None and kept[:2] == (game_id, first_seq):
             return kept[2]
+        if self._linked():
+            if first_seq == 0:
+                return self._chain_begin(game_id)
+            row = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
+                               (game_id, first_seq - 1)).fetchone()
+            if row is not None and isinstance(row[0], bytes):
+                return Linked(row[0])
         return self._chain(conn, game_id, first_seq)[0]
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
@@ -770,11 +826,15 @@ class Store:
             except NoGame:  # an SQLite file uw-referee never wrote: no games in it
                 return []
         with self._transaction(write=False) as conn:
-            return self._summaries(conn, "ORDER BY updated_at DESC, id DESC")
+            return self._summaries(conn)
 
-    def _summaries(self, conn: sqlite3.Connection, order: str) -> list[GameSummary]:
+    def _summaries(self, conn: sqlite3.Connection, purge: bool = False) -> list[GameSummary]:
+        """Every game's summary, most recently active first; for ``purge``, in their ids' order (with PostgreSQL,
+        their rows locked: ``store_sql``)."""
         column = "summary" if self._version >= 2 else "NULL"
-        rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games {order}").fetchall()
+        sql = self._sql("purge_summaries") if purge else \
+            f"SELECT id, created_at, updated_at, {column} FROM games ORDER BY updated_at DESC, id DESC"
+        rows = conn.execute(sql).fetchall()
         summaries = []
         for gid, created, updated, summary in rows:
             try:
@@ -798,7 +858,7 @@ class Store:
         if not self.exists():
             return []
         with self._transaction() as conn:
-            found = self._summaries(conn, PURGE_ORDER)
+            found = self._summaries(conn, purge=True)
             ids = [gid for gid in sorted(set(choose(found)) & {s.id for s in found}) if self._over(conn, gid)]
             for table in ("events", "snapshots", "corrections", "redo"):  # a write migrated the file: all there
                 conn.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(gid,) for gid in ids])
@@ -875,12 +935,10 @@ class Store:
         summary = dumps(summary_of(state))
         seq = last_seq + 1
         if self._version >= 5:
-            # dialect: an upsert (PostgreSQL: INSERT ... ON CONFLICT (game_id) DO UPDATE)
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "
-                         "(?, ?, ?, ?, ?, ?)", (game_id, seq, text, view,
-                                                game_digest(seq, head, text, view, summary, recent), recent))
+            conn.execute(self._sql("snapshot_upsert"), (game_id, seq, text, view,
+                                                        game_digest(seq, head, text, view, summary, recent), recent))
         else:
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
+            conn.execute(self._sql("snapshot_upsert_4"),
                          (game_id, seq, text, view, game_digest(seq, head, text, view, summary)))
         conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?", (stamp, summary, game_id))
 
@@ -893,10 +951,14 @@ class Store:
         result = build(game) if build is not None else None
         with self._transaction(create=True) as conn:
             stamp = now()
-            cursor = conn.execute("INSERT INTO games (created_at, updated_at) VALUES (?, ?)", (stamp, stamp))
-            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT; dialect: RETURNING id
+            game_id = self._new_game(conn, stamp)
             self._save(conn, game_id, game, 0, game.events)
         return game_id, game, result
+
+    def _new_game(self, conn: sqlite3.Connection, stamp: str) -> int:
+        """The new game's row, and its id (SQLite's rowid; PostgreSQL's ``RETURNING id``)."""
+        cursor = conn.execute(self._sql("new_game"), (stamp, stamp))
+        return int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT
 
     def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None,
                     seat: str | None = None, own: bool = False) -> None:

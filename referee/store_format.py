@@ -79,10 +79,28 @@ def chain_start(game_id: int) -> Any:
 
 def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
     """One event as the chain hashes it: its time and its data, after a record separator from the second event
-    on, the bytes ``CHAIN_SQL`` joins in SQLite, so both agree. (The seq is not hashed: the chain is checked
-    with the count and the last seq, and ``verify`` checks every seq.)"""
+    on, the bytes ``chain_aggregate`` (``referee.store_sql``) joins, so both agree. (The seq is not hashed: the
+    chain is checked with the count and the last seq, and ``verify`` checks every seq.)"""
     return b"%s%s%s" % (b"\x1e" if seq else b"", at.encode() if isinstance(at, str) else at,
                         data.encode() if isinstance(data, str) else data)
+
+
+class Linked:
+    """A game's chain from schema 7 on: each event's digest is the BLAKE2b of the digest before it (``chain_start``'s
+    for the first) and the event's ``chain_record``, so that a writer carries the chain on from the last digest
+    alone (schemas 4 to 6 kept one running digest over every event, which only all of them could carry on). Used
+    as the running digest is: ``update(record)``, ``digest()``."""
+
+    __slots__ = ("head",)
+
+    def __init__(self, head: bytes) -> None:
+        self.head = head
+
+    def update(self, record: bytes) -> None:
+        self.head = blake2b(self.head + record, digest_size=16).digest()
+
+    def digest(self) -> bytes:
+        return self.head
 
 
 def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None, recent: str | None = None) -> str:
