@@ -47,9 +47,9 @@ def counting(*args, **kwargs):
             counts["begin"] += 1
     conn.set_trace_callback(traced)
     def step():
-        counts["steps"] += 100
+        counts["steps"] += 1
         return 0
-    conn.set_progress_handler(step, 100)
+    conn.set_progress_handler(step, 1)
     return conn
 
 sqlite3.connect = counting

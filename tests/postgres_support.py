@@ -176,9 +176,6 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return Backend("postgresql", request.getfixturevalue("postgres_db"))
 
 
-__all__ = ["Backend", "Cluster", "binaries", "backend", "postgres_db", "postgres_url", "with_schema"]
-
-
 def unlink_chains(run: Any) -> None:
     """Give a database the store wrote with linked chains (schema 7) the running chains of schemas 4 to 6, and its
     snapshots' digests over them: the database as an older referee wrote it, for the tests of its migration.
@@ -198,3 +195,7 @@ def unlink_chains(run: Any) -> None:
             if game_digest(seq, linked.digest(), state, view, summary, recent) == digest:
                 run("UPDATE snapshots SET digest = ? WHERE game_id = ?",
                     (game_digest(seq, running.digest(), state, view, summary, recent), gid))
+
+
+__all__ = ["Backend", "Cluster", "binaries", "backend", "postgres_db", "postgres_url", "unlink_chains",
+           "with_schema"]
