@@ -301,7 +301,7 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 def status(obj: Obj, as_json: bool) -> None:
     gid, view, damage = run_store(lambda: obj.reader().checked_view(obj.game))
     if as_json:
-        emit_json({"game": gid, **view["state"]})
+        emit_json({"game": gid, "version": view.get("version"), **view["state"]})
     else:
         write(status_lines(gid, view, style()))
     if damage is not None:  # the scoreboard as kept, then what is damaged beneath it

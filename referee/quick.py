@@ -167,7 +167,7 @@ def status(db: str | None, game_id: int | None, as_json: bool, args: list[str]) 
     except Exception as exc:
         return _failed(exc, args)
     if as_json:
-        write([json_text({"game": gid, **view["state"]})])
+        write([json_text({"game": gid, "version": view.get("version"), **view["state"]})])
     else:
         write(status_lines(gid, view, _style()))
     if damage is not None:

@@ -366,7 +366,7 @@ def test_the_export_is_the_clis_to_the_byte(backend: Backend, apps: list[Any]) -
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
     seat = client.post("/api/games/1/seats", json={"code": made["code"], "seat": "Ann"}).get_json()
-    seen = client.get("/api/games/1/play", headers=bearer(seat["token"])).get_json()["events"]
+    seen = client.get("/api/games/1/play", headers=bearer(seat["token"])).get_json()["version"]
     play = client.post("/api/games/1/actions", json={"action": "play", "word": "taps", "roll": 15, "seen": seen},
                        headers=bearer(seat["token"]))
     assert play.status_code == 200 and play.get_json()["over"], play.get_json()
@@ -434,7 +434,7 @@ def test_a_purged_game_takes_its_seats_with_it(backend: Backend, apps: list[Any]
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
     token = client.post("/api/games/1/seats", json={"code": made["code"], "seat": "Ann"}).get_json()["token"]
-    seen = client.get("/api/games/1/play", headers=bearer(token)).get_json()["events"]
+    seen = client.get("/api/games/1/play", headers=bearer(token)).get_json()["version"]
     assert client.post("/api/games/1/actions", json={"action": "play", "word": "taps", "roll": 15, "seen": seen},
                        headers=bearer(token)).get_json()["over"]
     counts = "SELECT (SELECT count(*) FROM seats), (SELECT count(*) FROM phone_actions)"
