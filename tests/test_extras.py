@@ -47,6 +47,18 @@ def test_a_file_needs_no_psycopg(tmp_path: Path) -> None:
     assert "Ann" in done.stdout
 
 
+def test_every_module_imports_without_psycopg(tmp_path: Path) -> None:
+    """The hosted board's and PostgreSQL's code paths import psycopg only when an address is used."""
+    script = ("import sys; sys.modules['psycopg'] = sys.modules['psycopg_pool'] = None\n"
+              "import importlib, pkgutil, dictionaries, referee, service, unspeakable_words\n"
+              "for package in (dictionaries, referee, service, unspeakable_words):\n"
+              "    for module in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):\n"
+              "        importlib.import_module(module.name)\n"
+              "print(len(sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 def installed(venv: Path, spec: str) -> set[str]:
     """``pip install spec`` into a new virtual environment at ``venv``: the distributions it holds then."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)

@@ -80,15 +80,15 @@ in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y
     >>"$log" 2>&1 || { tail -20 "$log"; exit 1; }
 in_root 'python3 --version; make --version | head -1' | tee -a "$log"
 
-say "clean clone of $ref"
-git clone -q --no-hardlinks "$repo" "$root/root/unspeakable-words"
-git -C "$root/root/unspeakable-words" checkout -q --detach "$ref"
-rm -rf "$root/root/unspeakable-words/.git/hooks"
+say "clean clone of $ref into /srv (a folder other users may enter, as the store's attack tests need)"
+git clone -q --no-hardlinks "$repo" "$root/srv/unspeakable-words"
+git -C "$root/srv/unspeakable-words" checkout -q --detach "$ref"
+rm -rf "$root/srv/unspeakable-words/.git/hooks"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 say "make run PORT=$port (the README's first command)"
 setsid chroot "$root" /usr/bin/env -i HOME=/root USER=root TERM=dumb PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-    /bin/bash -c "cd /root/unspeakable-words && exec make run PORT=$port" >>"$log" 2>&1 &
+    /bin/bash -c "cd /srv/unspeakable-words && exec make run PORT=$port" >>"$log" 2>&1 &
 server=$!
 answered=""
 for _ in $(seq 600); do
@@ -101,7 +101,7 @@ done
 run_ok=0
 if [ -n "$answered" ]; then
     say "make run: the word API answered /healthz: $answered"
-    check=$(in_root 'cd /root/unspeakable-words && .venv/bin/uw-referee check taps' 2>&1) && run_ok=1
+    check=$(in_root 'cd /srv/unspeakable-words && .venv/bin/uw-referee check taps' 2>&1) && run_ok=1
     say ".venv/bin/uw-referee check taps: $check"
 else
     say "make run: FAILED, the word API never answered on port $port"
@@ -113,7 +113,7 @@ server=""
 
 say "make test (the README's test command)"
 test_ok=0
-in_root 'cd /root/unspeakable-words && make test' >>"$log" 2>&1 && test_ok=1
+in_root 'cd /srv/unspeakable-words && make test' >>"$log" 2>&1 && test_ok=1
 grep -E '^== |passed|failed|SKIPPED LOUDLY|^FAILED|^ERROR' "$log" | grep -v '^== fresh' | tail -40
 minutes=$(( ($(date +%s) - started) / 60 ))
 if [ "$run_ok" = 1 ] && [ "$test_ok" = 1 ]; then
