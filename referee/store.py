@@ -1051,7 +1051,7 @@ class Store:
             name = self._seat_name(conn, gid, seat)
             if name is not None and turn:
                 expect = Seen(expect.events, name, expect.undos, expect.version) if expect else Seen(player=name)
-            self._check_game(conn, gid)  # damage anywhere in the game stops the write
+            self._check_game(conn, gid)  # damage in its snapshot or last link stops the write
             game = self._game(conn, gid)
             self._check_seen(conn, gid, game, expect)
             before = game.count
