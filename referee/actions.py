@@ -1,12 +1,13 @@
 """What a table does to a game (start, play, roll, discard, bind, undo), over a store, as values.
 
-Every face of the referee (the one-shot commands, the ``table`` loop, the board) calls these and
-renders what they return; none of them applies events itself. Each write resumes the game once,
-inside its write transaction. Refusals are ``RulesError``s (nothing changed); a request that does
-not fit the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
+Every face of the referee (the one-shot commands, the ``table`` loop, the board's phones and host, the hosted
+API, the library) writes through one entry point, ``Referee.act`` (a move of ``referee.moves``, who acts, the
+version they saw), and renders what it returns; none of them applies events itself. Each write resumes the game
+once, inside its one write transaction. Refusals are ``RulesError``s (nothing changed); a request that does not fit
+the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
 
-A little over 500 lines: one method per thing a table does, and the amendments' re-checking of later actions
-(``amend``, ``_rederive``) shares the game-flow helpers the turns use.
+About 650 lines: one shorthand and one implementation per thing a table does behind the one entry point, and the
+amendments' re-checking of later actions (``amend``, ``_rederive``) shares the game-flow helpers the turns use.
 """
 from __future__ import annotations
 
@@ -251,9 +252,10 @@ class Referee:
     def prepare(self, game_id: int | None, word: str) -> Prepared:
         """Resolve the game and judge ``word`` with its level and deck, before anything is written.
         The roll, if any, is given once, to ``play``."""
-        gid, setup = self.store.setup(game_id)
-        if self.store.phase(gid) == Phase.OVER.value:  # nothing is judged once the game is over
-            raise RulesError(self.store.load(gid)[1].state.waiting_for())
+        gid, game = self.store.load(game_id)  # one read: its set-up and whether it is over
+        if game.state.is_over():  # nothing is judged once the game is over
+            raise RulesError(game.state.waiting_for())
+        setup = game.setup
         return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck), self._token)
 
     def _judged(self, prepared: Prepared) -> Verdict:

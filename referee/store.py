@@ -2,15 +2,18 @@
 
 The store persists and verifies; it knows no rule. It loads a game, lets the engine check and apply the new
 events, and commits them all or nothing. What it keeps (``referee.store_format``): each game's events, each
-carrying the running digest of the events up to it (the chain); a snapshot of the game's state tied to the chain
-by a digest, so a command resumes a game instead of replaying it; a summary per game for listing; the words of the
-game's last few actions, so a reader such as the board says them without a replay; the corrections the table made
-(``Correction``s, typed by the engine) and the redo stack. The contract callers use: ``create``, ``act`` and
-``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a write decided on a game that has moved on, and
-``check_seen`` asks the same without writing), and the readers ``view``, ``checked_view``, ``setup``, ``phase``,
-``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify`` names all
-damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
-``rewrite``; a game's generation is the engine's ``generation_of`` the kinds of its corrections.
+carrying a digest that covers every event up to it (the chain; linked from schema 7, so a write checks and carries
+it on from its last link); a snapshot of the game's state tied to the chain by a digest, so a command resumes a game
+instead of replaying it; a summary per game for listing; the words of the game's last few actions, so a reader such
+as the board says them without a replay; the corrections the table made (``Correction``s, typed by the engine) and
+the redo stack. Every read gives the game's version (its event count and chain digest: ``Game.version``). The
+contract callers use: ``create``, ``act`` and ``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a
+write decided on another version of the game; and ``seat=``: a phone's seat, its rights checked and its own-undo
+right kept in the same transaction), and the readers ``view``, ``checked_view``, ``seat_look``, ``setup``,
+``phase``, ``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify``
+names all damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction.
+Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through ``rewrite``; a
+game's generation is the engine's ``generation_of`` the kinds of its corrections.
 
 File safety is ``referee.store_file`` (the file is ours, opened without harm, SQLite's errors in words, the
 stamp of the last verification) and the schema and its migrations ``referee.store_schema``: SQLite's alone.
@@ -24,7 +27,9 @@ over them are ``store_format``'s, the same for both. ``self._version`` is the sc
 at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
 
 Why this module is over 500 lines: the contract's readers and writers share the chain, snapshot and window
-helpers, and each reader is a dozen lines; split further, each part would reach into the others' private helpers.
+helpers, and each reader is a dozen lines; the write's guard (the version seen, the seat's rights, what happened
+meanwhile) runs inside the same transaction on the same helpers. Split further, each part would reach into the
+others' private helpers.
 """
 from __future__ import annotations
 
@@ -677,15 +682,6 @@ class Store:
             game = self._game(conn, gid)
         return gid, game
 
-    def check_seen(self, game_id: int, expect: Seen) -> Game:
-        """The game, when what the caller saw is still what it is; else ``GameChanged`` saying what happened
-        meanwhile (as a write with ``expect`` would be refused), without writing anything."""
-        with self._transaction(write=False) as conn:
-            gid = self._resolve(conn, game_id)
-            game = self._game(conn, gid)
-            self._check_seen(conn, gid, game, expect)
-        return game
-
     def view(self, game_id: int | None = None) -> tuple[int, dict[str, Any]]:
         """What ``status`` shows of the game (``State.view()``), from what is kept, without the engine.
 
@@ -1055,7 +1051,7 @@ class Store:
             name = self._seat_name(conn, gid, seat)
             if name is not None and turn:
                 expect = Seen(expect.events, name, expect.undos, expect.version) if expect else Seen(player=name)
-            self._check_game(conn, gid)  # damage anywhere in the game stops the write
+            self._check_game(conn, gid)  # damage in its snapshot or last link stops the write
             game = self._game(conn, gid)
             self._check_seen(conn, gid, game, expect)
             before = game.count

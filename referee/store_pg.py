@@ -4,7 +4,7 @@ the store's dialect seam (its "connection" methods and its ``# dialect:`` statem
 ``--db postgresql://...`` (or ``UW_REFEREE_DB``) selects it; a path keeps SQLite (``open_store``). The rows are
 the SQLite store's, table for table (events with their digest chain, snapshots with the words of the last actions,
 summaries, corrections, the redo stack), and so are the promises: one transaction per action; the turn guard
-(``expect=``); damage found in a game's chain or snapshot stops every write to that game. Concurrency is the
+(``expect=``); damage in a game's snapshot or last link stops every write to that game. Concurrency is the
 database's: a write locks its game's row (``SELECT ... FOR UPDATE``) before it reads the game, so two replicas
 acting on one game take turns and the second sees the first's events; no lock lives in a process. Every write
 that commits sends ``NOTIFY uw_referee, '<schema>:<game id>'`` in its transaction, so that each board process, listening

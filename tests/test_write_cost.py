@@ -109,8 +109,8 @@ def test_postgresql_counts_two_transactions_per_phone_action_and_flat_rows(priva
 
         read, act = phone_actions(url, size)
         figures[size] = (slope(read, counters), slope(act, counters))
-    for size, (read, act) in figures.items():
-        assert read[0] == 1 and act[0] <= 2, (size, read, act)  # the phone's read, then its action: one each
+    for size, (reads, acts) in figures.items():
+        assert reads[0] == 1 and acts[0] <= 2, (size, reads, acts)  # the phone's read, then its action: one each
     assert figures[2000][1][1] <= 1.5 * figures[10][1][1], figures
 
 
@@ -119,7 +119,7 @@ def test_sqlite_work_per_phone_action_is_flat_in_game_length(tmp_path: Path, mon
     connect = sqlite3.connect
 
     def counting(*args: Any, **kwargs: Any) -> sqlite3.Connection:
-        conn = connect(*args, **kwargs)
+        conn: sqlite3.Connection = connect(*args, **kwargs)
 
         def traced(sql: str) -> None:
             counts["begin"] += sql.lstrip().upper().startswith("BEGIN")
@@ -133,9 +133,9 @@ def test_sqlite_work_per_phone_action_is_flat_in_game_length(tmp_path: Path, mon
         return conn
 
     monkeypatch.setattr(sqlite3, "connect", counting)
-    figures = {}
+    found: dict[int, list[float]] = {}
     for size in (10, 2000):
-        read, act = phone_actions(tmp_path / f"g{size}.sqlite3", size)
-        figures[size] = slope(act, lambda: [counts["begin"], counts["steps"]])
-    assert figures[10][0] == figures[2000][0] == 2, figures  # two transactions: the read and the action
-    assert figures[2000][1] <= 1.5 * figures[10][1], figures
+        _read, act = phone_actions(tmp_path / f"g{size}.sqlite3", size)
+        found[size] = slope(act, lambda: [counts["begin"], counts["steps"]])
+    assert found[10][0] == found[2000][0] == 2, found  # two transactions: the read and the action
+    assert found[2000][1] <= 1.5 * found[10][1], found
