@@ -30,8 +30,12 @@ from dictionaries import (
     RACKS_NODES,
     RACKS_TRIE,
     RACKS_WORDS,
+    RECORD_FILES,
+    RECORD_FORMAT,
+    RECORD_FORMS,
     SENSES,
     WORDS_LEVELS,
+    WORDS_RECORDS,
     WORDS_TRIE,
 )
 from dictionaries.deck import STANDARD, Deck
@@ -42,6 +46,7 @@ from dictionaries.rules import CHANCES
 MAX_RACK_LETTERS = 20
 _NODE = struct.Struct(NODE_FORMAT)
 _NODE_SIZE = _NODE.size
+_RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 _N_SENSES = len(SENSES)
 _SENSE_INDEX = {sense: i for i, sense in enumerate(SENSES)} | {PHRASE_PIECE: PHRASE_PIECE_INDEX}
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -89,6 +94,11 @@ class RackWord(_RackWord):
     def to_dict(self) -> dict[str, object]:
         return {"word": self.word, "score": self.score, "success_chance": self.success_chance}
 
+
+
+def records_deck_table(deck: Deck) -> dict[str, dict[str, int]]:
+    """A deck's counts and points as the records' metadata keeps them (the deck the records were made with)."""
+    return {"counts": dict(sorted(deck.counts.items())), "points": dict(sorted(deck.points.items()))}
 
 
 def default_path() -> str:
@@ -140,6 +150,37 @@ class Dictionary:
                                           metadata=meta_path, size=size, expected=expected))
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
+        self._open_records(meta_path)
+
+    def _open_records(self, meta_path: str) -> None:
+        """The verdicts' records (``words.records``, ``records.forms``) when the metadata lists them in
+        this program's format: ``records`` and ``record_forms`` (memory maps), ``records_deck`` (the
+        standard deck they were made with); else all None, and verdicts read the other files."""
+        self.records: mmap.mmap | bytes | None = None
+        self.record_forms: mmap.mmap | bytes | None = None
+        self.records_deck: Any = None
+        entry = self.metadata.get("records")
+        if not isinstance(entry, dict) or entry.get("format") != RECORD_FORMAT:
+            return
+        files = entry.get("files")
+        if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in RECORD_FILES):
+            raise DictionaryError(msg("dictionary file {path} does not describe every data file; rebuild the "
+                                      "dictionary", path=meta_path))
+        check_sizes(self.path, {name: files[name].get("bytes") for name in RECORD_FILES})
+        records = self._map(WORDS_RECORDS)
+        if len(records) != len(self._words) * _RECORD_SIZE:
+            raise DictionaryError(msg("dictionary file {path} does not match {metadata} ({size} entries or bytes, "
+                                      "expected {expected})", path=os.path.join(self.path, WORDS_RECORDS),
+                                      metadata=meta_path, size=len(records), expected=len(self._words) * _RECORD_SIZE))
+        self.records, self.record_forms, self.records_deck = records, self._map(RECORD_FORMS), entry.get("deck")
+
+    def _checked_files(self) -> dict[str, Any]:
+        """Every file whose checksum ``metadata.json`` keeps for the word loader: name -> its entry."""
+        files = dict(self.metadata.get("files") or {})
+        records = self.metadata.get("records")
+        if isinstance(records, dict) and records.get("format") == RECORD_FORMAT:
+            files.update(records.get("files") or {})
+        return files
 
     # -- integrity --------------------------------------------------------------------------------
 
@@ -161,7 +202,7 @@ class Dictionary:
         if not isinstance(files, dict) or any(name not in files for name in DATA_FILES):
             raise DictionaryError(msg("dictionary file {path} lists no checksum for some data files; rebuild it",
                                       path=meta_path))
-        for name, entry in files.items():
+        for name, entry in self._checked_files().items():
             file = os.path.join(self.path, name)
             expected = entry.get("sha256") if isinstance(entry, dict) else None
             try:
@@ -177,7 +218,7 @@ class Dictionary:
     def file_signature(self) -> tuple[tuple[object, ...], ...]:
         """Inode, size and modification and change times of every file: cheap to take, and it
         changes whenever a file is written or replaced (the change time cannot be set back)."""
-        names = (METADATA, *self.metadata.get("files", {}))
+        names = (METADATA, *self._checked_files())
         signature: list[tuple[object, ...]] = []
         for name in names:
             try:

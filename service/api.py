@@ -81,14 +81,14 @@ def post_words() -> Response:
     query_args("postWords")
     words, level, deck, define = batch_body(service)
     language = request_language(request.environ)
-    verdict = service.verdicts[language]
+    verdict = service.verdicts[language].writer(level, deck)  # a batch goes round the single words' cache
     results: list[str] = []
     append = results.append
     for index, word in enumerate(words):
         if type(word) is not str:
             raise InvalidWord(_("words[{index}] must be a string, got {type}").format(index=index, type=json_type(word)))
         try:
-            text = verdict(word, level, deck)
+            text = verdict(word)
             append(with_definitions(service, word, text) if define else text)
         except InvalidWord as exc:
             # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Response, current_app
 
@@ -88,6 +88,14 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
 BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck", "define")
 
 
+class LanguageVerdicts(Protocol):
+    """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""
+
+    def __call__(self, word: str, level: int, deck: str) -> str: ...
+
+    def writer(self, level: int, deck: str) -> Callable[[str], str]: ...
+
+
 class DictionaryDamaged(Exception):
     """The dictionary files changed under the running server and no longer match their checksums."""
 
@@ -105,9 +113,9 @@ class WordService:
     decks: Mapping[str, Deck]
     level: int
     etag_seed: bytes
-    #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached, the reasons'
-    #: messages in that language): service.answers.verdict_writers
-    verdicts: Mapping[str, Callable[[str, int, str], str]]
+    #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, the reasons' messages in
+    #: that language) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
+    verdicts: Mapping[str, LanguageVerdicts]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)
     _damage: str | None = field(default=None, repr=False)

@@ -22,7 +22,7 @@ from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import answers
+from service import answers, verdict_text
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 
@@ -324,7 +324,7 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(answers, "judge", broken)
+    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", broken)  # where every verdict is written
     client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")
