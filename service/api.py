@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, request
 from dictionaries import LEVELS
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.errors import InvalidRack, InvalidWord
-from dictionaries.i18n import _, message_of, ngettext, say_in
+from dictionaries.i18n import _, message_of, say_in
 from service.answers import health_answer, with_definitions, word_answer
 from service.core import (
     CACHE_CONTROL,
@@ -99,7 +99,8 @@ def post_words() -> Response:
 
 @api.get("/racks/<letters>")
 def get_rack(letters: str) -> Response:
-    """Every legal word a rack of up to 20 letters can make, best first."""
+    """Every legal word a rack (a hand: up to MAX_RACK_LETTERS letters) can make, best first; ``limit``
+    bounds the words made, the rack's letters the search."""
     service = word_service()
     args = query_args("getRack")
     level, limit = query_level(service, args), query_limit(args)
@@ -109,8 +110,9 @@ def get_rack(letters: str) -> Response:
         if bad:
             raise InvalidRack(_("rack {rack} has characters that are not letters A-Z: {characters}; send only letters")
                               .format(rack=repr(letters[:40]), characters=" ".join(map(repr, bad[:10]))))
-        raise InvalidRack(ngettext("rack {rack} has {n} letter; send 1 to {most}",
-                                   "rack {rack} has {n} letters; send 1 to {most}", len(letters)).format(
+        # The route holds at least one character: too many letters.
+        # TRANSLATORS: {most} is the cards in a hand (7): no rack needs more letters
+        raise InvalidRack(_("rack {rack} has {n} letters; a rack is a hand, so send 1 to {most} letters").format(
             rack=repr(letters[:40]), n=len(letters), most=MAX_RACK_LETTERS))
     found = service.dictionary.rack(letters, level, service.decks[deck], limit)
     payload = {"letters": letters.upper(), "level": level, "deck": deck, "words": [w.to_dict() for w in found]}
