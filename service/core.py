@@ -120,6 +120,10 @@ class WordService:
     _next_check: float = field(default=0.0, repr=False)
     _damage: str | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _etag_start: Any = field(default=None, repr=False)  # the seed's hash state, copied for each ETag
+
+    def __post_init__(self) -> None:
+        self._etag_start = hashlib.blake2b(self.etag_seed, digest_size=12)
 
     def etag(self, path: str, query: bytes, language: str = DEFAULT_LANGUAGE) -> str:
         """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code,
@@ -128,7 +132,7 @@ class WordService:
 
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
-        digest = hashlib.blake2b(self.etag_seed, digest_size=12)
+        digest = self._etag_start.copy()
         digest.update(path.encode("latin-1", "replace"))
         digest.update(b"?")
         digest.update(query)
