@@ -132,7 +132,7 @@ class WordService:
 
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
-        digest = self._etag_start.copy()
+        digest: hashlib.blake2b = self._etag_start.copy()
         digest.update(path.encode("latin-1", "replace"))
         digest.update(b"?")
         digest.update(query)
