@@ -126,6 +126,24 @@ def process_tree_cpu(pid: int) -> float:
     return total / tick
 
 
+_PEERS_ONLY: list[str] = []
+
+
+def import_root() -> str:
+    """Where gunicorn imports the apps from: the repository, unless this interpreter has the package
+    installed (a normal ``pip install .``), and then a folder holding only ``benchmarks`` (the peers),
+    so that the service is the installed one."""
+    found = subprocess.run([sys.executable, "-c", "import service; print(service.__file__)"], cwd="/",
+                           capture_output=True, text=True)
+    if found.returncode or Path(found.stdout.strip()).resolve().is_relative_to(ROOT):
+        return str(ROOT)
+    if not _PEERS_ONLY:
+        folder = Path(tempfile.mkdtemp(prefix="uw-peers-"))
+        (folder / "benchmarks").symlink_to(ROOT / "benchmarks")
+        _PEERS_ONLY.append(str(folder))
+    return _PEERS_ONLY[0]
+
+
 @contextmanager
 def server(target: str, extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
     """gunicorn serving ``target`` on loopback, with the service's config (and ``extra_env``); yields
@@ -134,8 +152,9 @@ def server(target: str, extra_env: dict[str, str] | None = None) -> Iterator[tup
     gunicorn = shutil.which("gunicorn", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     command = [gunicorn or "gunicorn", "--config", str(ROOT / "service/gunicorn_conf.py"),
                "--bind", f"127.0.0.1:{port}", target]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PORT": str(port), **(extra_env or {})}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    root = import_root()
+    env = {**os.environ, "PYTHONPATH": root, "PORT": str(port), **(extra_env or {})}
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

@@ -31,6 +31,7 @@ from service.core import (
     word_service,
 )
 from service.params import batch_body, deck_name, json_type, query_args, query_define, query_level, query_limit
+from service.verdict_text import WordAt
 from unspeakable_words import __version__
 
 api = Blueprint("v1", __name__, url_prefix="/v1")
@@ -81,18 +82,17 @@ def post_words() -> Response:
     query_args("postWords")
     words, level, deck, define = batch_body(service)
     language = request_language(request.environ)
-    verdict = service.verdicts[language].writer(level, deck)  # a batch goes round the single words' cache
-    results: list[str] = []
-    append = results.append
-    for index, word in enumerate(words):
-        if type(word) is not str:
-            raise InvalidWord(_("words[{index}] must be a string, got {type}").format(index=index, type=json_type(word)))
-        try:
-            text = verdict(word)
-            append(with_definitions(service, word, text) if define else text)
-        except InvalidWord as exc:
-            # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word
-            raise InvalidWord(_("words[{index}]: {error}").format(index=index, error=say_in(message_of(exc), language))) from None
+    try:  # a batch goes round the single words' cache
+        results = service.verdicts[language].writer(level, deck).write_all(words)
+    except WordAt as at:
+        if at.error is None:
+            raise InvalidWord(_("words[{index}] must be a string, got {type}").format(
+                index=at.index, type=json_type(words[at.index]))) from None
+        # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word
+        raise InvalidWord(_("words[{index}]: {error}").format(index=at.index,
+                                                               error=say_in(message_of(at.error), language))) from None
+    if define:
+        results = [with_definitions(service, word, text) for word, text in zip(words, results)]
     return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json",
                     headers=language_headers(language))
 

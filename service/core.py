@@ -11,7 +11,7 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -88,12 +88,18 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
 BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck", "define")
 
 
+class BatchWriter(Protocol):
+    """A batch's verdict JSON (service.verdict_text.VerdictWriter)."""
+
+    def write_all(self, words: list[Any]) -> list[str]: ...
+
+
 class LanguageVerdicts(Protocol):
     """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""
 
     def __call__(self, word: str, level: int, deck: str) -> str: ...
 
-    def writer(self, level: int, deck: str) -> Callable[[str], str]: ...
+    def writer(self, level: int, deck: str) -> BatchWriter: ...
 
 
 class DictionaryDamaged(Exception):

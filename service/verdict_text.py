@@ -19,6 +19,7 @@ import struct
 from collections.abc import Mapping
 from functools import lru_cache
 from json.encoder import encode_basestring  # the C string encoder
+from typing import Any
 
 from dictionaries import (
     LEVELS,
@@ -62,6 +63,14 @@ _unpack_record = struct.Struct(RECORD_FORMAT).unpack_from
 _RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 
 
+class WordAt(Exception):
+    """The word at ``index`` of a batch is not a string (``error`` None) or not a word (its InvalidWord)."""
+
+    def __init__(self, index: int, error: InvalidWord | None) -> None:
+        super().__init__(index, error)
+        self.index, self.error = index, error
+
+
 class VerdictWriter:
     """``writer(word) -> verdict JSON`` at one level, deck and language: exactly
     ``verdict_json(judge(dictionary, word, level, deck), deck_name, language)``, or that path's InvalidWord."""
@@ -87,60 +96,96 @@ class VerdictWriter:
                 self.record_flag = RECORD_DOUBLE
         self.records = dictionary.records if dictionary.records is not None else b""
         self.record_forms = dictionary.record_forms if dictionary.record_forms is not None else b""
-        #: Level codes per sense -> (level JSON, playable at this level, the dictionary reason's JSON when it
-        #: names no form, names a form, names an empty phrase): one per distinct record of the files (~600).
+        #: Level codes per sense -> (the level's JSON and the next key, playable at this level, the dictionary
+        #: reason's JSON when it names no form, names a form, names an empty phrase): one per distinct record
+        #: of the files (~600).
         self.entries: dict[bytes, tuple[str, bool, str, str, str]] = {}
         #: Letters -> the length reason's JSON (words of 1, 2 and 8 to 64 letters: at most 59).
         self.lengths: dict[int, str] = {}
         self.unknown = self._json(dictionary_reasons(_no_form, _WORD, None, self.code))
+        #: Score -> its success chance and the deck: the end of a verdict's JSON.
+        self.chance_tail = [f"{chance}{self.tail}" for chance in _CHANCE_JSON]
+        # What write_all reads, bound once (a single word's call costs one look-up, not a dozen).
+        self._bound = (dictionary, dictionary._words.get, self.records, self.record_forms, self.record_flag, self.entries,
+                       self._entry, deck.can_spell, self.point_bytes, self.letters, self.unknown, self.full,
+                       self.chance_tail, self.lengths)
 
     def __call__(self, word: str) -> str:
-        if not (len(word) <= MAX_INPUT_CHARS and word.isascii() and word.isalpha()):
-            return self.full(word)
-        dictionary = self.dictionary
-        upper = word.upper()
-        index = dictionary._words.get(word if word.islower() else word.lower())
-        if index is None:
-            if not self.deck.can_spell(upper):
-                return self.full(word)
-            score = sum(upper.encode().translate(self.point_bytes))
-            level_json, reason = "null", self.unknown
-        else:
-            if self.record_flag:
-                senses, flags, form_bytes, score, offset = _unpack_record(self.records, index * _RECORD_SIZE)
-                if not flags & self.record_flag:
-                    return self.full(word)  # the deck's reason: the full path says it
-                form = self.record_forms[offset:offset + form_bytes].decode() if flags & RECORD_FORM else None
+        try:
+            return self.write_all([word])[0]
+        except WordAt as at:
+            if at.error is None:  # a program's mistake: the API checks a word's type before (WordAt)
+                raise TypeError(type(word)) from None
+            raise at.error from None
+
+    def write_all(self, words: list[Any]) -> list[str]:
+        """The verdict JSON of each word, in order; ``WordAt`` names the first that is not a string or
+        not a word (its InvalidWord). One loop with its names bound: this is the cost of a batch."""
+        (dictionary, get, records, record_forms, record_flag, entries, entry, can_spell, point_bytes, letters_of, unknown,
+         full, chance_tail, lengths) = self._bound
+        texts: list[str] = []
+        append = texts.append
+        for index, word in enumerate(words):
+            if type(word) is not str:
+                raise WordAt(index, None)
+            if not (len(word) <= MAX_INPUT_CHARS and word.isascii() and word.isalpha()):
+                try:
+                    append(full(word))
+                except InvalidWord as exc:
+                    raise WordAt(index, exc) from None
+                continue
+            upper = word.upper()
+            key = get(word if word.islower() else word.lower())
+            if key is None:
+                if not can_spell(upper):
+                    append(full(word))
+                    continue
+                score = sum(upper.encode().translate(point_bytes))
+                level_json, reason = ',"level":null,"success_chance":', unknown
             else:
-                if not self.deck.can_spell(upper):
-                    return self.full(word)
-                score = sum(upper.encode().translate(self.point_bytes))
-                senses = dictionary._levels[index * _N_SENSES:(index + 1) * _N_SENSES]
-                form = _shown_form(dictionary, word.lower(), senses)
-            level_json, playable, reason, with_form, empty_form = self.entries.get(senses) or self._entry(senses)
-            if playable:
-                if MIN_WORD_LETTERS <= len(word) <= MAX_WORD_LETTERS:
-                    return (f'{{"word":"{upper}","legal":true,"reasons":[],"score":{score},'
-                            f'"letters":[{upper.translate(self.letters)[:-1]}],"level":{level_json},'
-                            f'"success_chance":{_chance_json(score)}{self.tail}')
-                reason = ""
-            elif form:
-                reason = with_form.replace(_FORM, form)
-            elif form is not None:
-                reason = empty_form
-        n = len(word)
-        if not MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS:
-            length = self.lengths.get(n) or self._length(n)
-            reason = f"{length},{reason}" if reason else length
-        return (f'{{"word":"{upper}","legal":false,"reasons":[{reason.replace(_WORD, upper)}],"score":{score},'
-                f'"letters":[{upper.translate(self.letters)[:-1]}],"level":{level_json},'
-                f'"success_chance":{_chance_json(score)}{self.tail}')
+                if record_flag:
+                    senses, flags, form_bytes, score, offset = _unpack_record(records, key * _RECORD_SIZE)
+                    if not flags & record_flag:
+                        append(full(word))  # the deck's reason: the full path says it
+                        continue
+                    form = record_forms[offset:offset + form_bytes].decode() if flags & RECORD_FORM else None
+                else:
+                    if not can_spell(upper):
+                        append(full(word))
+                        continue
+                    score = sum(upper.encode().translate(point_bytes))
+                    senses = dictionary._levels[key * _N_SENSES:(key + 1) * _N_SENSES]
+                    form = _shown_form(dictionary, word.lower(), senses)
+                level_json, playable, reason, with_form, empty_form = entries.get(senses) or entry(senses)
+                if playable:
+                    if MIN_WORD_LETTERS <= len(word) <= MAX_WORD_LETTERS:
+                        append(f'{{"word":"{upper}","legal":true,"reasons":[],"score":{score},'
+                               f'"letters":[{upper.translate(letters_of)[:-1]}]{level_json}'
+                               f'{chance_tail[score] if score < len(chance_tail) else self._chance_tail(score)}')
+                        continue
+                    reason = ""
+                elif form:
+                    reason = with_form.replace(_FORM, form)
+                elif form is not None:
+                    reason = empty_form
+            n = len(word)
+            if not MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS:
+                length = lengths.get(n) or self._length(n)
+                reason = f"{length},{reason}" if reason else length
+            append(f'{{"word":"{upper}","legal":false,"reasons":[{reason.replace(_WORD, upper)}],"score":{score},'
+                   f'"letters":[{upper.translate(letters_of)[:-1]}]{level_json}'
+                   f'{chance_tail[score] if score < len(chance_tail) else self._chance_tail(score)}')
+        return texts
+
+    def _chance_tail(self, score: int) -> str:
+        """The success chance of a score past the table, and the deck: the end of a verdict's JSON."""
+        return f"{float.__repr__(float(success_chance(score)))}{self.tail}"
 
     def _entry(self, senses: bytes) -> tuple[str, bool, str, str, str]:
         """What a verdict at this level needs of a key of these level codes (kept: they are few)."""
         nonzero = senses.replace(b"\x00", b"")
         playable = 0 < senses[0] <= self.code
-        level_json = _LEVEL_JSON[min(nonzero) if nonzero else 0]
+        level_json = f',"level":{_LEVEL_JSON[min(nonzero) if nonzero else 0]},"success_chance":'
         if playable:
             made = (level_json, True, "", "", "")
         else:
@@ -174,11 +219,6 @@ class VerdictWriter:
 
 def _no_form(_sense: str) -> None:
     return None
-
-
-def _chance_json(score: int) -> str:
-    """The success chance of a score as JSON."""
-    return _CHANCE_JSON[score] if score < len(_CHANCE_JSON) else float.__repr__(float(success_chance(score)))
 
 
 def _shown_form(dictionary: Dictionary, key: str, senses: bytes) -> str | None:

@@ -60,6 +60,7 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
 
     monkeypatch.setattr(verdict_text, "judge", judged)
     monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", verdict_text.VerdictWriter.full)  # judge every word
+    monkeypatch.setattr(verdict_text.VerdictWriter, "write_all", lambda self, words: [self.full(w) for w in words])
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
