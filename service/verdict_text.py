@@ -40,6 +40,7 @@ from dictionaries.verdict import (
     MAX_INPUT_CHARS,
     Reason,
     Verdict,
+    deck_reasons,
     dictionary_reasons,
     judge,
     length_reasons,
@@ -137,28 +138,22 @@ class VerdictWriter:
             upper = word.upper()
             key = get(word if word.islower() else word.lower())
             if key is None:
-                if not can_spell(upper):
-                    append(full(word))
-                    continue
+                spells = can_spell(upper)
                 score = sum(upper.encode().translate(point_bytes))
                 level_json, reason = ',"level":null,"success_chance":', unknown
             else:
                 if record_flag:
                     senses, flags, form_bytes, score, offset = _unpack_record(records, key * _RECORD_SIZE)
-                    if not flags & record_flag:
-                        append(full(word))  # the deck's reason: the full path says it
-                        continue
+                    spells = flags & record_flag
                     form = record_forms[offset:offset + form_bytes].decode() if flags & RECORD_FORM else None
                 else:
-                    if not can_spell(upper):
-                        append(full(word))
-                        continue
+                    spells = can_spell(upper)
                     score = sum(upper.encode().translate(point_bytes))
                     senses = dictionary._levels[key * _N_SENSES:(key + 1) * _N_SENSES]
                     form = _shown_form(dictionary, word.lower(), senses)
                 level_json, playable, reason, with_form, empty_form = entries.get(senses) or entry(senses)
                 if playable:
-                    if MIN_WORD_LETTERS <= len(word) <= MAX_WORD_LETTERS:
+                    if spells and MIN_WORD_LETTERS <= len(word) <= MAX_WORD_LETTERS:
                         append(f'{{"word":"{upper}","legal":true,"reasons":[],"score":{score},'
                                f'"letters":[{upper.translate(letters_of)[:-1]}]{level_json}'
                                f'{chance_tail[score] if score < len(chance_tail) else self._chance_tail(score)}')
@@ -172,10 +167,16 @@ class VerdictWriter:
             if not MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS:
                 length = lengths.get(n) or self._length(n)
                 reason = f"{length},{reason}" if reason else length
+            if not spells:  # the deck's reason comes last, as the full path gives it
+                reason = f"{reason},{self._deck_json(upper)}" if reason else self._deck_json(upper)
             append(f'{{"word":"{upper}","legal":false,"reasons":[{reason.replace(_WORD, upper)}],"score":{score},'
                    f'"letters":[{upper.translate(letters_of)[:-1]}]{level_json}'
                    f'{chance_tail[score] if score < len(chance_tail) else self._chance_tail(score)}')
         return texts
+
+    def _deck_json(self, upper: str) -> str:
+        """The deck's reason against a word it cannot spell, as JSON (made for each such word: they are few)."""
+        return self._json(deck_reasons(upper, self.deck))
 
     def _chance_tail(self, score: int) -> str:
         """The success chance of a score past the table, and the deck: the end of a verdict's JSON."""
