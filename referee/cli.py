@@ -257,24 +257,24 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     """``words``: the rack search."""
     deck = get_deck(deck_spec)
     try:
-        found = obj.dictionary.rack(letters, int(level), deck)
+        # The same bound as the service's: a hand's letters, and only the ``limit`` best words built.
+        shown, total = obj.dictionary.rack_search(letters, int(level), deck, limit)
     except WordError as exc:
         raise_for(exc, _("LETTERS"))
-    shown = found if limit is None else found[:limit]
     if as_json:
         emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})
         return
     rack = letters.strip().upper()
-    if not found:
+    if not total:
         click.echo(_("No legal word at size {level} can be made from {letters}.").format(level=level, letters=rack))
         return
-    if len(shown) < len(found):
+    if len(shown) < total:
         head = ngettext("{n} word from {letters} at size {level}, best first (showing {shown}):",
-                        "{n} words from {letters} at size {level}, best first (showing {shown}):", len(found))
+                        "{n} words from {letters} at size {level}, best first (showing {shown}):", total)
     else:
         head = ngettext("{n} word from {letters} at size {level}, best first:",
-                        "{n} words from {letters} at size {level}, best first:", len(found))
-    click.echo(head.format(n=len(found), letters=rack, level=level, shown=len(shown)))
+                        "{n} words from {letters} at size {level}, best first:", total)
+    click.echo(head.format(n=total, letters=rack, level=level, shown=len(shown)))
     passes = _("passes {chance}%")
     for w in shown:
         click.echo(f"  {w.score:>3}  {w.word:<8} " + passes.format(chance=round(w.success_chance * 100)))

@@ -102,18 +102,17 @@ class Game:
     def replay(cls, events: Iterable[Event], words: bool = True) -> Game:
         """The game those events give; the same events always give the same state.
 
-        ``words=False``: what each event but the last did is not said in words (``state.notes`` holds
-        the last one's, as after any replay); the same state for about a third of the cost. An event
-        refused on the way is replayed again with words, so the refusal is the one a full replay gives."""
+        What each event but the last did is not said in words: nobody can read it (``state.notes`` holds
+        the last one's, and a replayed game keeps no ``said``), and saying it cost two thirds of a replay.
+        An event refused on the way is replayed again with words, so the refusal is the one a replay
+        saying everything gives. ``words`` is kept for the callers that asked for this (``words=False``)
+        before it was what every replay does."""
+        del words  # every replay is the quiet one
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
             raise RulesError(refusal("first_event_not_creation"))
         game = cls(first.setup)
-        if words:
-            for event in iterator:
-                game.apply(event)
-            return game
         rest = list(iterator)
         token = _QUIET.set(True)
         try:
@@ -126,9 +125,17 @@ class Game:
         finally:
             _QUIET.reset(token)
         if failed:
-            return cls.replay([first, *rest])
+            return cls._replay_saying_everything(first, rest)
         if rest:
             game.apply(rest[-1])
+        return game
+
+    @classmethod
+    def _replay_saying_everything(cls, first: Created, rest: list[Event]) -> Game:
+        """The replay of a refused event: every event said in words, so the refusal is the one the table met."""
+        game = cls(first.setup)
+        for event in rest:
+            game.apply(event)
         return game
 
     @classmethod
@@ -320,7 +327,7 @@ class Game:
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
             raise WordRefused(refusal("has_letter_word_here", n=len(word), word=word, least=shortest, most=min(hand, HAND_SIZE)),
                               ("too_short",) if len(word) < shortest else ("too_long",))
-        over = state.setup.deck.over_limit(word)
+        over = None if state.setup.deck.can_spell(word) else state.setup.deck.over_limit(word)
         if over:
             raise WordRefused(refusal("deck_too_few", word=word, letters=over_words(over)), ("deck_limit",))
         if state.is_used(word):

@@ -17,7 +17,7 @@ from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import Message, msg, say_in
 from dictionaries.verdict import REASON_CODES, Reason, judge
-from service import answers
+from service import answers, verdict_text
 from service.app import create_app
 from service.core import request_language
 
@@ -58,7 +58,9 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
         verdict = real_judge(*args)
         return verdict._replace(legal=False, reasons=(Reason("unknown", msg("Invalid word")),))
 
-    monkeypatch.setattr(answers, "judge", judged)
+    monkeypatch.setattr(verdict_text, "judge", judged)
+    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", verdict_text.VerdictWriter.full)  # judge every word
+    monkeypatch.setattr(verdict_text.VerdictWriter, "write_all", lambda self, words: [self.full(w) for w in words])
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
@@ -223,7 +225,7 @@ def test_unexpected_error_in_spanish(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(answers, "judge", broken)
+    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", broken)  # where every verdict is written
     response = create_app(TEST_CONFIG).test_client().get("/v1/words/taps", headers=ES)
     assert response.status_code == 500
     spanish(response)
