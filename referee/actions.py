@@ -6,7 +6,7 @@ version they saw), and renders what it returns; none of them applies events itse
 once, inside its one write transaction. Refusals are ``RulesError``s (nothing changed); a request that does not fit
 the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
 
-About 650 lines: one shorthand and one implementation per thing a table does behind the one entry point, and the
+Over 500 lines: one shorthand and one implementation per thing a table does behind the one entry point, and the
 amendments' re-checking of later actions (``amend``, ``_rederive``) shares the game-flow helpers the turns use.
 """
 from __future__ import annotations

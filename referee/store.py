@@ -1081,13 +1081,13 @@ class Store:
             gid = self._resolve(conn, game_id)
             name = self._seat_name(conn, gid, seat)
             self._check_game(conn, gid)
-            events, _ = self._events(conn, gid)
             if expect is not None or name is not None:  # the game as the snapshot keeps it: no replay
                 now_game = self._game(conn, gid)
                 on = now_game.version
-                self._check_seen(conn, gid, now_game, expect, name, own=True)
+                self._check_seen(conn, gid, now_game, expect, name, own=True)  # refused before the history is read
             else:
                 on = self._version_now(conn, gid)
+            events, _ = self._events(conn, gid)
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []
             new_events, new_redo, result = change(list(events), redo)
             keep = 0
