@@ -616,6 +616,7 @@ def main(argv: list[str] | None = None) -> int:
         label, _, assignments = spec.partition(":")
         targets[f"service[{label}]"] = (APPS["service"], dict(a.split("=", 1) for a in assignments.split(",") if a))
 
+    apps = dict(targets)  # ``targets`` is the list of targets met or missed at the end
     words = sample_words()
     # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
     words = [w for w in words if w.isalpha()]
@@ -717,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{cpus / service['batch-mixed'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (mixed) / "
               f"{cpus / service['batch-playable'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (playable) words/s")
     if not args.no_memory:
-        grown = memory_bench(targets)
+        grown = memory_bench(apps)
         if "service" in grown:
             before, after = grown["service"]
             print(f"target a worker's RSS within +16 MiB of a fresh one after {MEMORY_WORDS:,} distinct words in both "

@@ -46,14 +46,14 @@ WORD_ID_FORMAT = "<I"
 #: derived from the files above by ``python -m tools.records`` (also the build's last step). Outside
 #: DATA_FILES like the definitions: ``metadata.json`` keeps their sizes and checksums under "records".
 WORDS_RECORDS = "words.records"  # per key id: RECORD_FORMAT
-RECORD_FORMS = "records.forms"   # the spellings records point to, UTF-8, one after another
-#: Level code per sense (as in words.levels), flags (RECORD_*), the form's length in bytes, the score with
-#: the standard deck's points, the form's offset in RECORD_FORMS.
-RECORD_FORMAT = "<5sBBHI"
+RECORD_FORMS = "records.forms"   # the spellings records point to, as JSON string content, one after another
+RECORD_LEVELS = "records.levels"  # the distinct level codes per sense (5 bytes each, as in words.levels)
+#: The key's entry in RECORD_LEVELS, flags (RECORD_*), the form's length in bytes, its offset in RECORD_FORMS.
+RECORD_FORMAT = "<HBBI"
 RECORD_STANDARD = 1  # the standard deck holds enough cards of every letter
 RECORD_DOUBLE = 2    # the double deck does
 RECORD_FORM = 4      # the dictionary reason names a form (its length may be 0: a phrase piece of no phrase)
-RECORD_FILES: tuple[str, ...] = (WORDS_RECORDS, RECORD_FORMS)
+RECORD_FILES: tuple[str, ...] = (WORDS_RECORDS, RECORD_FORMS, RECORD_LEVELS)
 
 #: Definitions (WordNet glosses) ship beside the word files but outside DATA_FILES: the word
 #: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".

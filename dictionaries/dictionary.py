@@ -34,6 +34,7 @@ from dictionaries import (
     RECORD_FILES,
     RECORD_FORMAT,
     RECORD_FORMS,
+    RECORD_LEVELS,
     SENSES,
     WORDS_LEVELS,
     WORDS_RECORDS,
@@ -116,7 +117,7 @@ class Dictionary:
     """A built dictionary, memory-mapped from ``path``.
 
     Opening it checks every file's size and, unless ``verify`` is False, its SHA-256 against
-    ``metadata.json`` (about 8 ms for the shipped 6.5 MB): a damaged file is refused before it
+    ``metadata.json`` (the word files and the verdicts' records, ~11 MB): a damaged file is refused before it
     can give a wrong answer or an IndexError.
     """
 
@@ -164,6 +165,7 @@ class Dictionary:
         self.records: mmap.mmap | bytes | None = None
         self.record_forms: mmap.mmap | bytes | None = None
         self.records_deck: Any = None
+        self.record_levels: bytes = b""
         entry = self.metadata.get("records")
         if not isinstance(entry, dict) or entry.get("format") != RECORD_FORMAT:
             return
@@ -172,12 +174,15 @@ class Dictionary:
             raise DictionaryError(msg("dictionary file {path} does not describe every data file; rebuild the "
                                       "dictionary", path=meta_path))
         check_sizes(self.path, {name: files[name].get("bytes") for name in RECORD_FILES})
-        records = self._map(WORDS_RECORDS)
-        if len(records) != len(self._words) * _RECORD_SIZE:
-            raise DictionaryError(msg("dictionary file {path} does not match {metadata} ({size} entries or bytes, "
-                                      "expected {expected})", path=os.path.join(self.path, WORDS_RECORDS),
-                                      metadata=meta_path, size=len(records), expected=len(self._words) * _RECORD_SIZE))
+        records, levels = self._map(WORDS_RECORDS), self._map(RECORD_LEVELS)
+        for name, size, expected in ((WORDS_RECORDS, len(records), len(self._words) * _RECORD_SIZE),
+                                     (RECORD_LEVELS, len(levels) % _N_SENSES, 0)):
+            if size != expected:
+                raise DictionaryError(msg("dictionary file {path} does not match {metadata} ({size} entries or bytes, "
+                                          "expected {expected})", path=os.path.join(self.path, name),
+                                          metadata=meta_path, size=size, expected=expected))
         self.records, self.record_forms, self.records_deck = records, self._map(RECORD_FORMS), entry.get("deck")
+        self.record_levels = bytes(levels)  # a few kB, read at every verdict
 
     def _checked_files(self) -> dict[str, Any]:
         """Every file whose checksum ``metadata.json`` keeps for the word loader: name -> its entry."""

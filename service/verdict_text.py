@@ -101,6 +101,8 @@ class VerdictWriter:
         #: reason's JSON when it names no form, names a form, names an empty phrase): one per distinct record
         #: of the files (~600).
         self.entries: dict[bytes, tuple[str, bool, str, str, str]] = {}
+        #: The same by their number in the records' table of level codes (None until first needed).
+        self.numbered: list[tuple[str, bool, str, str, str] | None] = [None] * (len(dictionary.record_levels) // _N_SENSES)
         #: Letters -> the length reason's JSON (words of 1, 2 and 8 to 64 letters: at most 59).
         self.lengths: dict[int, str] = {}
         self.unknown = self._json(dictionary_reasons(_no_form, _WORD, None, self.code))
@@ -109,7 +111,7 @@ class VerdictWriter:
         # What write_all reads, bound once (a single word's call costs one look-up, not a dozen).
         self._bound = (dictionary, dictionary._words.get, self.records, self.record_forms, self.record_flag, self.entries,
                        self._entry, deck.can_spell, self.point_bytes, self.letters, self.unknown, self.full,
-                       self.chance_tail, self.lengths)
+                       self.chance_tail, self.lengths, self.numbered)
 
     def __call__(self, word: str) -> str:
         try:
@@ -123,7 +125,7 @@ class VerdictWriter:
         """The verdict JSON of each word, in order; ``WordAt`` names the first that is not a string or
         not a word (its InvalidWord). One loop with its names bound: this is the cost of a batch."""
         (dictionary, get, records, record_forms, record_flag, entries, entry, can_spell, point_bytes, letters_of, unknown,
-         full, chance_tail, lengths) = self._bound
+         full, chance_tail, lengths, numbered) = self._bound
         texts: list[str] = []
         append = texts.append
         for index, word in enumerate(words):
@@ -142,16 +144,17 @@ class VerdictWriter:
                 score = sum(upper.encode().translate(point_bytes))
                 level_json, reason = ',"level":null,"success_chance":', unknown
             else:
+                score = sum(upper.encode().translate(point_bytes))
                 if record_flag:
-                    senses, flags, form_bytes, score, offset = _unpack_record(records, key * _RECORD_SIZE)
+                    number, flags, form_bytes, offset = _unpack_record(records, key * _RECORD_SIZE)
                     spells = flags & record_flag
                     form = record_forms[offset:offset + form_bytes].decode() if flags & RECORD_FORM else None
+                    level_json, playable, reason, with_form, empty_form = numbered[number] or self._numbered(number)
                 else:
                     spells = can_spell(upper)
-                    score = sum(upper.encode().translate(point_bytes))
                     senses = dictionary._levels[key * _N_SENSES:(key + 1) * _N_SENSES]
                     form = _shown_form(dictionary, word.lower(), senses)
-                level_json, playable, reason, with_form, empty_form = entries.get(senses) or entry(senses)
+                    level_json, playable, reason, with_form, empty_form = entries.get(senses) or entry(senses)
                 if playable:
                     if spells and MIN_WORD_LETTERS <= len(word) <= MAX_WORD_LETTERS:
                         append(f'{{"word":"{upper}","legal":true,"reasons":[],"score":{score},'
@@ -201,6 +204,12 @@ class VerdictWriter:
             return form
 
         return self._json(dictionary_reasons(form_of, _WORD, senses, self.code))
+
+    def _numbered(self, number: int) -> tuple[str, bool, str, str, str]:
+        """``_entry`` of the level codes numbered ``number`` in the records' table."""
+        senses = self.dictionary.record_levels[number * _N_SENSES:(number + 1) * _N_SENSES]
+        made = self.numbered[number] = self.entries.get(senses) or self._entry(senses)
+        return made
 
     def _length(self, n: int) -> str:
         made = self.lengths[n] = self._json(length_reasons(n, _WORD))

@@ -117,7 +117,7 @@ def test_a_damaged_record_file_is_refused(copy_of: Path) -> None:
 
 def test_a_truncated_record_file_is_refused_unverified(copy_of: Path) -> None:
     records = copy_of / WORDS_RECORDS
-    records.write_bytes(records.read_bytes()[:-13])
+    records.write_bytes(records.read_bytes()[:-8])
     with pytest.raises(DictionaryError, match=WORDS_RECORDS):
         Dictionary(copy_of, verify=False)
 

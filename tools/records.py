@@ -3,13 +3,14 @@
     python -m tools.records [DIRECTORY]      (default: dictionaries/data)
 
 Reads only the built files of DIRECTORY (``words.marisa``, ``words.levels``, ``forms.marisa``) and the
-decks' tables (``dictionaries.deck``), writes ``words.records`` and ``records.forms`` beside them, and
+decks' tables (``dictionaries.deck``), writes ``words.records``, ``records.forms`` and ``records.levels`` beside them, and
 records their sizes and checksums in ``metadata.json`` under "records". Deterministic: the same
 files give byte-identical output. ``tools/build_dictionary.py`` calls ``write_records`` as its last
 step; run the command after any other change to the word files.
 
-A record (``dictionaries.RECORD_FORMAT``) holds the key's level code per sense, whether the standard
-and double decks can spell it, its score with the standard points, and the spelling the verdict's
+A record (``dictionaries.RECORD_FORMAT``, 8 bytes) holds the key's level codes per sense (as an entry
+of ``records.levels``: there are a few hundred), whether the standard and double decks can spell it, and
+the spelling the verdict's
 dictionary reason names (``verdict.shown_form`` of ``verdict.reason_sense``), so that the service's
 verdict of a word costs one trie look-up and one record (service/verdict_text.py).
 """
@@ -36,6 +37,7 @@ from dictionaries import (
     RECORD_FORM,
     RECORD_FORMAT,
     RECORD_FORMS,
+    RECORD_LEVELS,
     RECORD_STANDARD,
     SENSES,
     WORDS_LEVELS,
@@ -59,6 +61,8 @@ def write_records(out: Path) -> dict[str, Any]:
     records = bytearray(record.size * len(words))
     blob = bytearray()
     offsets: dict[bytes, int] = {}
+    distinct = sorted({levels[i:i + n_senses] for i in range(0, len(levels), n_senses)})
+    entry_of = {senses: i for i, senses in enumerate(distinct)}
     for key, index in words.iteritems():
         senses = levels[index * n_senses:(index + 1) * n_senses]
         sense, _code = reason_sense(senses)
@@ -79,9 +83,10 @@ def write_records(out: Path) -> dict[str, Any]:
             blob += form
         upper = key.upper()
         flags |= (RECORD_STANDARD if STANDARD.can_spell(upper) else 0) | (RECORD_DOUBLE if DOUBLE.can_spell(upper) else 0)
-        record.pack_into(records, index * record.size, senses, flags, len(form), STANDARD.score(upper), offset)
+        record.pack_into(records, index * record.size, entry_of[senses], flags, len(form), offset)
     (out / WORDS_RECORDS).write_bytes(bytes(records))
     (out / RECORD_FORMS).write_bytes(bytes(blob))
+    (out / RECORD_LEVELS).write_bytes(b"".join(distinct))
     files = {name: {"bytes": (out / name).stat().st_size,
                     "sha256": hashlib.sha256((out / name).read_bytes()).hexdigest()} for name in RECORD_FILES}
     return {"format": RECORD_FORMAT, "deck": records_deck_table(STANDARD), "files": files}
