@@ -227,6 +227,7 @@ def test_stats_json_and_one_game(example_db: Path) -> None:
     assert (paul["games"], paul["won"], paul["in_play"], paul["words"], paul["points"]) == (2, 1, 1, 8, 119)
     assert paul["sanity_checks"] == {"rolled": 8, "passed": 3, "expected": 2.45}
     assert data["best_word"]["word"] == "WEARIER" and data["games"][1]["state"] == "in_play"
+    assert "figures" not in data["games"][0]  # each game's players' figures: with --game
     one = json.loads(run(example_db, "stats", "--game", "2", "--json").output)
     assert [g["game"] for g in one["games"]] == [2] and one["players"][0]["games"] == 1
     assert one["games"][0]["figures"][1]["pawns_lost"] == 1
@@ -341,7 +342,7 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     path = tmp_path / "games.sqlite3"
     store = random_games(path, dictionary, 5, 5)
-    counted = [g.to_json() for g in all_figures(store)]
+    counted = [g.to_json(seats=False) for g in all_figures(store)]
     first = run(path, "stats", "--json").output
     kept = Kept(path)
     assert len(kept.load()) == 5
@@ -351,20 +352,29 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     import referee.history.reading as reading
 
     original = reading.figures_of
-    monkeypatch.setattr(reading, "figures_of", lambda s, g: calls.append(g) or original(s, g))
+
+    def counting(store: Store, gid: int) -> object:
+        calls.append(gid)
+        return original(store, gid)
+
+    monkeypatch.setattr(reading, "figures_of", counting)
     assert run(path, "stats", "--json").output == first and calls == []  # nothing replayed
     referee = Referee(Store(path), lambda: dictionary)
     gid = play_random_game(referee, dictionary, random.Random(9), most_turns=3)
     again = json.loads(run(path, "stats", "--json").output)
     assert calls == [gid] and again["games"][:5] == counted  # only the new game counted
     calls.clear()
-    Store(path).purge(lambda summaries: [1])  # game 1 is over: deleted
+    Store(path).purge(lambda _summaries: [1])  # game 1 is over: deleted
     after = json.loads(run(path, "stats", "--json").output)
     assert [g["game"] for g in after["games"]] == [2, 3, 4, 5, gid] and calls == []
     (cache / "uw-referee" / "history.sqlite3").write_bytes(b"not a database" * 100)
     assert json.loads(run(path, "stats", "--json").output) == after  # a damaged cache: counted again
     assert len(calls) == 5
     calls.clear()
+    from dictionaries.dictionary import stamp_directory
+    from referee.history.kept import cache_directory
+
+    assert cache_directory() == stamp_directory() == str(cache / "uw-referee")  # beside the dictionary's stamps
     (cache / "uw-referee" / "history.sqlite3").unlink()
     (cache / "uw-referee" / "history.sqlite3").mkdir()  # a cache that cannot be opened (root writes anywhere)
     assert json.loads(run(path, "stats", "--json").output) == after and len(calls) == 5

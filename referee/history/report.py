@@ -78,17 +78,19 @@ def stats_lines(games: list[GameFigures], players: list[PlayerFigures]) -> list[
     return lines
 
 
-def stats_json(games: list[GameFigures], players: list[PlayerFigures]) -> dict[str, Any]:
-    """``stats --json``: every player's records, every game's figures, the best word of them all."""
+def stats_json(games: list[GameFigures], players: list[PlayerFigures], seats: bool = False) -> dict[str, Any]:
+    """``stats --json``: every player's records, every game's figures (``seats``: each player's figures in each game
+    too, as ``--game N`` gives them: over every game they repeat the players' records game by game, which cost more
+    than the rest of the command), the best word of them all."""
     best = best_of(games)
-    return {"players": [p.to_json() for p in players], "games": [g.to_json() for g in games],
+    return {"players": [p.to_json() for p in players], "games": [g.to_json(seats=seats) for g in games],
             "best_word": None if best is None else best.to_json()}
 
 
-def stats_json_text(games: list[GameFigures], players: list[PlayerFigures]) -> str:
+def stats_json_text(games: list[GameFigures], players: list[PlayerFigures], seats: bool = False) -> str:
     """``stats_json`` as ``stats --json`` prints it: indented as every ``--json``, but each game on a line of its
     own (written by the C encoder: indenting a thousand games in Python was most of the command's time)."""
-    data = stats_json(games, players)
+    data = stats_json(games, players, seats)
     rows = data["games"]
     marker = "\u0000uw-games\u0000"
     head = json_text({**data, "games": marker})
