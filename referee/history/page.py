@@ -77,7 +77,7 @@ def section(figures: GameFigures, stylesheet: str | None = None, records: str | 
 def _rate(figures: PlayerFigures) -> str:
     if not figures.checks:
         return "–"
-    return _("{passed} of {rolled} (expected {expected:.1f})").format(
+    return _("{passed} of {rolled} (expected {expected:.2f})").format(
         passed=figures.passed, rolled=figures.checks, expected=figures.expected)
 
 

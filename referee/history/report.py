@@ -27,8 +27,8 @@ def player_lines(p: PlayerFigures) -> list[str]:
         lines.append("    " + ngettext("{average:.1f} points per word over {n} word",
                                        "{average:.1f} points per word over {n} words", p.words).format(
             average=p.average, n=p.words))
-        lines.append("    " + ngettext("sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
-                                       "sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
+        lines.append("    " + ngettext("sanity checks: {passed} of {n} passed; their words' odds gave {expected:.2f}",
+                                       "sanity checks: {passed} of {n} passed; their words' odds gave {expected:.2f}",
                                        p.checks).format(passed=p.passed, n=p.checks, expected=p.expected))
     else:
         lines.append("    " + _("no word played yet"))
