@@ -19,6 +19,7 @@ The machine is shared and noisy: read the ratios.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -28,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee import ROOT, install, interleaved, row  # noqa: E402 - after the sys.path line above
+from bench_referee import install, interleaved, row
 
 #: Builds the file inside the throw-away install (so the installed code writes the games): ``count`` finished games
 #: of up to 30 turns (target 60, Psychotherapy on: some discards give a pawn back; a game not over by then ends as
@@ -140,8 +141,6 @@ def main() -> None:
         }, env, max(3, args.rounds // 3), before={"stats": ["rm", "-f", str(kept)]})
         row("stats, nothing kept yet (its first run)", cold["stats"], "status", cold["status"], "report",
             ("stats", "status"))
-        import json
-
         pages = json.loads(subprocess.run(
             [python, "-c", PAGES, str(db), str(args.games + 1), str(args.games + 2), str(args.rounds)],
             check=True, env=env, cwd=work, capture_output=True, text=True).stdout)
