@@ -116,7 +116,7 @@ def log_list(events: Sequence[Event], stamps: Sequence[str]) -> str:
         mark = str(number) if seq in starts else ""
         items.append(f'<li><span class="n">{mark}</span> <time datetime="{escape(stamps[seq])}">'
                      f'{escape(stamps[seq][:19].replace("T", " "))}</time> {escape(words)}</li>')
-    return f'<ol class="log">{"".join(items)}</ol>'
+    return f'<ul class="log">{"".join(items)}</ul>'
 
 
 def records_title(game: int) -> str:
@@ -188,7 +188,7 @@ h1{font-size:2rem;margin:.2rem 0}h2{font-size:1.4rem;margin:1.6rem 0 .4rem;color
 svg{display:block;width:100%;max-width:1200px;height:auto}
 table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.25rem .6rem;border-bottom:1px solid #3a4048;text-align:left}
 caption{text-align:left;color:#bbb;padding:.3rem 0}.scroll{overflow-x:auto}
-.log{padding-left:1.5rem}.log time{color:#bbb;font-size:.9rem}.log .n{display:inline-block;min-width:2.5ch;color:#f5c542}
+.log{list-style:none;padding-left:0}.log time{color:#bbb;font-size:.9rem}.log .n{display:inline-block;min-width:2.5ch;color:#f5c542}
 summary{cursor:pointer;color:#f5c542}
 @media print{body{background:#fff;color:#000}h2,.log .n,summary{color:#000}}
 """
