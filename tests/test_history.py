@@ -214,7 +214,7 @@ def test_stats_in_words(example_db: Path) -> None:
     assert "Paul: 2 games: 1 won, 0 lost, 1 in play" in out
     assert "Sue: 2 games: 0 won, 1 lost, 1 in play" in out
     assert "best word: WEARIER (28 points, game 1)" in out
-    assert "sanity checks: 3 of 8 passed; their words' odds gave 2.5" in out  # Paul: 2.15 + 0.30
+    assert "sanity checks: 3 of 8 passed; their words' odds gave 2.45" in out  # Paul: 2.15 + 0.30
     assert "Game 1 (Cindi, Paul, Sue): Paul won at the target after 20 turns" in out
     assert "Game 2 (Cindi, Paul, Sue): in play after 3 turns" in out
     assert "Best word of all: WEARIER (28 points, game 1) by Sue" in out
@@ -378,3 +378,14 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     (cache / "uw-referee" / "history.sqlite3").unlink()
     (cache / "uw-referee" / "history.sqlite3").mkdir()  # a cache that cannot be opened (root writes anywhere)
     assert json.loads(run(path, "stats", "--json").output) == after and len(calls) == 5
+
+
+def test_the_history_package_and_its_catalog_ship() -> None:
+    """``pip install .`` carries the package and its compiled Spanish catalog (the benchmark runs it installed)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "referee.history" in setuptools["packages"]
+    assert "locale/*/LC_MESSAGES/*.mo" in setuptools["package-data"]["referee.history"]
+    assert (root / "referee" / "history" / "locale" / "es" / "LC_MESSAGES" / "history.mo").is_file()

@@ -25,6 +25,7 @@ from flask import (
 from dictionaries.i18n import _, language, message_of, msg, ngettext, say
 from dictionaries.rules import PAWNS
 from referee.board.language import speaking
+from referee.board.records import history_html, records_html
 from referee.board.runtime import Render, runtime
 from referee.board.source import (
     BoardError,
@@ -87,15 +88,8 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
         "join": _join(shown.id) if not over else None,
-        "history": _history(shown) if over else None,
+        "history": history_html(shown.id, shown.updated_at) if over else None,  # the chart (referee.history)
     }
-
-
-def _history(shown: Shown) -> str | None:
-    """A finished game's chart, winner and best word (``referee.board.records``)."""
-    from referee.board.records import history_html
-
-    return history_html(shown.id, shown.updated_at)
 
 
 def _join(game_id: int) -> dict[str, str] | None:
@@ -214,8 +208,6 @@ def game(game_id: int) -> Any:
 
 @board.get("/games")
 def games() -> Any:
-    from referee.board.records import records_html
-
     found = _source().games()
     rows = [{"id": g.id, "players": ", ".join(g.players), "updated": when(g.updated_at),
              "state": _phase_words(g.phase, g.winner)} for g in found]

@@ -162,7 +162,7 @@ def records_section(games: Sequence[GameFigures], players: Sequence[PlayerFigure
                  f"{p.average:.1f}" if p.average is not None else "–", escape(_rate(p)), str(p.pawns_lost),
                  str(p.pawns_regained), str(p.eliminated)]
         rows.append(f'<tr><th scope="row">{escape(p.name)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    game_head = [_("Game"), _("Players"), _("Turns"), _("Winner"), _("Best word")]
+    game_head = [_("Game"), _("Players"), _("Turns"), _("Won by"), _("Best word")]
     game_rows = []
     for g in reversed(games):
         game_rows.append(f'<tr><th scope="row">{g.game}</th><td>{escape(", ".join(g.players))}</td>'
