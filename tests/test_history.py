@@ -5,6 +5,7 @@ and ``uw-referee export --html``."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -328,6 +329,16 @@ def test_the_quick_path_prints_what_the_click_command_prints(example_db: Path, t
     from referee import quick
 
     assert quick.run(["--db", str(example_db), "--game", "1", "stats"]) is None  # one game: Click's
+    import subprocess
+    import sys
+
+    probe = ("import io, sys, contextlib\nfrom referee.quick import run\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n    code = run(['--db', sys.argv[1], 'stats'])\n"
+             "print(code, sorted(m for m in ('click', 'typing', 'dataclasses', 'html', 'referee.rules', 'referee.store_pg')"
+             " if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", probe, str(example_db)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}).stdout.split(" ", 1)
+    assert loaded == ["0", "['referee.store_pg']\n"]  # the figures kept: neither Click nor the engine is loaded
     assert quick.run(["--db", str(tmp_path / "missing" / "x.sqlite3"), "stats", "--json"]) in (None, 0)
 
 

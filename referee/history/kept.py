@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any
 
 from referee.history.stats import GameFigures
 from unspeakable_words import __version__
+
+TYPE_CHECKING = False  # typing costs a tenth of a quick stats: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Changes when what a record holds or how a figure is counted changes: older rows are then counted again.
 FORMAT = f"2/{__version__}"

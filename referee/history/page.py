@@ -8,6 +8,7 @@ from html import escape
 
 from dictionaries.i18n import _, language, ngettext, say
 from referee.history.chart import svg, table
+from referee.history.report import best_of_all
 from referee.history.stats import GameFigures, PlayerFigures, Word
 
 TYPE_CHECKING = False  # the engine is loaded for the log only: ``stats`` says its words without it
@@ -33,18 +34,6 @@ def ending_sentence(figures: GameFigures) -> str:
         text = ngettext("{winner} won with {points} points, reaching the target, after {n} turn.",
                         "{winner} won with {points} points, reaching the target, after {n} turns.", figures.turns)
     return text.format(winner=figures.winner, points=points, n=figures.turns)
-
-
-def word_text(word: Word) -> str:
-    """A word with what it scored and where, in plain text."""
-    # TRANSLATORS: a word with what it scored and where: "CHAMP (15 points, game 3)".
-    return ngettext("{word} ({n} point, game {game})", "{word} ({n} points, game {game})", word.scored).format(
-        word=word.word, n=word.scored, game=word.game)
-
-
-def best_of_all(word: Word) -> str:
-    """The best word of all the games shown, in a sentence of plain text."""
-    return _("Best word of all: {word} by {player}").format(word=word_text(word), player=word.player)
 
 
 def best_sentence(word: Word | None) -> str:
@@ -215,5 +204,5 @@ def export_html(store: object, game_id: int | None) -> str:
     return document(figures, events, stamps)
 
 
-__all__ = ["best_of_all", "best_sentence", "word_text", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
+__all__ = ["best_sentence", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
            "records_title", "section"]
