@@ -156,3 +156,17 @@ def test_a_hosted_table_sees_its_own_records_behind_its_gate(backend: Backend, a
     assert re.search(r'<tr><th scope="row">ann</th><td>2</td><td>2</td><td>0</td><td>0</td>', text), text
     board = table_device.get(f"/games/{one['game']}").get_data(as_text=True)
     assert "How the game went" in board and f'href="/games/{one["game"]}/records"' in board
+
+
+def test_stats_reads_either_backend_alike(backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same games on PostgreSQL and on SQLite give the same records, counted and then kept."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    play_example_2(backend.url)
+    reference = tmp_path / "reference.sqlite3"
+    play_example_2(reference)
+    expected = run(reference, "stats", "--json").output
+    first = run(backend.url, "stats", "--json")  # type: ignore[arg-type]
+    assert first.exit_code == 0 and first.output == expected
+    assert run(backend.url, "stats", "--json").output == expected  # type: ignore[arg-type]  # kept this time
+    one = run(backend.url, "--game", "1", "stats", "--json").output  # type: ignore[arg-type]
+    assert '"eliminated": 1' in one and '"winner": "Paul"' in one
