@@ -88,7 +88,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
         "join": _join(shown.id) if not over else None,
-        "history": history_html(shown.id, shown.updated_at) if over else None,  # the chart (referee.history)
+        "history": history_html(shown.id, shown.updated_at, shown.game.count) if over else None,  # the chart
     }
 
 
