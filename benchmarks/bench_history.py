@@ -7,7 +7,8 @@ bytecode compiled; ``bench_referee.install``) and measures, in the same run:
 
 - ``uw-referee stats`` over a file of 1,000 finished games (each about 30 turns of words, rolls and discards:
   eliminations, Psychotherapy), against ``uw-referee status`` of the same file: median CPU time (user + system) of
-  interleaved runs of the installed command (target: at most 3x);
+  interleaved runs of the installed command (target: at most 3x), the figures kept from the run before
+  (``referee.history.kept``); and its first run, with nothing kept, which replays every game;
 - the board's page of a finished game (its chart, winner and best word) against the page of a game in play of the
   same length, served by the installed package's app (Flask's test client, one process, CPU time of the process):
   the first request after a commit (the render, which for the finished game replays its events for the chart) and
@@ -18,6 +19,7 @@ The machine is shared and noisy: read the ratios.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -27,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_referee import ROOT, install, interleaved, row  # noqa: E402 - after the sys.path line above
+from bench_referee import install, interleaved, row
 
 #: Builds the file inside the throw-away install (so the installed code writes the games): ``count`` finished games
 #: of up to 30 turns (target 60, Psychotherapy on: some discards give a pawn back; a game not over by then ends as
@@ -119,6 +121,8 @@ def main() -> None:
         python, referee = str(bin_dir / "python"), str(bin_dir / "uw-referee")
         env = {k: v for k, v in os.environ.items() if not k.startswith("UW_")}
         env["NO_COLOR"] = "1"
+        env["XDG_CACHE_HOME"] = str(work / "cache")  # the figures kept between commands: this run's own
+        kept = work / "cache" / "uw-referee" / "history.sqlite3"
         db = work / "games.sqlite3"
         print(f"writing {args.games:,} finished games ...", flush=True)
         subprocess.run([python, "-c", BUILD, str(db), str(args.games)], check=True, env=env, cwd=work)
@@ -131,8 +135,12 @@ def main() -> None:
         row(f"stats, {args.games:,} games", cost["stats"], "status", cost["status"], "<= 3x", ("stats", "status"))
         row(f"stats --json, {args.games:,} games", cost["stats json"], "status", cost["status"], "<= 3x",
             ("stats json", "status"))
-        import json
-
+        cold = interleaved({
+            "status": [referee, "--db", str(db), "status"],
+            "stats": [referee, "--db", str(db), "stats"],
+        }, env, max(3, args.rounds // 3), before={"stats": ["rm", "-f", str(kept)]})
+        row("stats, nothing kept yet (its first run)", cold["stats"], "status", cold["status"], "report",
+            ("stats", "status"))
         pages = json.loads(subprocess.run(
             [python, "-c", PAGES, str(db), str(args.games + 1), str(args.games + 2), str(args.rounds)],
             check=True, env=env, cwd=work, capture_output=True, text=True).stdout)

@@ -5,6 +5,7 @@ and ``uw-referee export --html``."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from pathlib import Path
@@ -214,7 +215,7 @@ def test_stats_in_words(example_db: Path) -> None:
     assert "Paul: 2 games: 1 won, 0 lost, 1 in play" in out
     assert "Sue: 2 games: 0 won, 1 lost, 1 in play" in out
     assert "best word: WEARIER (28 points, game 1)" in out
-    assert "sanity checks: 3 of 8 passed; their words' odds gave 2.5" in out  # Paul: 2.15 + 0.30
+    assert "sanity checks: 3 of 8 passed; their words' odds gave 2.45" in out  # Paul: 2.15 + 0.30
     assert "Game 1 (Cindi, Paul, Sue): Paul won at the target after 20 turns" in out
     assert "Game 2 (Cindi, Paul, Sue): in play after 3 turns" in out
     assert "Best word of all: WEARIER (28 points, game 1) by Sue" in out
@@ -227,6 +228,7 @@ def test_stats_json_and_one_game(example_db: Path) -> None:
     assert (paul["games"], paul["won"], paul["in_play"], paul["words"], paul["points"]) == (2, 1, 1, 8, 119)
     assert paul["sanity_checks"] == {"rolled": 8, "passed": 3, "expected": 2.45}
     assert data["best_word"]["word"] == "WEARIER" and data["games"][1]["state"] == "in_play"
+    assert "figures" not in data["games"][0]  # each game's players' figures: with --game
     one = json.loads(run(example_db, "stats", "--game", "2", "--json").output)
     assert [g["game"] for g in one["games"]] == [2] and one["players"][0]["games"] == 1
     assert one["games"][0]["figures"][1]["pawns_lost"] == 1
@@ -327,6 +329,16 @@ def test_the_quick_path_prints_what_the_click_command_prints(example_db: Path, t
     from referee import quick
 
     assert quick.run(["--db", str(example_db), "--game", "1", "stats"]) is None  # one game: Click's
+    import subprocess
+    import sys
+
+    probe = ("import io, sys, contextlib\nfrom referee.quick import run\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n    code = run(['--db', sys.argv[1], 'stats'])\n"
+             "print(code, sorted(m for m in ('click', 'typing', 'dataclasses', 'html', 'referee.rules', 'referee.store_pg')"
+             " if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", probe, str(example_db)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}).stdout.split(" ", 1)
+    assert loaded == ["0", "['referee.store_pg']\n"]  # the figures kept: neither Click nor the engine is loaded
     assert quick.run(["--db", str(tmp_path / "missing" / "x.sqlite3"), "stats", "--json"]) in (None, 0)
 
 
@@ -341,7 +353,7 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     path = tmp_path / "games.sqlite3"
     store = random_games(path, dictionary, 5, 5)
-    counted = [g.to_json() for g in all_figures(store)]
+    counted = [g.to_json(seats=False) for g in all_figures(store)]
     first = run(path, "stats", "--json").output
     kept = Kept(path)
     assert len(kept.load()) == 5
@@ -351,20 +363,40 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     import referee.history.reading as reading
 
     original = reading.figures_of
-    monkeypatch.setattr(reading, "figures_of", lambda s, g: calls.append(g) or original(s, g))
+
+    def counting(store: Store, gid: int) -> object:
+        calls.append(gid)
+        return original(store, gid)
+
+    monkeypatch.setattr(reading, "figures_of", counting)
     assert run(path, "stats", "--json").output == first and calls == []  # nothing replayed
     referee = Referee(Store(path), lambda: dictionary)
     gid = play_random_game(referee, dictionary, random.Random(9), most_turns=3)
     again = json.loads(run(path, "stats", "--json").output)
     assert calls == [gid] and again["games"][:5] == counted  # only the new game counted
     calls.clear()
-    Store(path).purge(lambda summaries: [1])  # game 1 is over: deleted
+    Store(path).purge(lambda _summaries: [1])  # game 1 is over: deleted
     after = json.loads(run(path, "stats", "--json").output)
     assert [g["game"] for g in after["games"]] == [2, 3, 4, 5, gid] and calls == []
     (cache / "uw-referee" / "history.sqlite3").write_bytes(b"not a database" * 100)
     assert json.loads(run(path, "stats", "--json").output) == after  # a damaged cache: counted again
     assert len(calls) == 5
     calls.clear()
+    from dictionaries.dictionary import stamp_directory
+    from referee.history.kept import cache_directory
+
+    assert cache_directory() == stamp_directory() == str(cache / "uw-referee")  # beside the dictionary's stamps
     (cache / "uw-referee" / "history.sqlite3").unlink()
     (cache / "uw-referee" / "history.sqlite3").mkdir()  # a cache that cannot be opened (root writes anywhere)
     assert json.loads(run(path, "stats", "--json").output) == after and len(calls) == 5
+
+
+def test_the_history_package_and_its_catalog_ship() -> None:
+    """``pip install .`` carries the package and its compiled Spanish catalog (the benchmark runs it installed)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "referee.history" in setuptools["packages"]
+    assert "locale/*/LC_MESSAGES/*.mo" in setuptools["package-data"]["referee.history"]
+    assert (root / "referee" / "history" / "locale" / "es" / "LC_MESSAGES" / "history.mo").is_file()

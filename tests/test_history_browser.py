@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_support import Board, chromium, console_errors, emulate_screen
+from board_support import Board, chromium, console_errors, emulate_phone, emulate_screen
 from history_games import showcase_game
 
 from dictionaries.dictionary import Dictionary
@@ -64,6 +64,20 @@ def test_the_chart_fits_the_tv_at_1920x1080(board: Board, lang: str, best: str) 
         assert best in m["bestText"] and m["labelled"].endswith("-title history-1-desc")
         assert m["width"] <= 1920
         assert console_errors(driver) == []
+
+
+def test_on_a_phone_the_chart_scrolls_in_its_own_box(board: Board) -> None:
+    """At 390 px the page keeps its width; the chart keeps a width its words can be read at (16 px or more) and
+    scrolls sideways inside its figure."""
+    with chromium() as driver:
+        emulate_phone(driver, 390, 844)
+        driver.get(f"{board.url}/games/1")
+        time.sleep(1.0)
+        m: dict[str, Any] = driver.execute_script(MEASURE)
+        assert m["width"] <= 390
+        assert m["chart"]["width"] >= 900 and min(m["texts"]) >= 16, (m["chart"], sorted(m["texts"])[:3])
+        assert driver.execute_script("return getComputedStyle(document.querySelector('.history-figure')).overflowX")\
+            == "auto"
 
 
 def png_size(path: Path) -> tuple[int, int]:

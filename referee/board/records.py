@@ -1,9 +1,10 @@
 """The board's side of the table's history (``referee.history``): the chart of a finished game on its board (the
 game's page and the TV), the records on the Games page, and a table's own records at ``/games/N/records``.
 
-Each game's figures are kept per process, keyed by the game's number and the time it was last written (its
-summary's ``updated_at``), so a page replays only the games written since it was last asked: a finished game's
-board costs one replay per process, not one per request. On a hosted board ``/games`` is not served (no page lists
+Each game's figures are kept per process, keyed by the game's number and what changes at each write (for the board
+its last write's time and event count, for the records its summary: ``referee.history.kept.summary_key``), so a page
+replays only the games written since it was last asked: a finished game's board costs one replay per process, not
+one per request. On a hosted board ``/games`` is not served (no page lists
 the games); ``/games/N/records`` passes the same gate as the table's board (``hosted._gate``: N's code, a seat's
 or the host's token) and shows game N with any other game whose right code the visitor's cookies carry.
 """
@@ -21,8 +22,8 @@ from referee.history.stats import GameFigures
 
 records = Blueprint("records", __name__)
 log = logging.getLogger("referee.board")
-#: Games whose figures a process keeps (a few kB each); the least recently used are dropped.
-KEPT = 5000
+#: Games' figures a process keeps (a few kB each, the chart's points included); the least recently used are dropped.
+KEPT = 1000
 STYLESHEET = "/static/history.css"
 
 
@@ -31,20 +32,20 @@ class FiguresCache:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.kept: OrderedDict[int, tuple[str, GameFigures]] = OrderedDict()
+        self.kept: OrderedDict[tuple[int, str], GameFigures] = OrderedDict()
 
-    def get(self, game: int, updated: str) -> GameFigures | None:
+    def get(self, game: int, key: str) -> GameFigures | None:
         with self.lock:
-            found = self.kept.get(game)
-            if found is None or found[0] != updated:
-                return None
-            self.kept.move_to_end(game)
-            return found[1]
+            found = self.kept.get((game, key))
+            if found is not None:
+                self.kept.move_to_end((game, key))
+            return found
 
-    def put(self, game: int, updated: str, figures: GameFigures) -> None:
+    def put(self, game: int, key: str, figures: GameFigures) -> None:
         with self.lock:
-            self.kept[game] = (updated, figures)
-            self.kept.move_to_end(game)
+            for old in [k for k in self.kept if k[0] == game and k[1][:1] == key[:1]]:
+                del self.kept[old]  # the game's figures as they were: gone with the write that changed them
+            self.kept[(game, key)] = figures
             while len(self.kept) > KEPT:
                 self.kept.popitem(last=False)
 
@@ -59,14 +60,14 @@ def _cache() -> FiguresCache:
     return found
 
 
-def _figures(store: Any, game: int, updated: str) -> GameFigures:
+def _figures(store: Any, game: int, key: str) -> GameFigures:
     from referee.history.reading import figures_of
 
     cache = _cache()
-    figures = cache.get(game, updated)
+    figures = cache.get(game, key)
     if figures is None:
         figures = figures_of(store, game)[0]
-        cache.put(game, updated, figures)
+        cache.put(game, key, figures)
     return figures
 
 
@@ -76,15 +77,15 @@ def _store() -> Any:
     return open_store(current_app.config["BOARD_DB"], read_only=True)
 
 
-def history_html(game: int, updated: str) -> str | None:
-    """The history section of a finished game for its board (None when its events cannot be read: the board
-    still shows the game, and the operator's log says why)."""
+def history_html(game: int, updated: str, events: int) -> str | None:
+    """The history section of a finished game for its board, as of its last write (``updated``, with ``events``
+    events; None when its events cannot be read: the board still shows the game, and the operator's log says why)."""
     from referee.history.page import section
     from referee.store import StoreError
 
     store = _store()
     try:
-        figures = _figures(store, game, updated)
+        figures = _figures(store, game, f"B{updated}#{events}")
     except StoreError as exc:
         log.warning("the history of game %s cannot be read: %s", game, exc)
         return None
@@ -96,6 +97,7 @@ def history_html(game: int, updated: str) -> str | None:
 
 def records_html(summaries: list[Any], only: set[int] | None = None) -> str:
     """The records over the games of those summaries (``only``: just those numbers), as an HTML section."""
+    from referee.history.kept import summary_key
     from referee.history.page import records_section
     from referee.history.stats import table_figures
     from referee.store import NoGame
@@ -106,7 +108,7 @@ def records_html(summaries: list[Any], only: set[int] | None = None) -> str:
     try:
         for summary in chosen:
             try:
-                games.append(_figures(store, summary.id, summary.updated_at))
+                games.append(_figures(store, summary.id, "R" + summary_key(summary)))
             except NoGame:  # purged since the list was read
                 continue
     finally:

@@ -88,7 +88,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
         "join": _join(shown.id) if not over else None,
-        "history": history_html(shown.id, shown.updated_at) if over else None,  # chart, winner, best word
+        "history": history_html(shown.id, shown.updated_at, shown.game.count) if over else None,  # the chart
     }
 
 
@@ -477,10 +477,10 @@ def _game_json(shown: Shown) -> dict[str, Any]:
     state = shown.state.to_dict()
     if "waiting_for" in state:
         state["waiting_for"] = say(shown.state.waiting_for())
-    # ``version``: the game's version, which a program acting on the game (board --players) sends back as what it
-    # saw (``seen``); ``events``: the number of its events.
+    # ``events``: the number of the game's last event, which a program acting on the game (board --players)
+    # sends back as what it saw.
     return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent,
-            "events": shown.game.count, "version": shown.version}
+            "events": shown.game.count}
 
 
 @board.get("/api/games")

@@ -52,7 +52,7 @@ def stats(obj: Obj, as_json: bool) -> None:
     reader = obj.reader()
     games, players = run_store(lambda: read_table(reader, obj.game))
     if as_json:
-        click.echo(stats_json_text(games, players))
+        click.echo(stats_json_text(games, players, seats=obj.game is not None))
     else:
         write(stats_lines(games, players))
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any
 
 from referee.history.stats import GameFigures
 from unspeakable_words import __version__
+
+TYPE_CHECKING = False  # typing costs a tenth of a quick stats: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Changes when what a record holds or how a figure is counted changes: older rows are then counted again.
 FORMAT = f"2/{__version__}"
@@ -36,14 +39,28 @@ def database_key(db: Any) -> str:
     return shown_address(text) if is_database_url(text) else os.path.realpath(text)
 
 
+def cache_directory() -> str:
+    """The user's cache directory for uw-referee, as ``dictionaries.dictionary.stamp_directory`` finds it (the same
+    rule written out: importing the dictionary's module costs a tenth of ``stats``; tests/test_history.py holds the
+    two equal)."""
+    import sys
+
+    if os.name == "posix" and not sys.platform.startswith("darwin"):
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not base.strip():
+            base = os.path.expanduser("~/.cache")
+        return os.path.join(base, "uw-referee")
+    from dictionaries.dictionary import stamp_directory
+
+    return stamp_directory()
+
+
 class Kept:
     """The kept figures of one database's games (see the module)."""
 
     def __init__(self, db: Any, directory: str | None = None) -> None:
-        from dictionaries.dictionary import stamp_directory
-
         self.db = database_key(db)
-        self.path = os.path.join(directory or stamp_directory(), FILE)
+        self.path = os.path.join(directory or cache_directory(), FILE)
         self.conn: sqlite3.Connection | None = None
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
@@ -109,4 +126,4 @@ def _read(record: str) -> GameFigures | None:
         return None
 
 
-__all__ = ["FORMAT", "Kept", "database_key", "read_records", "summary_key"]
+__all__ = ["FORMAT", "Kept", "cache_directory", "database_key", "read_records", "summary_key"]

@@ -8,6 +8,7 @@ from html import escape
 
 from dictionaries.i18n import _, language, ngettext, say
 from referee.history.chart import svg, table
+from referee.history.report import best_of_all
 from referee.history.stats import GameFigures, PlayerFigures, Word
 
 TYPE_CHECKING = False  # the engine is loaded for the log only: ``stats`` says its words without it
@@ -33,18 +34,6 @@ def ending_sentence(figures: GameFigures) -> str:
         text = ngettext("{winner} won with {points} points, reaching the target, after {n} turn.",
                         "{winner} won with {points} points, reaching the target, after {n} turns.", figures.turns)
     return text.format(winner=figures.winner, points=points, n=figures.turns)
-
-
-def word_text(word: Word) -> str:
-    """A word with what it scored and where, in plain text."""
-    # TRANSLATORS: a word with what it scored and where: "CHAMP (15 points, game 3)".
-    return ngettext("{word} ({n} point, game {game})", "{word} ({n} points, game {game})", word.scored).format(
-        word=word.word, n=word.scored, game=word.game)
-
-
-def best_of_all(word: Word) -> str:
-    """The best word of all the games shown, in a sentence of plain text."""
-    return _("Best word of all: {word} by {player}").format(word=word_text(word), player=word.player)
 
 
 def best_sentence(word: Word | None) -> str:
@@ -77,7 +66,7 @@ def section(figures: GameFigures, stylesheet: str | None = None, records: str | 
 def _rate(figures: PlayerFigures) -> str:
     if not figures.checks:
         return "–"
-    return _("{passed} of {rolled} (expected {expected:.1f})").format(
+    return _("{passed} of {rolled} (expected {expected:.2f})").format(
         passed=figures.passed, rolled=figures.checks, expected=figures.expected)
 
 
@@ -116,7 +105,7 @@ def log_list(events: Sequence[Event], stamps: Sequence[str]) -> str:
         mark = str(number) if seq in starts else ""
         items.append(f'<li><span class="n">{mark}</span> <time datetime="{escape(stamps[seq])}">'
                      f'{escape(stamps[seq][:19].replace("T", " "))}</time> {escape(words)}</li>')
-    return f'<ol class="log">{"".join(items)}</ol>'
+    return f'<ul class="log">{"".join(items)}</ul>'
 
 
 def records_title(game: int) -> str:
@@ -162,7 +151,7 @@ def records_section(games: Sequence[GameFigures], players: Sequence[PlayerFigure
                  f"{p.average:.1f}" if p.average is not None else "–", escape(_rate(p)), str(p.pawns_lost),
                  str(p.pawns_regained), str(p.eliminated)]
         rows.append(f'<tr><th scope="row">{escape(p.name)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    game_head = [_("Game"), _("Players"), _("Turns"), _("Winner"), _("Best word")]
+    game_head = [_("Game"), _("Players"), _("Turns"), _("Won by"), _("Best word")]
     game_rows = []
     for g in reversed(games):
         game_rows.append(f'<tr><th scope="row">{g.game}</th><td>{escape(", ".join(g.players))}</td>'
@@ -188,7 +177,7 @@ h1{font-size:2rem;margin:.2rem 0}h2{font-size:1.4rem;margin:1.6rem 0 .4rem;color
 svg{display:block;width:100%;max-width:1200px;height:auto}
 table{border-collapse:collapse;margin:.5rem 0}th,td{padding:.25rem .6rem;border-bottom:1px solid #3a4048;text-align:left}
 caption{text-align:left;color:#bbb;padding:.3rem 0}.scroll{overflow-x:auto}
-.log{padding-left:1.5rem}.log time{color:#bbb;font-size:.9rem}.log .n{display:inline-block;min-width:2.5ch;color:#f5c542}
+.log{list-style:none;padding-left:0}.log time{color:#bbb;font-size:.9rem}.log .n{display:inline-block;min-width:2.5ch;color:#f5c542}
 summary{cursor:pointer;color:#f5c542}
 @media print{body{background:#fff;color:#000}h2,.log .n,summary{color:#000}}
 """
@@ -215,5 +204,5 @@ def export_html(store: object, game_id: int | None) -> str:
     return document(figures, events, stamps)
 
 
-__all__ = ["best_of_all", "best_sentence", "word_text", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
+__all__ = ["best_sentence", "document", "ending_sentence", "export_html", "figures_table", "log_list", "records_section",
            "records_title", "section"]

@@ -4,12 +4,27 @@ loading Click) print, to the byte."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from dictionaries.i18n import _, ngettext
-from referee.history.page import best_of_all, word_text
 from referee.history.stats import GameFigures, PlayerFigures, Word, best_of
 from referee.terminal import json_text, shown
+
+TYPE_CHECKING = False  # typing costs a tenth of a quick stats: its names are for the checkers
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def word_text(word: Word) -> str:
+    """A word with what it scored and where, in plain text."""
+    # TRANSLATORS: a word with what it scored and where: "CHAMP (15 points, game 3)".
+    return ngettext("{word} ({n} point, game {game})", "{word} ({n} points, game {game})", word.scored).format(
+        word=word.word, n=word.scored, game=word.game)
+
+
+def best_of_all(word: Word) -> str:
+    """The best word of all the games shown, in a sentence of plain text."""
+    return _("Best word of all: {word} by {player}").format(word=word_text(word), player=word.player)
+
 
 
 def _word(word: Word) -> str:
@@ -27,8 +42,8 @@ def player_lines(p: PlayerFigures) -> list[str]:
         lines.append("    " + ngettext("{average:.1f} points per word over {n} word",
                                        "{average:.1f} points per word over {n} words", p.words).format(
             average=p.average, n=p.words))
-        lines.append("    " + ngettext("sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
-                                       "sanity checks: {passed} of {n} passed; their words' odds gave {expected:.1f}",
+        lines.append("    " + ngettext("sanity checks: {passed} of {n} passed; their words' odds gave {expected:.2f}",
+                                       "sanity checks: {passed} of {n} passed; their words' odds gave {expected:.2f}",
                                        p.checks).format(passed=p.passed, n=p.checks, expected=p.expected))
     else:
         lines.append("    " + _("no word played yet"))
@@ -78,17 +93,19 @@ def stats_lines(games: list[GameFigures], players: list[PlayerFigures]) -> list[
     return lines
 
 
-def stats_json(games: list[GameFigures], players: list[PlayerFigures]) -> dict[str, Any]:
-    """``stats --json``: every player's records, every game's figures, the best word of them all."""
+def stats_json(games: list[GameFigures], players: list[PlayerFigures], seats: bool = False) -> dict[str, Any]:
+    """``stats --json``: every player's records, every game's figures (``seats``: each player's figures in each game
+    too, as ``--game N`` gives them: over every game they repeat the players' records game by game, which cost more
+    than the rest of the command), the best word of them all."""
     best = best_of(games)
-    return {"players": [p.to_json() for p in players], "games": [g.to_json() for g in games],
+    return {"players": [p.to_json() for p in players], "games": [g.to_json(seats=seats) for g in games],
             "best_word": None if best is None else best.to_json()}
 
 
-def stats_json_text(games: list[GameFigures], players: list[PlayerFigures]) -> str:
+def stats_json_text(games: list[GameFigures], players: list[PlayerFigures], seats: bool = False) -> str:
     """``stats_json`` as ``stats --json`` prints it: indented as every ``--json``, but each game on a line of its
     own (written by the C encoder: indenting a thousand games in Python was most of the command's time)."""
-    data = stats_json(games, players)
+    data = stats_json(games, players, seats)
     rows = data["games"]
     marker = "\u0000uw-games\u0000"
     head = json_text({**data, "games": marker})
@@ -116,4 +133,4 @@ def quick_stats(db: str | None, as_json: bool) -> int | None:
     return EXIT_OK
 
 
-__all__ = ["quick_stats", "game_line", "player_lines", "stats_json", "stats_json_text", "stats_lines"]
+__all__ = ["best_of_all", "quick_stats", "word_text", "game_line", "player_lines", "stats_json", "stats_json_text", "stats_lines"]

@@ -18,14 +18,14 @@ Definitions, each once:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
-
 from dictionaries.rules import DIE
+from referee.values import field, value
 
-TYPE_CHECKING = False  # the engine is loaded when a game is counted, not when kept figures are read
+TYPE_CHECKING = False  # the engine is loaded when a game is counted, not when kept figures are read (``stats``)
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
     from referee.events import Event
 
 #: The phases in which the game waits for a new turn (``referee.state.Phase``'s values): a point of the chart is
@@ -40,31 +40,41 @@ def pass_chance(value: int) -> float:
     return (DIE + 1 - needs) / DIE
 
 
-@dataclass(frozen=True)
-class Word:
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _Word(NamedTuple):
+        word: str
+        player: str
+        value: int
+        scored: int
+        passed: bool
+        game: int
+        turn: int
+else:  # the same fields as a plain named tuple: a thousand games' words are read back at each ``stats``
+    from collections import namedtuple
+
+    _Word = namedtuple("_Word", ("word", "player", "value", "scored", "passed", "game", "turn"))
+
+
+class Word(_Word):
     """A word as it was played: who played it, in which game and turn, its value, what it scored, its check."""
 
-    word: str
-    player: str
-    value: int
-    scored: int
-    passed: bool
-    game: int
-    turn: int
+    __slots__ = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"word": self.word, "player": self.player, "points": self.scored, "value": self.value,
                 "passed": self.passed, "game": self.game, "turn": self.turn}
 
     def record(self) -> list[Any]:
-        return [self.word, self.player, self.value, self.scored, self.passed, self.game, self.turn]
+        return list(self)
 
     @classmethod
     def of_record(cls, data: list[Any] | None) -> Word | None:
-        return None if data is None else cls(*data)
+        return None if data is None else cls._make(data)
 
 
-@dataclass(frozen=True)
+@value(frozen=True)
 class Point:
     """The game after a turn (turn 0: the start): whose turn it was and what they did, and each seat's score, pawns
     and whether they are out."""
@@ -77,7 +87,7 @@ class Point:
     out: tuple[bool, ...]
 
 
-@dataclass
+@value()
 class PlayerFigures:
     """One player's figures, over one game or added up over many (``add``)."""
 
@@ -116,18 +126,25 @@ class PlayerFigures:
             self.longest = word
 
     def add(self, other: PlayerFigures) -> None:
-        """Add ``other``'s figures (a later game's: its best and longest words win only when strictly better)."""
-        for name in self._COUNTS:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        """Add ``other``'s figures (a later game's: its best and longest words win only when strictly better).
+        Written out field by field: over a thousand games a loop of ``setattr`` was most of ``stats``."""
+        self.games += other.games
+        self.won += other.won
+        self.in_play += other.in_play
+        self.words += other.words
+        self.points += other.points
+        self.checks += other.checks
+        self.passed += other.passed
+        self.pawns_lost += other.pawns_lost
+        self.pawns_regained += other.pawns_regained
+        self.eliminated += other.eliminated
+        self.left += other.left
         self.expected += other.expected
         if other.best is not None and (self.best is None or other.best.scored > self.best.scored):
             self.best = other.best
         if other.longest is not None and (self.longest is None or (len(other.longest.word), other.longest.scored)
                                           > (len(self.longest.word), self.longest.scored)):
             self.longest = other.longest
-
-    _COUNTS = ("games", "won", "in_play", "words", "points", "checks", "passed", "pawns_lost", "pawns_regained",
-               "eliminated", "left")
 
     def record(self) -> list[Any]:
         """Every figure exactly (the expected passes unrounded), in the order of the fields, for
@@ -140,8 +157,8 @@ class PlayerFigures:
     @classmethod
     def of_record(cls, data: list[Any]) -> PlayerFigures:
         best, longest = data[6], data[7]
-        data[6] = None if best is None else Word(*best)
-        data[7] = None if longest is None else Word(*longest)
+        data[6] = None if best is None else Word._make(best)
+        data[7] = None if longest is None else Word._make(longest)
         return cls(*data)
 
     def to_json(self) -> dict[str, Any]:
@@ -157,7 +174,7 @@ class PlayerFigures:
         }
 
 
-@dataclass
+@value()
 class GameFigures:
     """One game's figures: its length, how it ended, its best word, each player's figures in it and the points
     of its chart (the start, then after each turn)."""
@@ -188,13 +205,15 @@ class GameFigures:
         return cls(game, tuple(players), target, turns, over, winner, ending, Word.of_record(best),
                    [PlayerFigures.of_record(p) for p in seats])
 
-    def to_json(self, chart: bool = False) -> dict[str, Any]:
+    def to_json(self, chart: bool = False, seats: bool = True) -> dict[str, Any]:
+        """The game's figures as JSON values (``seats``: each player's figures in it too; ``chart``: the points)."""
         data: dict[str, Any] = {
             "game": self.game, "players": list(self.players), "target": self.target, "turns": self.turns,
             "state": "over" if self.over else "in_play", "winner": self.winner, "ending": self.ending,
             "best_word": None if self.best is None else self.best.to_json(),
-            "figures": [p.to_json() for p in self.seats],
         }
+        if seats:
+            data["figures"] = [p.to_json() for p in self.seats]
         if chart:
             data["turns_chart"] = [{"turn": p.turn, "player": p.player, "word": p.word, "scores": list(p.scores),
                                     "pawns": list(p.pawns)} for p in self.points]
