@@ -27,16 +27,14 @@ run: $(BIN)/.installed  ## serve the word API with gunicorn on 127.0.0.1:PORT (P
 	$(BIN)/gunicorn --config service/gunicorn_conf.py --bind 127.0.0.1:$(PORT) 'service.app:create_app()'
 
 # Each phase prints its wall time. The browser tests use Debian's chromium + chromedriver (setup_browser.sh);
-# the deploy tests run deploy/nginx.conf with Debian's nginx-light and wrk (setup_nginx.sh); the PostgreSQL
-# fault tests start clusters from its binaries (setup_postgres.sh); the JavaScript example client needs Node
-# (examples/setup.sh), before the tests, which run it too.
+# the deploy tests run deploy/nginx.conf with Debian's nginx-light and wrk (setup_nginx.sh); the JavaScript
+# example client needs Node (examples/setup.sh), before the tests, which run it too.
 test: $(BIN)/.installed  ## lint, types and dead code, the whole test suite, the real server over HTTP, and a non-editable install
 	@$(call timed,lint,$(BIN)/ruff check .)
 	@$(call timed,types,$(BIN)/mypy)
 	@$(call timed,dead code,$(BIN)/vulture)
 	@$(call timed,browser setup,bash tests/setup_browser.sh)
 	@$(call timed,nginx setup,bash tests/setup_nginx.sh)
-	@$(call timed,postgres setup,bash tests/setup_postgres.sh)
 	@$(call timed,node setup,bash examples/setup.sh)
 	@$(call timed,tests,$(BIN)/python -m pytest -q)
 	@$(call timed,server smoke,bash tests/smoke_server.sh)
