@@ -343,17 +343,23 @@ class Game:
         passed = event.roll == DIE or event.roll >= pending.score
         target = state.setup.target
         reaches = player.score + pending.score >= target
-        if passed:
+        quiet = _QUIET.get()  # a quiet replay says nothing: the sentences are not even made (most of its cost)
+        if quiet:
+            pass
+        elif passed:
             notes.append(said("sanity_passed", player=player.name, roll=event.roll, word=pending.word))
         else:
             notes.append(said("sanity_failed", player=player.name, roll=event.roll, word=pending.word))
         if reaches and not passed:
-            notes.append(said("overshoot_scores_nothing", word=pending.word, score=player.score + pending.score, target=target))
+            if not quiet:
+                notes.append(said("overshoot_scores_nothing", word=pending.word, score=player.score + pending.score,
+                                  target=target))
         else:
             player.score += pending.score
             if pending.score:
                 player.score_changed_at = self.count
-            notes.append(said("scores", n=player.score, player=player.name, scored=pending.score))
+            if not quiet:
+                notes.append(said("scores", n=player.score, player=player.name, scored=pending.score))
         state.pending = None
         if not passed:
             player.pawns -= 1
@@ -407,7 +413,8 @@ class Game:
                 notes.append(said("reshuffle_then_draws", player=player.name, shuffled=shuffled, second=second))
         else:
             drawn = first
-            notes.append(said("draws", n=drawn, player=player.name))
+            if not _QUIET.get():
+                notes.append(said("draws", n=drawn, player=player.name))
         if drawn < wanted:
             notes.append(said("piles_empty", n=player.hand + drawn, player=player.name))
         player.hand += drawn

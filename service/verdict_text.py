@@ -2,16 +2,18 @@
 
 ``verdict_json(judge(...))`` builds a Message, a Reason and a Verdict for every word, then
 translates and serialises them: about 15 us for a word that is not playable. Yet the reasons of a
-plain-letter word depend on only a few things: which reason its senses give (at most ~100 kinds),
-its length when that is a reason, and whether SCOWL writes it another way (the form). So each
-``VerdictWriter`` (one level, deck and language) builds the reasons' JSON once per shape, through
-``verdict.word_reasons`` itself with a stand-in for the word and the form, and fills in the word
-afterwards: a trie look-up, a dict look-up and one string for each word. Anything else (accents,
-apostrophes, periods, a word the deck cannot spell) takes the full path, ``verdict_json(judge(...))``.
+plain-letter word depend on only a few things: which reason its level codes give (a few hundred
+records), its length when that is a reason, and whether SCOWL writes it another way (the form). So
+each ``VerdictWriter`` (one level, deck and language) builds the reasons' JSON once per shape, through
+``verdict``'s own reason functions with a stand-in for the word and the form, and fills in the word
+afterwards; ``words.records`` (tools/records.py) gives a key's level codes, deck flags and form in one
+read. A word the deck cannot spell gets its deck reason made for it alone; anything else (accents,
+apostrophes, periods, a word over 64 characters) takes the full path, ``verdict_json(judge(...))``.
 tests/test_verdict_text.py holds the two equal, byte for byte, over every spelling of the dictionary.
 
-Memory stays flat whatever is asked: a writer keeps at most ``MAX_SHAPES`` templates, and there is
-one writer per level, deck and language the service accepts.
+Memory stays flat whatever is asked: a writer keeps one entry per record of level codes (bounded by the
+files) and one length reason per length (at most 59); there is one writer per level, deck and language
+the service accepts; single words are cached ``VERDICT_CACHE_WORDS`` per language.
 """
 from __future__ import annotations
 
