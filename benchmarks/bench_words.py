@@ -240,11 +240,17 @@ def main() -> None:
             _gid, _game, history = store.records(None)
             raw = [json.dumps(record) for _at, record in history]
             events = [event_from_dict(json.loads(r)) for r in raw]
-            decode = cpu_ms(lambda raw=raw: [event_from_dict(json.loads(r)) for r in raw], 9)
-            row(f"replay {len(events)} events", cpu_ms(lambda events=events: Game.replay(events), 9), "ms",
-                "json-decode the same events", decode, "<= 2x")
-            row(f"export {len(events)} events (SQLite)", cpu_ms(lambda store=store: export_text(store, None), 9), "ms",
-                "json-decode the same events", decode, "<= 2x")
+            # Interleaved, 25 times each, the best of each kept: a shared machine's bursts hit all three alike.
+            best: dict[str, float] = {}
+            for _ in range(25):
+                for name, fn in (("decode", lambda raw=raw: [event_from_dict(json.loads(r)) for r in raw]),
+                                 ("replay", lambda events=events: Game.replay(events)),
+                                 ("export", lambda store=store: export_text(store, None))):
+                    best[name] = min(best.get(name, float("inf")), cpu_ms(fn, 1))
+            row(f"replay {len(events)} events", best["replay"], "ms", "json-decode the same events", best["decode"],
+                "<= 2x")
+            row(f"export {len(events)} events (SQLite)", best["export"], "ms", "json-decode the same events",
+                best["decode"], "<= 2x")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from reliability.common import GUNICORN, ROOT, Server, legal_words
 
 HEALTH_LIMIT_MS = 100.0
 #: Worker RSS may grow after the warm-up by at most this much. A worker's RSS rises to the high-water
-#: mark of the large answers it has built (one 20-letter rack answer holds thousands of words; the
+#: mark of the large answers it has built (a batch of 1,000 verdicts is ~300 KB; the
 #: allocator keeps the memory), then stays: in a 180 s run with the shipped config each worker stayed
 #: between 42.4 and 51.3 MiB VmRSS from the 10th second on, and ended within 1 MiB of where it was at
 #: the 60th. A leak grows on and on (2 KB a request: 8.7 to 13.0 MiB in 10 s).
