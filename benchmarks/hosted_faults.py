@@ -26,7 +26,8 @@ BOARD_PORTS = (8701, 8702)
 class Cluster:
     """A throw-away PostgreSQL cluster in a temporary folder, listening on ``hosts`` (comma-separated) at
     ``port``; ``stop`` and ``start`` again are a server restart. Settings: deploy/postgresql-uw.conf's that
-    matter here (connections for two replicas' pools and the harness, a killed replica's lock released)."""
+    matter here (connections for two replicas' pools and the harness, a killed replica's lock released, group
+    commit)."""
 
     def __init__(self, port: int = CLUSTER_PORT, hosts: str = "127.0.0.1") -> None:
         bindir = binaries()
@@ -45,6 +46,7 @@ class Cluster:
             hba.write("host all all 10.253.0.0/16 trust\n")  # the namespace's link (it listens there only)
         with open(os.path.join(self.data, "postgresql.conf"), "a", encoding="utf-8") as conf:
             conf.write("max_connections = 200\nidle_in_transaction_session_timeout = 10s\n"
+                       "commit_delay = 200\ncommit_siblings = 4\n"
                        "tcp_keepalives_idle = 5\ntcp_keepalives_interval = 2\ntcp_keepalives_count = 2\n")
         self.start()
         import psycopg
