@@ -20,17 +20,24 @@ For each N of ``--tables``, on a new schema each:
   database's transactions per action (pg_stat_database, every connection's), and the check (lost, doubled,
   mis-credited).
 
-Then the ratio of the two rates. Not a timed test: copy the figures into BENCHMARKS.md.
+Then the ratio of the two rates. And, with one phone alone (``--sequential``, the database otherwise idle): the
+database's transactions and rows read (``pg_stat_database``: tup_returned + tup_fetched) per phone action, the
+phone's read of the game before it included (``GET /play``, then the discard), at a game of 10 events and at one of
+``--long`` events. Not a timed test: copy the figures into BENCHMARKS.md.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.error
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
@@ -38,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_hosted
-from hosted_faults import Cluster
+from hosted_faults import Cluster, Server
 from hosted_load import percentile
 
 #: pgbench's transaction: one phone action's statements, as the store makes them (lock, read, write, notify).
@@ -102,14 +109,82 @@ def pgbench(cluster: Cluster, schema: str, clients: int, seconds: float) -> dict
     return {"tps": tps, "p50": percentile(latencies, .5), "p99": percentile(latencies, .99), "count": len(latencies)}
 
 
+def counters(db: str) -> tuple[int, int]:
+    """The database's transactions and rows read so far (every connection's, as the server last heard them)."""
+    import psycopg
+
+    time.sleep(1.2)  # a backend reports its counters within a second of going idle
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute("SELECT xact_commit + xact_rollback, tup_returned + tup_fetched FROM pg_stat_database "
+                           "WHERE datname = current_database()").fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def _call(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            found: dict[str, Any] = json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"{url}: {error.code} {error.read()[:300]!r}") from None
+    return found
+
+
+def sequential(db: str, port: int, actions: int, long: int) -> list[tuple[int, float, float]]:
+    """One phone alone: (events, transactions per action, rows read per action) at 10 events and at ``long``."""
+    from referee.board.seats import join_code
+    from referee.engine import Discarded, RollOff, Setup
+    from referee.store_pg import close_pools, open_store
+
+    store = open_store(db)
+    players = bench_hosted.PLAYERS
+    games = []
+    for events in (10, long):
+        gid = store.create(Setup(players=players, card_accounting=False), lambda g: g.apply(RollOff(first=players[0])))[0]
+        for i in range(events - 2):
+            store.act(gid, lambda g, i=i: g.apply(Discarded(player=players[i % 4])))  # type: ignore[misc]
+        games.append((events, gid))
+    close_pools()
+    folder = Path(tempfile.mkdtemp(prefix="uw-bench33-seq-"))
+    env = {"UW_BOARD_HOST_SECRET": bench_hosted.SECRET}
+    server = Server(db, port, folder / "board.log", 100, env, flags=("--hosted",), lift=True)
+    found = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for events, gid in games:
+            name = players[(events - 2) % 4]  # whose turn it is
+            token = _call(f"{base}/api/games/{gid}/seats", {"code": join_code(bench_hosted.SECRET, gid),
+                                                            "seat": name})["token"]
+            _call(f"{base}/api/games/{gid}/play", token=token)  # warm: the board follows the game
+            xacts, rows = counters(db)
+            for _ in range(actions):
+                view = _call(f"{base}/api/games/{gid}/play", token=token)
+                done = _call(f"{base}/api/games/{gid}/actions",
+                             {"action": "discard", "seen": view.get("version", view["events"])}, token)
+                view = _call(f"{base}/api/games/{gid}/play", token=token)
+                _call(f"{base}/api/games/{gid}/actions", {"action": "undo", "seen": view.get("version", done["events"])},
+                      token)
+            after = counters(db)
+            found.append((events, (after[0] - xacts - 1) / (2 * actions), (after[1] - rows) / (2 * actions)))
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--tables", type=int, nargs="*", default=[16, 64])
     parser.add_argument("--seconds", type=float, default=30, help="the board's play (s)")
     parser.add_argument("--pgbench-seconds", type=float, default=20)
     parser.add_argument("--no-streams", action="store_true", help="the phones hold no event stream")
     parser.add_argument("--cluster-port", type=int, default=8790)
     parser.add_argument("--port", type=int, default=8791, help="the board's port")
+    parser.add_argument("--sequential", type=int, default=0, metavar="ACTIONS",
+                        help="also one phone alone: this many discard-and-undo pairs at 10 and at --long events")
+    parser.add_argument("--long", type=int, default=5000, help="the long game's events for --sequential")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -127,6 +202,14 @@ def main() -> None:
                                        "--hosted", "--lift", "--only", "postgresql",
                                        "--ports", str(args.port), str(args.port + 1)])
     try:
+        if args.sequential:
+            schema = f"uw_bench33_{uuid.uuid4().hex[:8]}"
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}".encode())
+            for events, xacts, rows in sequential(with_schema(base, schema), args.port, args.sequential,
+                                                  args.long):
+                print(f"one phone alone, a game of {events} events: {xacts:.2f} transactions and {rows:.0f} rows read "
+                      "per action (its read of the game included; pg_stat_database)", flush=True)
         for count in args.tables:
             found: dict[str, Any] = {}
             for side in ("pgbench", "board"):
