@@ -452,9 +452,8 @@ class PgStore(Store):
             with found.connection() as conn:
                 used = conn
                 self._ensure_schema(conn, create or write)
+                conn.read_only = None if write else True  # a read begins READ ONLY: no statement more
                 with conn.transaction():
-                    if not write:
-                        conn.execute("SET TRANSACTION READ ONLY")
                     wrapped = PgConnection(conn, write)
                     yield wrapped
                     if write:
