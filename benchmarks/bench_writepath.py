@@ -113,7 +113,7 @@ def counters(db: str) -> tuple[int, int]:
     """The database's transactions and rows read so far (every connection's, as the server last heard them)."""
     import psycopg
 
-    time.sleep(1.2)  # a backend reports its counters within a second of going idle
+    time.sleep(11)  # an idle backend reports what it has not reported yet 10 s after (PostgreSQL 15's stats)
     with psycopg.connect(db, autocommit=True) as conn:
         row = conn.execute("SELECT xact_commit + xact_rollback, tup_returned + tup_fetched FROM pg_stat_database "
                            "WHERE datname = current_database()").fetchone()
