@@ -419,6 +419,7 @@ class PgStore(Store):
                               "(give --db another database, or another schema with search_path)", path=self.path))
 
     def _migrate_pg(self, conn: Connection[Any]) -> None:
+        conn.read_only = None  # a pooled connection's last transaction may have been a read
         with conn.transaction():
             conn.execute("SET LOCAL lock_timeout = 0")  # replicas starting together wait for the one that migrates
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPLICATION_ID,))
