@@ -26,6 +26,7 @@ from referee.events import (
     GameChanged,
     GameOver,
     NothingToUndo,
+    NotTheirTurn,
     PlayerLeft,
     PsychotherapyRolled,
     RollOff,
@@ -63,6 +64,12 @@ class Game:
     #: When a list, ``apply`` appends each event's notes to it: what a writer (the store) keeps of the last
     #: actions' words beside its snapshot, so that a reader need not replay the game to say them.
     said: list[list[str]] | None = None
+    #: The game's version as the store read or wrote it (``referee.store_format.version_of``), None when no store
+    #: gave one: what a table saw, for the turn guard (``Seen.version``).
+    version: str | None = None
+    #: The words of its last actions as the store keeps them beside its snapshot (each action a list of notes as
+    #: JSON), when a store read or wrote them: what a face shows without reading the game again.
+    recent: list[list[Any]] | None = None
 
     def __init__(self, setup: Setup) -> None:
         #: The events this object holds: all of them after a replay, only the new ones after ``resume``.
@@ -654,17 +661,22 @@ class Seen:
     events: int | None = None
     player: str | None = None
     undos: int | None = None
+    #: The game's version as the table saw it (``Game.version``: its event count and chain digest, set by the
+    #: store): any write since changes it, an undo, a redo or an amended roll included, even when the count
+    #: comes back.
+    version: str | None = None
 
     @classmethod
     def of(cls, game: Game) -> Seen:
         """What a table looking at ``game`` sees."""
         current = game.state.current
         player = None if current is None or game.state.is_over() else current.name
-        return cls(game.count, player, game.generation)
+        return cls(game.count, player, game.generation, game.version)
 
     def moved(self, game: Game) -> bool:
-        """True when ``game`` is no longer what was seen (more or fewer events, another undo)."""
-        return ((self.events is not None and game.count != self.events)
+        """True when ``game`` is no longer what was seen (another version, more or fewer events, another undo)."""
+        return ((self.version is not None and game.version != self.version)
+                or (self.events is not None and game.count != self.events)
                 or (self.undos is not None and game.generation != self.undos))
 
     def unseen(self, events: list[Event], corrections: list[Correction]) -> tuple[list[Event], list[Correction]]:
@@ -689,9 +701,11 @@ class Seen:
         if not self.moved(game):
             if self.player is None or (now is not None and now.casefold() == self.player.casefold()):
                 return
-            if now is None:  # the same game, over or not started: what it waits for
+            if state.is_over():  # the same game, over: it waits for nothing
+                raise GameOver(state.waiting_for())
+            if now is None:  # the same game, not started: what it waits for
                 raise GameChanged(state.waiting_for())
-            raise GameChanged(refusal("not_named_turn", player=now, named=state.player(self.player).name))
+            raise NotTheirTurn(refusal("not_named_turn", player=now, named=state.player(self.player).name))
         what = happened if happened is not None else refusal("game_moved_on")
         if now is None:
             raise GameChanged(refusal("moved_meanwhile", what=what, waiting=state.waiting_for()))

@@ -197,7 +197,8 @@ def test_main_reports_a_missing_scowl_tree(tmp_path: Path, capsys: pytest.Captur
 
 def test_main_builds_from_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--scowl", str(DATA / "scowl"), "--wordnet", str(DATA / "wordnet"), "--frequencies",
-                 str(DATA / "frequencies.tsv"), "--overlay", str(DATA / "overlay.txt"), "--out", str(tmp_path),
+                 str(DATA / "frequencies.tsv"), "--gcide", str(DATA / "gcide"),  # the toy dictd, not the machine's
+                 "--overlay", str(DATA / "overlay.txt"), "--out", str(tmp_path),
                  "--source-version", "toy"]) == 0
     assert "defined spellings" in capsys.readouterr().out
     assert json.loads((tmp_path / METADATA).read_text())["sources"][2]["version"] == "unknown"

@@ -28,6 +28,7 @@ def brute_force(dictionary: Dictionary, rack: str, level: int, deck: Deck) -> li
     return sorted(found)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_rack_search_matches_brute_force(dictionary: Dictionary, seed: int) -> None:
     rng = random.Random(seed)

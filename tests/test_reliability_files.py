@@ -21,6 +21,8 @@ from dictionaries import DATA_DIR, METADATA
 from dictionaries.errors import DictionaryError
 from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee
 
+pytestmark = pytest.mark.slow  # real processes and servers over damaged and missing files
+
 # -- a broken dictionary --------------------------------------------------------------------------
 
 

@@ -20,6 +20,8 @@ from dictionaries.deck import STANDARD
 from referee.engine import Discarded, RollOff, Setup
 from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, Store, StoreError
 
+pytestmark = pytest.mark.slow  # ten of its thirteen attacks run uw-referee processes by the dozen or fork as other users
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The installed console entry point (the quick path, handing over to Click for anything else).
 UW = (sys.executable, "-c", "from referee.quick import main; main()")
