@@ -297,6 +297,14 @@ def forget_pool(url: str, broken: ConnectionPool) -> None:
     broken.close(timeout=0)
 
 
+def _unreachable(found: ConnectionPool, exc: Exception) -> bool:
+    """A pool's time-out from a server it cannot reach (fewer connections than its most: it could not make them),
+    not from requests queueing for connections all busy at work (under load): only the first drops the pool."""
+    from psycopg_pool import PoolTimeout
+
+    return isinstance(exc, PoolTimeout) and found.get_stats().get("pool_size", 0) < found.max_size
+
+
 def close_pools(timeout: float = 5.0) -> None:
     """Close every pool this process opened (tests; a server that stops), waiting ``timeout`` s for each one's workers."""
     with _lock():
@@ -358,7 +366,7 @@ class PgStore(Store):
             with found.connection() as conn:
                 self._ensure_schema(conn, create and not self.read_only)
         except (psycopg.Error, PoolTimeout) as exc:
-            if found is not None and (isinstance(exc, PoolTimeout) or isinstance(exc, psycopg.OperationalError)):
+            if found is not None and (_unreachable(found, exc) or isinstance(exc, psycopg.OperationalError)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
@@ -451,7 +459,7 @@ class PgStore(Store):
                     if write:
                         self._notify(conn)
         except (psycopg.Error, PoolTimeout) as exc:
-            if found is not None and (isinstance(exc, PoolTimeout) or (used is not None and used.broken)):
+            if found is not None and (_unreachable(found, exc) or (used is not None and used.broken)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
