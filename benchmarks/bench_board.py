@@ -308,13 +308,22 @@ def call(url: str, body: dict[str, object] | None = None, token: str | None = No
         return found
 
 
-def phones(actions: int) -> None:
-    """Tap to TV and the board's CPU per action, with 8 phones and a TV (``--phones``; see the docstring)."""
+def phones(actions: int, postgres: str | None = None) -> None:
+    """Tap to TV and the board's CPU per action, with 8 phones and a TV (``--phones``; see the docstring); on a new
+    schema of the PostgreSQL server at ``postgres`` when given."""
     from dictionaries.deck import DOUBLE
+    from referee.store_pg import open_store, with_schema
 
     folder = Path(tempfile.mkdtemp(prefix="uw-bench-phones-"))
-    db = folder / "games.sqlite3"
-    store = Store(db)
+    db: Path | str = folder / "games.sqlite3"
+    if postgres:
+        import psycopg
+
+        schema = f"uw_bench_phones_{random.randrange(16**8):08x}"
+        with psycopg.connect(postgres, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}".encode())
+        db = with_schema(postgres, schema)
+    store = open_store(db)
     game, _g, _n = store.create(Setup(players=PHONE_PLAYERS, target=100, deck=DOUBLE, options=Options()),
                                 lambda g: g.apply(RollOff(first="Ann")))
     with Board(db, "--players") as board:
@@ -352,7 +361,7 @@ def phones(actions: int) -> None:
         held.close()
         tv.close()
     print(f"{len(PHONE_PLAYERS)} phones and a TV on loopback, {len(taps)} taps and {len(commits)} store commits, "
-          "interleaved")
+          f"interleaved, on {'PostgreSQL' if postgres else 'SQLite'}")
     print(f"tap to TV (ms):            p50 {percentile(taps, .5):7.1f}  p99 {percentile(taps, .99):7.1f}"
           "   (target: p99 under 300 ms)")
     print(f"store commit to TV (ms):   p50 {percentile(commits, .5):7.1f}  p99 {percentile(commits, .99):7.1f}"
@@ -361,6 +370,12 @@ def phones(actions: int) -> None:
     print(f"board CPU per commit (ms): median {statistics.median(commit_cpu):6.2f}"
           f"   ratio {statistics.median(tap_cpu) / statistics.median(commit_cpu):.2f}")
     print(f"missed updates: TV {tv.missed}, phones {held.missed}")
+    if postgres:
+        from referee.store_pg import close_pools
+
+        close_pools()
+        with psycopg.connect(postgres, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE".encode())
 
 
 def main() -> None:
@@ -374,12 +389,14 @@ def main() -> None:
     parser.add_argument("--phones", action="store_true",
                         help="the players' side instead (issue 24): tap to TV with 8 phones and a TV, CPU per action")
     parser.add_argument("--actions", type=int, default=200, help="with --phones: taps and commits, interleaved")
+    parser.add_argument("--postgres", default=None, metavar="URL",
+                        help="with --phones: the game on a new schema of this PostgreSQL server instead of SQLite")
     args = parser.parse_args()
     import referee
 
     print(f"the board served from {Path(referee.__file__).parent} ({sys.executable})")
     if args.phones:
-        phones(args.actions)
+        phones(args.actions, args.postgres)
         return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.sqlite3"

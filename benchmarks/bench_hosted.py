@@ -82,7 +82,8 @@ class Run:
         env = {"UW_BOARD_HOST_SECRET": SECRET, "UW_BOARD_FEEDS": str(self.count + 16),
                "UW_BOARD_STREAMS": str(4 * self.count + 100), "UW_PG_POOL_TIMEOUT": "3"}
         viewers = 4 * self.count + 100
-        replicas = 2 if self.kind == "postgresql" else 1
+        replicas = self.args.replicas if self.kind == "postgresql" else 1
+        flags = ("--hosted",) if self.args.hosted else ("--players",)
         if self.fault == "netcut":
             env["UW_BOARD_PROXIES"] = "1"
             self.namespace = Namespace()
@@ -93,10 +94,11 @@ class Run:
                 assert self.cluster is not None
                 db = self.db.replace("@127.0.0.1:", f"@{self.namespace.db_host}:")
                 self.servers.append(Server(db, self.args.ports[i], log, viewers, env, self.namespace.client_ns,
-                                           self.namespace.name))
+                                           self.namespace.name, flags, self.args.lift))
                 found.append(Replica(self.namespace.client_ns, self.args.ports[i], self.namespace.client_host))
             else:
-                self.servers.append(Server(self.db, self.args.ports[i], log, viewers, env))
+                self.servers.append(Server(self.db, self.args.ports[i], log, viewers, env, flags=flags,
+                                           lift=self.args.lift))
                 found.append(Replica("127.0.0.1", self.args.ports[i]))
         return found
 
@@ -160,6 +162,8 @@ async def drive(run: Run, clients: Clients, tables: list[Table], marks: dict[str
     marks["connects"] = sum(t.connects for t in tables)
     marks["connected"] = time.monotonic()
     marks["cpu_connected"] = cpu_seconds([p for s in run.servers for p in s.pids()])
+    if run.kind == "postgresql":
+        marks["xacts_connected"] = await asyncio.to_thread(transactions, run.db)
     print(f"  ({marks['streams']:.0f} streams up; the play begins)", file=sys.stderr, flush=True)
     seconds = run.args.seconds
     players = [asyncio.create_task(clients.play(table, seconds, run.args.think, 2)) for table in tables]
@@ -170,7 +174,9 @@ async def drive(run: Run, clients: Clients, tables: list[Table], marks: dict[str
     marks["reconnects"] = sum(t.connects for t in tables) - marks["connects"]
     if fault is not None:
         await fault
-    await asyncio.sleep(3)  # the last updates reach the streams
+    await asyncio.sleep(3)  # the last updates reach the streams (and the backends report their counters)
+    if run.kind == "postgresql":
+        marks["xacts_played"] = await asyncio.to_thread(transactions, run.db)
     for task in readers:
         task.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
@@ -236,6 +242,8 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
               "cpu_ms": (marks["cpu_played"] - marks["cpu_connected"]) * 1000 / max(1, len(acked)),
               "cpu_s": marks["cpu_played"] - marks["cpu_connected"], "play_s": marks["played"] - marks["connected"],
               "tracebacks": errors, "said": said, "load": os.getloadavg(), **verdict}
+    if "xacts_played" in marks:  # every transaction of the database, the listeners' round trips included
+        result["xacts"] = (marks["xacts_played"] - marks["xacts_connected"]) / max(1, len(acked))
     if run.fault:
         result["fault"] = run.fault
         result["recovery"] = recovery(clients, tables, run.fault_window) if run.fault_window else None
@@ -245,6 +253,16 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
                            "stream messages with id": sum(t.ids for t in tables)}
     shutil.rmtree(run.folder, ignore_errors=True)
     return result
+
+
+def transactions(db: str) -> int:
+    """The database's transactions so far (``pg_stat_database``: commits and rollbacks of every connection)."""
+    import psycopg
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                           "WHERE datname = current_database()").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _give_up(run: Run, limit: float) -> None:
@@ -265,7 +283,8 @@ def show(r: dict[str, Any]) -> None:
           f"{r['per_s']:7.1f} actions/s ({r['actions']} done; attempts refused: {refused}); "
           f"action p50 {r['p50']:6.1f} ms p99 {r['p99']:7.1f} ms; "
           f"to viewer p50 {r['v50']:6.1f} ms p99 {r['v99']:7.1f} ms, {r['missed']} updates missed; "
-          f"{r['streams']} streams up, {r['reconnects']} reconnections during the play; boards' CPU {r['cpu_ms']:.2f} ms/action ({r['cpu_s']:.1f} s in "
+          + (f"{r['xacts']:.2f} transactions/action (pg_stat_database); " if "xacts" in r else "")
+          + f"{r['streams']} streams up, {r['reconnects']} reconnections during the play; boards' CPU {r['cpu_ms']:.2f} ms/action ({r['cpu_s']:.1f} s in "
           f"{r['play_s']:.0f} s of play; {r['connect_cpu']:.1f} s while the streams connected); "
           f"lost {r['lost']}, doubled {r['doubled']}, mis-credited {r['miscredited']}, "
           f"kept state unlike replay {r['kept state unlike replay']}, done after its phone gave up "
@@ -299,6 +318,10 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--limit", type=float, default=0, help="hard time limit of each run (s; default from its size)")
     parser.add_argument("--ports", type=int, nargs=2, default=list(BOARD_PORTS), help="the two replicas' ports")
     parser.add_argument("--cluster-port", type=int, default=CLUSTER_PORT)
+    parser.add_argument("--replicas", type=int, default=2, choices=(1, 2), help="board replicas on PostgreSQL")
+    parser.add_argument("--hosted", action="store_true", help="serve with --hosted instead of --players")
+    parser.add_argument("--lift", action="store_true",
+                        help="lift the boards' per-seat and per-address write limits (a load test of the board)")
     return parser.parse_args(argv)
 
 

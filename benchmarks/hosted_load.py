@@ -130,7 +130,9 @@ class Clients:
                 await asyncio.sleep(RETRY_PAUSE_S)
                 continue
             table.connects += 1
-            head = f"GET /games/{table.game}/events HTTP/1.0\r\nHost: {where.host}\r\nAccept: text/event-stream\r\n"
+            # the join code: a hosted board's pages answer only with it (a board with --players ignores it)
+            head = (f"GET /games/{table.game}/events?code={table.code} HTTP/1.0\r\nHost: {where.host}\r\n"
+                    "Accept: text/event-stream\r\n")
             if last_id is not None:
                 head += f"Last-Event-ID: {last_id}\r\n"
                 table.resumed += 1

@@ -87,6 +87,12 @@ class Listener:
         with self._rounds:
             self._rounds.notify_all()
 
+    def join(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) for the listening thread to close its connection after ``stop``."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
     def _entry(self, game: int) -> tuple[list[int], threading.Condition]:
         """The game's version and condition (called with the lock held)."""
         entry = self._games.get(game)

@@ -14,15 +14,14 @@ The store's logic exists once: the statements that differ between the backends a
 own text (``referee.store_sql``: ``PgStore._sql``), and ``PgConnection`` turns the ``?`` placeholders of the others
 into psycopg's ``%s``. Connections come from one
 ``psycopg_pool`` pool per database address and process, made in the process that uses it: a pool made before a
-fork (the board's gunicorn master reads the current game before it starts its worker) is left alone in the child,
-whose copy has no worker threads to grow it and shares the parent's sockets. psycopg is imported only when a
-PostgreSQL address is used; ``cooperate`` makes its waits yield to gevent's loop in a board's worker.
+fork is left alone in the child, whose copy has no worker threads to grow it and shares the parent's sockets.
+psycopg is imported only to connect (``shown_address`` parses an address itself): in a board's worker its first import
+comes after gevent's patch, so it waits on gevent's loop (docs/development.md, "Concurrency").
 """
 from __future__ import annotations
 
 import os
 import re
-import sys
 import threading
 from contextlib import contextmanager
 
@@ -49,6 +48,9 @@ POOL_MAX = int(os.environ.get("UW_PG_POOL_MAX", "8") or 8)
 #: How long a statement may run before the server cancels it, in ms (``UW_PG_STATEMENT_TIMEOUT``): a stuck lock
 #: or a lost replica's transaction becomes a clear refusal instead of a request that never answers.
 STATEMENT_TIMEOUT_MS = int(os.environ.get("UW_PG_STATEMENT_TIMEOUT", "10000") or 10000)
+#: How long a statement waits for a lock (a game's row held by a replica killed mid-transaction), in ms
+#: (``UW_PG_LOCK_TIMEOUT``), before it is refused as busy: 503 with Retry-After, nothing changed.
+LOCK_TIMEOUT_MS = int(os.environ.get("UW_PG_LOCK_TIMEOUT", "2000") or 2000)
 #: How long a request waits for a connection from the pool (seconds, ``UW_PG_POOL_TIMEOUT``) before the store says
 #: it cannot reach the server: a replica whose database is down answers 503 within it.
 POOL_TIMEOUT_S = float(os.environ.get("UW_PG_POOL_TIMEOUT", "5") or 5)
@@ -164,20 +166,20 @@ _PASSWORD_PARAM = re.compile(r"password\s*=\s*(?:'[^']*'|\S+)")
 
 
 def _without_password(url: str) -> str:
-    from psycopg.conninfo import conninfo_to_dict
+    """The address's user, host, port, database and schema (without psycopg: see the module)."""
+    from urllib.parse import parse_qs, unquote, urlsplit
 
     try:
-        parts = conninfo_to_dict(url)
-    except Exception:
+        parts, query = urlsplit(url), parse_qs(urlsplit(url).query)
+        host = unquote(parts.hostname or "") or (query.get("host") or ["localhost"])[0]
+        port, user, dbname = str(parts.port or "5432"), unquote(parts.username or ""), unquote(parts.path[1:])
+        options = (query.get("options") or [""])[0]
+    except ValueError:
         return "postgresql://?"
-    host = parts.get("host") or "localhost"
-    port = parts.get("port") or "5432"
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    schema = ""
-    options = str(parts.get("options") or "")
+    user, schema = f"{user}@" if user else "", ""
     if "search_path" in options:
         schema = "?" + options.replace("-c ", "").replace("-c", "")
-    return f"postgresql://{user}{host}:{port}/{parts.get('dbname') or ''}{schema}"
+    return f"postgresql://{user}{host}:{port}/{dbname}{schema}"
 
 
 class _Result:
@@ -220,16 +222,27 @@ class PgConnection:
 
 _pools: dict[str, ConnectionPool] = {}
 _ready: set[str] = set()  # addresses whose schema this process has seen at the version it writes
-_pools_lock = threading.Lock()
+_pools_lock: threading.Lock | None = None  # made on first use (``_lock``)
+_making = threading.Lock()  # guards the making of ``_pools_lock`` only: held across no wait
 #: The pools a forked child inherited: kept (never closed, never collected) so that no finaliser of theirs sends
 #: a goodbye on the parent's connections or waits for worker threads that do not exist in the child.
 _inherited: list[ConnectionPool] = []
 
 
+def _lock() -> threading.Lock:
+    """The process's lock of its pools, made on first use: in a board's worker, after gevent's patch (a greenlet that
+    met a lock made before it, held by another greenlet while a pool opens, would stop the worker for good)."""
+    global _pools_lock
+    with _making:
+        if _pools_lock is None:
+            _pools_lock = threading.Lock()
+        return _pools_lock
+
+
 def _after_fork() -> None:
     """In a forked child: forget the parent's pools (the child makes its own on first use)."""
-    global _pools_lock
-    _pools_lock = threading.Lock()
+    global _pools_lock, _making
+    _pools_lock, _making = None, threading.Lock()
     _inherited.extend(_pools.values())
     _pools.clear()
     _ready.clear()
@@ -238,27 +251,10 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
-def cooperate() -> None:
-    """Make psycopg's waits yield to gevent's loop in a process gevent has patched (a board's worker). psycopg
-    chooses how it waits when first imported (its C wait unless ``select`` is patched); a board's master imports
-    it before the worker is forked and patched, so each round trip (and a connect on a cut network) would stop
-    every greenlet. Its ``waiting`` module is reloaded: the choice made again, as after the patch."""
-    waiting = sys.modules.get("psycopg.waiting")
-    try:
-        from gevent import monkey
-    except ImportError:
-        return
-    if waiting is None or not monkey.is_module_patched("select"):
-        return  # not imported yet (its first import will see the patch), or not under gevent
-    import importlib
-    import selectors
-
-    if waiting.DefaultSelector is not selectors.DefaultSelector or waiting.wait is getattr(waiting, "wait_c", None):
-        importlib.reload(waiting)
-
-
 def _configure(conn: Connection[Any]) -> None:
+    """Each pooled connection's limits: a statement's run, a lock's wait (the two timeouts above)."""
     conn.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT_MS)}".encode())
+    conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}".encode())
 
 
 def pool(url: str) -> ConnectionPool:
@@ -267,7 +263,7 @@ def pool(url: str) -> ConnectionPool:
     (refused, unknown host, no such database) instead of after the pool's wait. That first connection is tried
     outside the process's lock: with a silent network, waiting requests each get their answer within the connect
     timeout instead of queueing behind each other's."""
-    with _pools_lock:
+    with _lock():
         found = _pools.get(url)
     if found is not None:
         return found
@@ -279,7 +275,7 @@ def pool(url: str) -> ConnectionPool:
     # The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
     psycopg.connect(url, **CONNECT_OPTIONS).close()
-    with _pools_lock:
+    with _lock():
         found = _pools.get(url)
         if found is None:
             found = ConnectionPool(url, min_size=1, max_size=max(1, POOL_MAX), timeout=POOL_TIMEOUT_S,
@@ -293,22 +289,35 @@ def forget_pool(url: str, broken: ConnectionPool) -> None:
     """Drop a pool whose connections the server no longer answers (it restarted, the network was cut): the next
     request makes a new one, which says at once whether the server is back (``pool``'s first connection),
     instead of waiting on the old pool's reconnection, whose pauses double up to minutes."""
-    with _pools_lock:
-        if _pools.get(url) is broken:
-            del _pools[url]
-            _ready.discard(url)
-        else:
+    with _lock():
+        if _pools.get(url) is not broken:
             return
+        del _pools[url]
+        _ready.discard(url)
     broken.close(timeout=0)
 
 
-def close_pools() -> None:
-    """Close every pool this process opened (tests; a server that stops)."""
-    with _pools_lock:
+def _unreachable(found: ConnectionPool, exc: Exception) -> bool:
+    """A pool's time-out from a server it cannot reach (fewer connections than its most: it could not make them),
+    not from requests queueing for connections all busy at work (under load): only the first drops the pool."""
+    from psycopg_pool import PoolTimeout
+
+    return isinstance(exc, PoolTimeout) and found.get_stats().get("pool_size", 0) < found.max_size
+
+
+def close_pools(timeout: float = 5.0) -> None:
+    """Close every pool this process opened (tests; a server that stops), waiting ``timeout`` s for each one's workers."""
+    with _lock():
         for found in _pools.values():
-            found.close()
+            found.close(timeout=timeout)
         _pools.clear()
         _ready.clear()
+
+
+def busy(path: object, seconds: float) -> StoreError:
+    """A call refused because a lock stayed held ``seconds`` (the board answers 503, Retry-After): nothing changed."""
+    return StoreError(msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was changed; "
+                          "try again.", path=path, seconds=format(seconds, "g")))
 
 
 class PgStore(Store):
@@ -357,7 +366,7 @@ class PgStore(Store):
             with found.connection() as conn:
                 self._ensure_schema(conn, create and not self.read_only)
         except (psycopg.Error, PoolTimeout) as exc:
-            if found is not None and (isinstance(exc, PoolTimeout) or isinstance(exc, psycopg.OperationalError)):
+            if found is not None and (_unreachable(found, exc) or isinstance(exc, psycopg.OperationalError)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
@@ -365,10 +374,9 @@ class PgStore(Store):
         """A database error in words (the address without its password; nothing was changed)."""
         import psycopg
 
-        if isinstance(exc, psycopg.errors.QueryCanceled):
-            seconds = f"{STATEMENT_TIMEOUT_MS / 1000:g}"
-            return StoreError(msg("{path} is busy: another uw-referee kept it locked for {seconds} s. Nothing was "
-                                  "changed; try again.", path=self.path, seconds=seconds))
+        if isinstance(exc, (psycopg.errors.QueryCanceled, psycopg.errors.LockNotAvailable)):
+            waited = LOCK_TIMEOUT_MS if isinstance(exc, psycopg.errors.LockNotAvailable) else STATEMENT_TIMEOUT_MS
+            return busy(self.path, waited / 1000)
         return StoreError(msg("cannot open {path}: {why}", path=self.path, why=scrubbed(str(exc), self.url)))
 
     def _ensure_schema(self, conn: Connection[Any], create: bool) -> None:
@@ -405,7 +413,9 @@ class PgStore(Store):
                               "(give --db another database, or another schema with search_path)", path=self.path))
 
     def _migrate_pg(self, conn: Connection[Any]) -> None:
+        conn.read_only = None  # a pooled connection's last transaction may have been a read
         with conn.transaction():
+            conn.execute("SET LOCAL lock_timeout = 0")  # replicas starting together wait for the one that migrates
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (APPLICATION_ID,))
             exists = conn.execute("SELECT to_regclass('uw_referee_meta') IS NOT NULL").fetchone()
             version = PG_NO_SCHEMA
@@ -442,15 +452,14 @@ class PgStore(Store):
             with found.connection() as conn:
                 used = conn
                 self._ensure_schema(conn, create or write)
+                conn.read_only = None if write else True  # a read begins READ ONLY: no statement more
                 with conn.transaction():
-                    if not write:
-                        conn.execute("SET TRANSACTION READ ONLY")
                     wrapped = PgConnection(conn, write)
                     yield wrapped
                     if write:
                         self._notify(conn)
         except (psycopg.Error, PoolTimeout) as exc:
-            if found is not None and (isinstance(exc, PoolTimeout) or (used is not None and used.broken)):
+            if found is not None and (_unreachable(found, exc) or (used is not None and used.broken)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
@@ -486,5 +495,5 @@ class PgStore(Store):
         return len(ids), events, problems
 
 
-__all__ = ["CHANNEL", "PgStore", "close_pools", "cooperate", "is_database_url", "open_store", "pool", "shown_address",
+__all__ = ["CHANNEL", "LOCK_TIMEOUT_MS", "PgStore", "busy", "close_pools", "is_database_url", "open_store", "pool", "shown_address",
            "with_schema"]

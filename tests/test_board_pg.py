@@ -259,8 +259,9 @@ def test_a_burst_after_the_thread_pool_s_threads_expired_gets_no_500(postgres_db
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The reviewer's 500 (``'NoneType' object has no attribute 'run_callback'`` in psycopg_pool's growth): the
     pool, opened in a thread of gevent's default thread pool, died with that thread's hub when the thread ended
-    idle (5 s by default, 0.3 s here through gevent's own setting); the next burst that grew the pool failed. The
-    board's own thread pool keeps its threads (``referee.board.offloop``)."""
+    idle (5 s by default, 0.3 s here through gevent's own setting); the next burst that grew the pool failed. Now
+    PostgreSQL's calls run on the requests' greenlets and the pool is the worker's main hub's (``referee.board.offloop``),
+    so no thread's end can take it: this burst must still get no 500."""
     from concurrent.futures import ThreadPoolExecutor
 
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)

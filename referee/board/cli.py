@@ -108,7 +108,6 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     """Serve the live board and the word judge to browsers (the help is said above, in the language in use)."""
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
-    from referee.board.source import BoardError, Source
     from referee.cli_failures import run_store
     from referee.store_format import require_postgres
     from referee.store_pg import is_database_url, shown_address
@@ -145,12 +144,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     elif keep_days is not None:
         raise click.UsageError(_("--keep is for --hosted: only a hosted board deletes finished games"))
     _more_files(viewers + 600)
-    current = None
-    try:
-        current = None if hosted else Source(path).game(pinned).id
-    except BoardError as exc:
-        click.echo(_("Note: {problem}. The board says so until that changes.").format(
-            problem=say(message_of(exc)).rstrip(".")), err=True)
+    current = None if hosted else _current_game(path, pinned)
     shown = "[::1]" if host == "::1" else host
     everywhere = host in ("0.0.0.0", "::", "")
     local = f"http://{'127.0.0.1' if everywhere else shown}:{port}/"
@@ -200,6 +194,45 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         if code == 0:
             click.echo(_("The board stopped."))
         sys.exit(code)
+
+
+def _current_game(path: str, pinned: int | None) -> int | None:
+    """The game the board opens on (None: none yet, said on the terminal). On PostgreSQL it is read in a child
+    process: the master never imports psycopg, whose first import must come after gevent's patch in the worker
+    (``referee.board.server``)."""
+    from referee.board.source import BoardError, Source
+    from referee.store_pg import is_database_url
+
+    def read() -> int | None:
+        try:
+            return Source(path).game(pinned).id
+        except BoardError as exc:
+            click.echo(_("Note: {problem}. The board says so until that changes.").format(
+                problem=say(message_of(exc)).rstrip(".")), err=True)
+            return None
+
+    if not is_database_url(path):
+        return read()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    out, into = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's lines are said on the terminal; its answer goes to the pipe
+        code = 1
+        try:
+            os.close(out)
+            found = read()
+            os.write(into, b"" if found is None else str(found).encode())
+            code = 0
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    os.close(into)
+    with os.fdopen(out, "rb") as answer:
+        said = answer.read()
+    os.waitpid(child, 0)
+    return int(said) if said.isdigit() else None
 
 
 def _players_env(base: str, game: int | None, hosted: bool = False) -> None:

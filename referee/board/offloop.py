@@ -1,60 +1,92 @@
-"""The referee library as the players' views call it: each call made off gevent's event loop (in its
-thread pool), on an SQLite or PostgreSQL connection of its own, so a write waiting for the database's
-lock stops no other page or stream of the board.
-
-The thread pool is the board's own, its threads kept when idle: gevent's default pool ends a thread after 5 s
-idle and destroys its hub, and psycopg_pool (patched by gevent) binds its queue and worker "threads" to the hub
-of the thread that opened it, so the first burst after an idle spell failed in the pool's growth with
-``'NoneType' object has no attribute 'run_callback'``. (Running PostgreSQL's calls on the loop instead was
-tried twice: under the load tests, requests then never answered.)
+"""The referee library as the players' views call it, under the board's concurrency model (docs/development.md,
+"Concurrency"): a PostgreSQL call runs on the request's own greenlet (psycopg, imported after gevent's patch, waits
+on gevent's loop), an SQLite call in a native thread of gevent's thread pool (sqlite3 waits for its lock inside C);
+and one game's calls wait their turn at that game's gate, at most ``GAME_CALLS`` in flight, so a game whose lock is
+held keeps a connection or two busy, never the board's whole pool.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from flask import current_app
+from flask import current_app, has_app_context, has_request_context, request
 
 from referee.board.runtime import runtime
+from referee.store_pg import LOCK_TIMEOUT_MS, busy, is_database_url
 
 T = TypeVar("T")
 
-_threads: Any = None  # the worker's thread pool (``_thread_pool``), made on first use after gevent's patch
+#: Store calls one game may have in flight at once in a board process (a phone's action beside a page's read):
+#: a game's writes take turns on its lock anyway, and a game whose lock another connection holds then ties up at
+#: most this many of the pool's connections while the others wait here, off the database.
+GAME_CALLS = 2
+#: How long a call waits for its game's turn before it is refused as busy (503, Retry-After, nothing changed):
+#: the database's own lock timeout, which bounds every call ahead of it.
+GAME_WAIT_S = LOCK_TIMEOUT_MS / 1000
 
 
-def _thread_pool() -> Any:
-    """gevent's thread pool of the default size whose threads never end idle (see the module: a thread that ends
-    takes its hub, and a PostgreSQL pool opened in it, with it)."""
-    global _threads
-    if _threads is None:
-        import gevent
-        from gevent.threadpool import ThreadPool
+class Gates:
+    """Each game's turn: ``held(game)`` lets at most ``most`` callers in at once; a gate lives while it is used."""
 
-        hub = gevent.get_hub()
-        _threads = ThreadPool(hub.threadpool_size, hub=hub, idle_task_timeout=-1)
-    return _threads
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._lock = threading.Lock()  # may be made before gevent's patch: held across no wait, never contended
+        self._games: dict[int, list[Any]] = {}  # game: [callers at the gate, its semaphore]
+
+    @contextmanager
+    def held(self, game: int, wait: float) -> Iterator[bool]:
+        """True once in (within ``wait`` seconds), False when the wait ran out (the caller is refused)."""
+        with self._lock:
+            entry = self._games.get(game)
+            if entry is None:
+                entry = self._games[game] = [0, threading.Semaphore(self.most)]
+            entry[0] += 1
+        try:
+            if not entry[1].acquire(timeout=wait):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                entry[1].release()
+        finally:
+            with self._lock:
+                entry[0] -= 1
+                if not entry[0]:
+                    del self._games[game]
+
+
+_gates = Gates(GAME_CALLS)
+
+
+def _on_postgresql() -> bool:
+    return has_app_context() and is_database_url(str(current_app.config.get("BOARD_DB", "")))
 
 
 def off_the_loop(work: Callable[[], T]) -> T:
-    """Run ``work`` (SQLite's reads and writes) in gevent's thread pool when the board serves on gevent.
-
-    A write waits for the database's lock as long as another uw-referee holds it (SQLite's busy timeout,
-    up to 10 s): on the event loop's own thread that wait would stop every page and stream of the board.
-    In a thread of the pool only the request that writes waits. Without gevent (tests, a plain WSGI
-    server) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
+    """Run ``work`` (reads and writes of the store) as the model says: here on PostgreSQL, in gevent's thread pool
+    on SQLite when the board serves on gevent (a write may wait up to SQLite's busy timeout for another uw-referee's
+    lock: on the loop's own thread that would stop every page and stream). Without gevent (a plain WSGI server,
+    tests) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
+    if _on_postgresql():
+        return work()
     try:
         from gevent import monkey
     except ImportError:  # pragma: no cover - gevent is a dependency of the board
         return work()
     if not monkey.is_module_patched("threading"):
         return work()
+    import gevent
+
     def caught() -> tuple[bool, Any]:
         try:
             return True, work()
         except BaseException as exc:  # handed back to the greenlet that asked, which raises it
             return False, exc
 
-    ok, value = _thread_pool().apply(caught)
+    ok, value = gevent.get_hub().threadpool.apply(caught)
     if not ok:
         raise value
     answer: T = value
@@ -62,8 +94,9 @@ def off_the_loop(work: Callable[[], T]) -> T:
 
 
 class OffTheLoop:
-    """The referee, each of its calls made by ``off_the_loop`` on a connection of its own (closed after it:
-    an SQLite connection belongs to the thread that opened it)."""
+    """The referee (or the seats' book), each of its calls made by ``off_the_loop`` on a connection of its own
+    (closed after it: an SQLite connection belongs to the thread that opened it), after its game's turn at the gate
+    when the request names a game (``/api/games/<game_id>/...``)."""
 
     def __init__(self, referee: Any) -> None:
         self.referee = referee
@@ -75,7 +108,13 @@ class OffTheLoop:
             finally:
                 self.referee.store.close()
 
-        return off_the_loop(run)
+        game = request.view_args.get("game_id") if has_request_context() and request.view_args else None
+        if not isinstance(game, int):
+            return off_the_loop(run)
+        with _gates.held(game, GAME_WAIT_S) as admitted:
+            if not admitted:
+                raise busy(getattr(self.referee.store, "path", "?"), GAME_WAIT_S)
+            return off_the_loop(run)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         def method(*args: Any, **kwargs: Any) -> Any:
@@ -85,7 +124,7 @@ class OffTheLoop:
 
 
 def board_referee() -> Any:
-    """The referee on the board's database, its dictionary opened once per process, called off the loop."""
+    """The referee on the board's database, its dictionary opened once per process, called as the model says."""
     from referee import Referee
     from referee.store_pg import open_store
 

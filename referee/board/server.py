@@ -18,9 +18,11 @@ default), and:
   service does: without it a kept-alive client whose next request is waiting is served again and
   again before the others, and page p99 under ``wrk -c64`` reached a second).
 
-One process: one change watcher, one render per commit, one memory-mapped dictionary. The worker makes its
-own PostgreSQL pool (``referee.store_pg``: the master's, made when it read the current game, is closed before
-the fork) and its psycopg waits yield to gevent (``cooperate``).
+One process: one change watcher, one render per commit, one memory-mapped dictionary. The master never imports
+psycopg (it reads the current game in a child of its own, ``referee.board.cli``): the worker's first import of it
+comes after gevent's patch, so psycopg's waits yield to gevent's loop (docs/development.md, "Concurrency"). The
+worker makes its own PostgreSQL pool and closes it when it stops (``_worker_exit``), so nothing of it is left for
+the interpreter's finalisation (where a pool or connection that finishes late meets a greenlet already gone).
 """
 from __future__ import annotations
 
@@ -55,11 +57,7 @@ def _worker_int(worker: Any) -> None:  # SIGINT / SIGQUIT in the worker (Ctrl-C 
 
 
 def _post_worker_init(worker: Any) -> None:
-    """SIGTERM (a graceful stop) also ends the streams, then lets gunicorn finish as usual. And now that gevent
-    has patched the worker, psycopg's waits (chosen in the master, before the patch) yield to its loop."""
-    from referee.store_pg import cooperate
-
-    cooperate()
+    """SIGTERM (a graceful stop) also ends the streams, then lets gunicorn finish as usual."""
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(sig: int, frame: Any) -> None:
@@ -68,6 +66,18 @@ def _post_worker_init(worker: Any) -> None:
             previous(sig, frame)
 
     signal.signal(signal.SIGTERM, on_term)
+
+
+def _worker_exit(_server: Any, worker: Any) -> None:
+    """The worker stops: its change watcher and its PostgreSQL pools closed now, on its loop (see the module)."""
+    _stop_streams(worker)
+    app = getattr(worker, "wsgi", None)
+    join = getattr(runtime(app).watcher, "join", None) if app is not None and hasattr(app, "extensions") else None
+    if join is not None:
+        join(1.0)
+    from referee.store_pg import close_pools
+
+    close_pools(timeout=1.0)
 
 
 def _post_request(_worker: Any, _req: Any, _environ: Any, _resp: Any) -> None:
@@ -159,6 +169,7 @@ class BoardServer(BaseApplication):
             "control_socket_disable": True,
             "worker_int": _worker_int,
             "post_worker_init": _post_worker_init,
+            "worker_exit": _worker_exit,
             "post_request": _post_request,
             "limit_request_line": 4096,
             "limit_request_fields": 50,
