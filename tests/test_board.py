@@ -353,7 +353,9 @@ def test_board_help_says_what_0000_exposes_and_gives_an_example() -> None:
     assert result.exit_code == 0
     flat = " ".join(result.output.split())
     assert "0.0.0.0 lets every device" in flat and "read every game in the database" in flat
-    assert "Nobody can change a game" in flat and "Example: uw-referee board --host 0.0.0.0" in flat
+    assert "Without --players nobody can change a game" in flat and "Example: uw-referee board --host 0.0.0.0" in flat
+    # With --players the phones play through the board: the help no longer says it only reads.
+    assert "It only reads the database" not in flat and "with --players the players also play their turns" in flat
 
 
 def test_a_port_in_use_is_one_clear_line(tmp_path: Path) -> None:
