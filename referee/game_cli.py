@@ -55,7 +55,8 @@ def style(stream: Any = None) -> Style:
 
 def say_result(result: Result, mode: str = "command") -> None:
     """Print what an action did, the scoreboard, then what the game waits for (or, at the end, who won) in bold."""
-    write(result_lines(result, style(), mode))
+    obj = click.get_current_context().find_object(Obj)
+    write(result_lines(result, style(), mode, obj.db if obj else None))
 
 
 def db_option(f: Any) -> Any:

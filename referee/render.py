@@ -69,28 +69,34 @@ def scoreboard_line(state: dict[str, Any]) -> str:
     return _("Scores, target {target}: {players}.").format(target=state["target"], players=", ".join(parts))
 
 
-def command_hint(phase: str) -> str | None:
-    """What the one-shot commands add to what the game waits for (the table loop's prompts say it instead)."""
+def command_hint(phase: str, db: str | None = None) -> str | None:
+    """What the one-shot commands add to what the game waits for (the table loop's prompts say it instead); the
+    commands name ``db`` when it is not the default database (``referee.paths.suggested``)."""
+    from referee.paths import suggested
+
+    # TRANSLATORS: {referee} is the command's start, "uw-referee" (with --db PATH when the games are elsewhere).
     if phase == "sanity":
-        return _("Enter it with: uw-referee roll N")
-    if phase == "spell_binding":
-        return _("Name a word with: uw-referee bind WORD --by NAME; then close with: uw-referee bind --done")
-    if phase == "psychotherapy":
-        return _("Enter it with: uw-referee roll N (or uw-referee roll --skip)")
-    return None
+        text = _("Enter it with: {referee} roll N")
+    elif phase == "spell_binding":
+        text = _("Name a word with: {referee} bind WORD --by NAME; then close with: {referee} bind --done")
+    elif phase == "psychotherapy":
+        text = _("Enter it with: {referee} roll N (or {referee} roll --skip)")
+    else:
+        return None
+    return text.format(referee=suggested("", db))
 
 
-def result_lines(result: Result, style: Style, mode: str = "command") -> list[str]:
+def result_lines(result: Result, style: Style, mode: str = "command", db: str | None = None) -> list[str]:
     """What an action did, the scoreboard, then what the game waits for (or, at the end, who won).
 
-    ``mode`` is the face in use: "command" adds the one-shot command to type next; "table" does not
-    (its prompt asks)."""
+    ``mode`` is the face in use: "command" adds the one-shot command to type next (naming ``db``, the database
+    given with ``--db``, when it is not the default); "table" does not (its prompt asks)."""
     notes = list(result.notes)
     board = scoreboard_line(result.state.to_dict())
     if result.state.is_over():
         return say_lines([*notes[:-1], board, notes[-1]] if notes else [board], style)
     lines = say_lines([*notes, board, result.waiting.text], style)
-    hint = command_hint(result.waiting.phase.value) if mode == "command" else None
+    hint = command_hint(result.waiting.phase.value, db) if mode == "command" else None
     if hint and not (result.waiting.phase.value != "spell_binding" and result.game.setup.dice == "virtual"):
         lines.append(hint)
     return lines
@@ -297,7 +303,10 @@ def game_state_words(summary: GameSummary) -> str:
 def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
     """``games``: each game with its last activity, players and state; or how to start one."""
     if not summaries:
-        return [_("No games yet in {where}: start one with 'uw-referee new NAME NAME'.").format(where=shown(where))]
+        from referee.paths import suggested
+
+        return [_("No games yet in {where}. Start one with: {command}").format(
+            where=shown(where), command=shown(suggested(_("new NAME NAME"), where)))]
     return [_("Games in {where}, most recently active first:").format(where=shown(where))] + [
         shown(f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})")
         for g in summaries]

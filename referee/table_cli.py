@@ -3,6 +3,8 @@
 (``referee.actions``) with what the table saw, so another device's action meanwhile is refused and said."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from dictionaries.i18n import _, say
@@ -12,6 +14,7 @@ from referee.cli_common import CONTEXT, Obj
 from referee.cli_failures import Refused, run_store
 from referee.engine import Game, Phase
 from referee.game_cli import game_options, say_result, style
+from referee.paths import suggested
 from referee.render import amend_lines, correction_lines, describe_game, play_verdict_lines, status_lines
 from referee.terminal import shown, write
 
@@ -77,6 +80,28 @@ def word_or_command(word: str, command: str) -> bool | None:
             return False
 
 
+def line_editing() -> None:
+    """Line editing and history at the prompts, as in a shell (arrow keys move, up recalls an earlier answer):
+    Python's ``input()``, which Click's prompt calls, uses GNU readline (or libedit) once it is imported. Only on
+    a terminal: piped answers stay as they are typed."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    try:
+        import readline
+    except ImportError:  # a Python without it (Windows): the console edits the line itself
+        return
+    if "libedit" not in (readline.__doc__ or ""):
+        # A pasted word arrives as typed, and the prompt's line carries no bracketed-paste codes.
+        readline.parse_and_bind("set enable-bracketed-paste off")
+
+
+def not_understood(exc: click.UsageError) -> str:
+    """An answer the table cannot use, said in the table's words: what was wrong, never Click's developer
+    wording (a bad word is not "Invalid value for WORD")."""
+    problem = exc.message.strip()
+    return _("Not understood: {problem}").format(problem=problem[:1].upper() + problem[1:] if problem else problem)
+
+
 def is_number(text: str) -> bool:
     """ASCII digits 0-9 only (``int()`` also reads other scripts' digits, such as '٣')."""
     return text.isascii() and text.isdigit()
@@ -104,6 +129,7 @@ def table(obj: Obj) -> None:
         return
     click.echo(style().bold(describe_game(gid, game)))
     click.echo(table_help())
+    line_editing()
     click.echo(style().bold(say(game.state.waiting_for())))
     while not game.state.is_over():
         state = game.state
@@ -133,12 +159,15 @@ def table(obj: Obj) -> None:
             if exc.changed:  # another device acted first: look again, and ask the player whose turn it now is
                 game = run_store(lambda: obj.store.load(gid), mode="table")[1]
                 click.echo(style().bold(say(game.state.waiting_for())))
+        except click.UsageError as exc:  # in the table's words, never Click's ("Invalid value for WORD: ...")
+            click.echo(not_understood(exc), err=True)
         except click.ClickException as exc:
             exc.show()
         except click.exceptions.Exit:
             pass
     if not game.state.is_over():
-        click.echo(_("The game is saved. Continue with 'uw-referee --game {game} table'.").format(game=gid))
+        click.echo(_("The game is saved. Continue with: {command}").format(
+            command=shown(suggested("table", obj.db, gid))))
 
 
 def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
@@ -158,7 +187,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     table = "table"
     word_phase = state.phase in (Phase.ACTION, Phase.LAST_WORDS)
     if forced and command not in (*WORD_PROMPT_COMMANDS, "pass", "done", "roll"):
-        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
+        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=words[0][:40]))
     if word_phase and not forced and len(words) == 1 and command in WORD_PROMPT_COMMANDS:
         prepared = run_store(lambda: referee.prepare(gid, first), mode=table)
         if prepared.verdict.legal:  # a word too: the table says which it means
@@ -212,7 +241,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
             if game.setup.dice == "physical":
                 if len(words) != 1 or not is_number(first) or not 1 <= int(first) <= DIE:
                     raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
-                        answer=shown(answer[:40]), most=DIE)) from None
+                        answer=answer[:40], most=DIE)) from None
                 value = int(first)
             result = run_store(lambda: referee.roll(gid, value, seen=seen), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
@@ -235,10 +264,10 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                            action="discard")
     else:
         if forced:  # a slash is never a word
-            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
+            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=words[0][:40]))
         if len(words) != 1:
             raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(
-                answer=shown(answer[:40])))
+                answer=answer[:40]))
         if is_number(first):
             raise click.UsageError(_("{answer} looks like a roll, but {player} has not played a word yet: type the "
                                      "word first, then the roll").format(answer=first, player=state.current.name

@@ -2,6 +2,7 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -516,8 +517,14 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
             "no-request")
 
 
-def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path,
+def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # The default database is another one, with a game 1 of its own: the command typed as said must not touch it.
+    other = tmp_path / "default.sqlite3"
+    assert run(other, "new", "Xena", "Yuri", "--first", "Xena").exit_code == 0
+    assert run(other, "play", "look", "--roll", "2").exit_code == 0
+    monkeypatch.setenv("UW_REFEREE_DB", str(other))
     client = client_for(db, BOARD_HOST_LANG="es")  # the host's terminal speaks Spanish
     cindi = join(client, "Cindi").get_json()["token"]
     paul = join(client, "Paul").get_json()["token"]
@@ -525,11 +532,15 @@ def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Pa
     seen = events(client, paul)
     client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen}, headers=bearer(paul))
     said = capsys.readouterr().out
-    assert said.startswith("Partida 1: Paul pide") and said.rstrip().endswith("uw-referee --game 1 amend --roll 7")
+    assert said.startswith("Partida 1: Paul pide")
+    assert said.rstrip().endswith(f"uw-referee --db {db} --game 1 amend --roll 7")
     client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
-    assert capsys.readouterr().out.rstrip().endswith("uw-referee --game 1 undo")
+    line = capsys.readouterr().out.rstrip()
+    assert line.endswith(f"uw-referee --db {db} --game 1 undo")
     assert len(client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]) == 2
-    assert run(db, "--game", "1", "undo").exit_code == 0  # the host types it: the undo is made
+    command = shlex.split(line.split(": ")[-1])  # the host types it as said, in a shell
+    assert command[0] == "uw-referee" and CliRunner().invoke(cli, command[1:]).exit_code == 0  # the undo is made
+    assert "Undid" not in CliRunner().invoke(cli, ["log"]).output  # (the default database's game 1 is untouched)
     assert client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"] == []  # both dropped
     assert "Undid Cindi's LOOK" in run(db, "log").output
 

@@ -338,6 +338,7 @@ def _tell_the_terminal(game_id: int, asked: SeatRequest) -> None:
     import shlex
 
     from referee.board.language import speaking
+    from referee.paths import suggested
 
     with speaking(str(current_app.config.get("BOARD_HOST_LANG") or "en")):
         said = {"undo": _("{seat} asks to undo the last action."),
@@ -347,7 +348,7 @@ def _tell_the_terminal(game_id: int, asked: SeatRequest) -> None:
         command = {"undo": "undo", "redo": "redo", "amend": f"amend --roll {asked.roll}",
                    "leave": f"leave {shlex.quote(asked.seat)}"}[asked.action]
         line = _("Game {game}: {request} Confirm it on the host's page, or type: {command}").format(
-            game=game_id, request=said, command=f"uw-referee --game {game_id} {command}")
+            game=game_id, request=said, command=suggested(command, current_app.config.get("BOARD_DB"), game_id))
     print(line, flush=True)
 
 
