@@ -102,6 +102,21 @@ def result_lines(result: Result, style: Style, mode: str = "command", db: str | 
     return lines
 
 
+def after_the_end_lines(game_id: int, setup: Any, db: str | None = None) -> list[str]:
+    """What a table can still do once its game is over (at ``table``'s last prompt): correct a mistake, which
+    may undo the end, or start the next game with the same players and choices, its commands naming ``db``
+    when it is not the default database."""
+    from referee.paths import suggested
+    from referee.starting import same_table_args
+
+    return [_("A mistake can still be corrected: type 'undo' to take back the last action, or 'amend N' if the "
+              "latest roll was N; the game goes on if the end changes."),
+            _("At the shell: {undo} or {amend}.").format(undo=shown(suggested("undo", db, game_id)),
+                                                         amend=shown(suggested("amend --roll N", db, game_id))),
+            _("The next game, same players and rules: {new}, then {table}.").format(
+                new=shown(suggested(same_table_args(setup), db)), table=shown(suggested("table", db)))]
+
+
 #: Reason codes the table may overrule for one action (RULES.txt 6), and what the overrule overrules.
 OVERRULABLE = {"proper_noun": "dictionary", "abbreviation": "dictionary", "acronym": "dictionary",
                "contraction": "dictionary", "phrase_piece": "dictionary", "uncommon": "dictionary", "unknown": "dictionary",

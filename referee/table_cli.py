@@ -15,7 +15,14 @@ from referee.cli_failures import Refused, run_store
 from referee.engine import Game, Phase
 from referee.game_cli import game_options, say_result, style
 from referee.paths import suggested
-from referee.render import amend_lines, correction_lines, describe_game, play_verdict_lines, status_lines
+from referee.render import (
+    after_the_end_lines,
+    amend_lines,
+    correction_lines,
+    describe_game,
+    play_verdict_lines,
+    status_lines,
+)
 from referee.terminal import shown, write
 
 
@@ -126,16 +133,25 @@ def table(obj: Obj) -> None:
     gid, game = run_store(lambda: obj.store.load(obj.game))
     if game.state.is_over():
         click.echo(style().bold(say(game.state.waiting_for())))
-        return
-    click.echo(style().bold(describe_game(gid, game)))
-    click.echo(table_help())
+    else:
+        click.echo(style().bold(describe_game(gid, game)))
+        click.echo(table_help())
+        click.echo(style().bold(say(game.state.waiting_for())))
     line_editing()
-    click.echo(style().bold(say(game.state.waiting_for())))
-    while not game.state.is_over():
+    told_the_end = False
+    while True:
         state = game.state
         name = state.current.name if state.current else ""
+        if not state.is_over():
+            told_the_end = False
+        elif not told_the_end:  # what the table can still do: correct a mistake, or start the next game
+            write(after_the_end_lines(gid, game.setup, obj.db))
+            told_the_end = True
         try:
-            if state.phase is Phase.SANITY and game.setup.dice == "physical":
+            if state.is_over():
+                answer = click.prompt(_("The game is over: 'undo', 'amend N', 'status' or 'quit'"),
+                                      prompt_suffix=": ").strip()
+            elif state.phase is Phase.SANITY and game.setup.dice == "physical":
                 answer = click.prompt(_("{player}, roll the d20").format(player=name), prompt_suffix=": ").strip()
             elif state.phase is Phase.SANITY:
                 answer = "roll"

@@ -147,3 +147,15 @@ def test_the_commands_suggested_for_another_database_act_on_it(tmp_path: Path) -
     assert args[:2] == ["uw-referee", "--db"] and args[2] == str(tmp_path / "party games.sqlite3")
     typed = CliRunner(env={"UW_REFEREE_DB": str(tmp_path / "games.sqlite3")}).invoke(cli, [*args[1:]], input="/quit\n")
     assert typed.exit_code == 0 and "Game 1: Ann, Bob." in typed.output and "Cy" not in typed.output
+
+
+def test_a_finished_game_says_what_can_still_be_done(tmp_path: Path) -> None:
+    _, results = run_transcript("over", tmp_path / "games.sqlite3")
+    tables = [out for line, _, out in results if line == "table"]
+    assert "The winner was Ann; now the game goes on." in tables[0]  # amended at the last prompt: play went on
+    assert tables[0].count("A mistake can still be corrected") == 2  # said at each end
+    assert tables[1].startswith("The game is over: Ann won") and "Undid Ann's QUARTZ" in tables[1]
+    suggested = tables[1].split("The next game, same players and rules: ", 1)[1].split(", then ")[0]
+    typed = [line for line, _, _ in results if line.startswith("new ") and "--first" not in line][0]
+    assert suggested == f"uw-referee {typed}"  # the next game's command, as said, started game 2
+    assert results[-2][1] == 0 and "Game 2: Ann, Bo Lee." in results[-2][2]
