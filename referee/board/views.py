@@ -90,14 +90,16 @@ def board_context(shown: Shown) -> dict[str, Any]:
     }
 
 
-def _join(game_id: int) -> dict[str, str] | None:
+def _join(game_id: int) -> dict[str, Any] | None:
     """The game's join link, QR code and code, on a board that lets phones play (``--players``): part of the
     live board, so the TV shows the current game's and follows it to a new game."""
     if "players" not in current_app.extensions:
         return None
     from referee.board.seats import join_box
 
-    return join_box(game_id)
+    box = join_box(game_id)
+    # The link in pieces that each end after a slash (the TV breaks a line only between them, never in the port).
+    return {**box, "parts": [p for p in re.findall(r"[^/]*(?:/+|$)", box["url"]) if p]}
 
 
 def _columns(players: int) -> int:
