@@ -2,6 +2,7 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,13 @@ def act(client: Any, token: str, game: int = 1, **body: Any) -> Any:
     return client.post(f"/api/games/{game}/actions", json=body, headers=bearer(token))
 
 
+def join_link(html: str) -> str:
+    """The join link the TV shows, as read (its pieces, each ending after a slash, put together)."""
+    found = re.search(r'id="join-url">(.*?)</span></span>', html)
+    assert found, "no join link on the page"
+    return re.sub(r"<[^>]*>", "", found.group(1))
+
+
 def problem(answer: Any, status: int, kind: str) -> str:
     assert answer.status_code == status, (answer.status_code, answer.get_data(as_text=True))
     assert answer.mimetype == "application/problem+json"
@@ -75,7 +83,7 @@ def test_without_players_the_board_only_reads(db: Path) -> None:
 def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
     client = client_for(db, BOARD_PUBLIC_URL="http://192.0.2.7:8080/")
     html = client.get("/").get_data(as_text=True)
-    assert CODE in html and "http://192.0.2.7:8080/games/1/join" in html and 'src="/games/1/join.svg"' in html
+    assert CODE in html and join_link(html) == "http://192.0.2.7:8080/games/1/join" and 'src="/games/1/join.svg"' in html
     assert "<script>" not in html  # no inline script: the CSP forbids it
     qr = client.get("/games/1/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
@@ -178,7 +186,7 @@ def test_the_operators_public_address_is_the_one_the_phones_are_given(db: Path, 
     assert result.output.count("█") > 100  # the QR code of the public join link
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example.org/"  # the server's pages say it too
     server = create_app({"TESTING": True}).test_client()  # the server's app, made from what the command set
-    assert "https://tables.example.org/games/1/join</span>" in server.get("/").get_data(as_text=True)
+    assert join_link(server.get("/").get_data(as_text=True)) == "https://tables.example.org/games/1/join"
     for name in ("UW_BOARD_HOSTED", "UW_BOARD_KEEP_DAYS"):
         monkeypatch.setenv(name, "")
     hosted = CliRunner().invoke(cli, ["--db", str(db), "board", "--hosted", "--port", "8101"])
@@ -395,6 +403,45 @@ def test_a_game_that_ended_is_refused(tmp_path: Path) -> None:
     assert "Ann reaches 10 and wins!" in run(path, "play", "taps", "--roll", "15").output
     problem(act(client, ann, action="discard", seen=events(client, ann)), 409, "game-over")
     problem(join(client, "Bob"), 409, "game-over")
+
+
+def test_a_finished_game_says_what_can_still_be_done_and_finds_the_next_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    bob = join(client, "Bob").get_json()["token"]
+    won = act(client, ann, action="play", word="taps", roll=15, seen=events(client, ann)).get_json()
+    assert won["over"] and won["can_undo"] and won["next_game"] is None  # the board shows no other game yet
+    page = client.get("/games/1/join").get_data(as_text=True)
+    assert "A mistake can still be corrected" in page and "When the host starts the next game" in page
+    # A mistake: the winning play is taken back from the phone that made it, and the game goes on.
+    undone = act(client, ann, action="undo", seen=won["events"])
+    assert undone.status_code == 200 and not undone.get_json()["over"], undone.get_json()
+    assert "Ann reaches 10 and wins!" in run(path, "play", "taps", "--roll", "15").output
+    problem(act(client, ann, action="discard", seen=events(client, ann)), 409, "game-over")  # only an undo now
+    assert client.get("/api/games/1/play", headers=bearer(bob)).get_json()["next_game"] is None
+    assert run(path, "new", "Ann", "Bob", "--first", "Bob").exit_code == 0  # the host starts the next game
+    view = client.get("/api/games/1/play", headers=bearer(bob)).get_json()
+    assert view["over"] and view["next_game"] == 2
+    assert client.get("/join").headers["Location"] == "/games/2/join"  # where the phone's link leads
+
+
+def test_the_discard_names_the_optional_rules_that_read_its_letters(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    labels = {(): "Discard your hand and draw a new one",
+              ("--spell-binding",): "Discard your hand (type its letters, for Spell Binding)",
+              ("--psychotherapy",): "Discard your hand (type its letters, for Psychotherapy)",
+              ("--spell-binding", "--psychotherapy"):
+                  "Discard your hand (type its letters, for Spell Binding and Psychotherapy)"}
+    client = client_for(path)
+    for game, (options, label) in enumerate(labels.items(), start=1):
+        assert run(path, "new", "Ann", "Bob", "--first", "Ann", *options).exit_code == 0
+        page = client.get(f"/games/{game}/join").get_data(as_text=True)
+        assert label in page and page.count("Discard your hand") == 1, options
+        others = {"Spell Binding", "Psychotherapy"} - {o.strip("-").replace("-", " ").title() for o in options}
+        discard = page.split('id="discard-form"')[1].split("</form>")[0]
+        assert not any(name in discard for name in others), (options, discard)
 
 
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

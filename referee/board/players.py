@@ -169,7 +169,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool 
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
             "can_undo": bool(seat and (_own_last(game_id, game, seat) if can_undo is None else can_undo)),
-            "recent": recent}
+            "recent": recent, "next_game": _next_game(game_id) if state.is_over() else None}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
@@ -243,7 +243,7 @@ def act(game_id: int) -> Any:
     ref = board_referee()
     _gid, game = _game_or_404(game_id)
     state = game.state
-    if state.is_over():
+    if state.is_over() and action != "undo":  # a seat may still take back the action that ended it
         raise Problem(409, "game-over", sentence(say(state.waiting_for())))
     seen = Seen(events=seen_n)
     try:
@@ -447,6 +447,12 @@ def _current_game() -> int | None:
         return None
 
 
+def _next_game(game_id: int) -> int | None:
+    """The game the board shows now when it is another than ``game_id`` (a finished game's next one), else None."""
+    current = _current_game()
+    return current if current is not None and current != game_id else None
+
+
 def _known(game_id: int) -> Any:
     """The game as the board shows it; an unknown one is the board's page saying so (404)."""
     if game_id > 2**63 - 1:  # beyond SQLite's integers: not a game
@@ -469,8 +475,9 @@ def join_current() -> Any:
 @players.get("/games/<int:game_id>/join")
 def join_page(game_id: int) -> Any:
     """The phone's page: the code, a seat, then the turns of that seat."""
-    names = list(_known(game_id).state.setup.players)
-    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
+    setup = _known(game_id).state.setup
+    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id,
+                           players=list(setup.players), options=setup.options)
 
 
 @players.get("/games/<int:game_id>/join.svg")
