@@ -421,12 +421,21 @@ class Referee:
                                      round=round_, roll=roll))
             rolls[found[0]] = (who, roll)
             rounds = (*roll_off.rounds[:round_ - 1], tuple(rolls), *roll_off.rounds[round_:])
+            players = events[0].setup.players if isinstance(events[0], Created_) else ()
+            # The roll decides an earlier round now: the rounds after it were rolled for nothing (RULES.txt 6).
+            needed = _rounds_needed(rounds, players)
+            dropped = tuple(range(needed + 1, len(rounds) + 1))
+            rounds = rounds[:needed]
             try:
-                check_roll_off(rounds, events[0].setup.players if isinstance(events[0], Created_) else ())
+                check_roll_off(rounds, players)
             except RulesError as exc:
                 raise AmendRefused(msg("with {roll} instead of {old}, the roll-off no longer stands: {why}", roll=roll,
                                        old=was, why=message_of(exc))) from None
-            return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(), ())
+            notes = (nmsg("Round {rounds} of the roll-off is no longer needed: dropped.",
+                          "Rounds {rounds} of the roll-off are no longer needed: dropped.", len(dropped),
+                          rounds=", ".join(map(str, dropped))),) if dropped else ()
+            return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(),
+                                                            notes)
 
         def record(fix: _Fix) -> Correction:
             return Correction(CorrectionKind.AMEND, seq=1, action=0, round=round_, player=fix.player, old=fix.old,
@@ -434,6 +443,21 @@ class Referee:
 
         gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, 0, fix.notes)
+
+
+def _rounds_needed(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tuple[str, ...]) -> int:
+    """How many of a roll-off's ``rounds`` decide it: up to the first round one player alone rolls highest in, among
+    those it is rolled by (all of them, when none does; ``check_roll_off`` then says what is wrong)."""
+    contenders = {name.casefold() for name in players}
+    for number, rnd in enumerate(rounds, start=1):
+        rolled = [(name, value) for name, value in rnd if name.casefold() in contenders]
+        if not rolled:
+            break
+        top = max(value for _, value in rolled)
+        contenders = {name.casefold() for name, value in rolled if value == top}
+        if len(contenders) == 1:
+            return number
+    return len(rounds)
 
 
 def shown_name(name: str, most: int = 40) -> str:

@@ -137,6 +137,20 @@ def test_a_roll_off_roll_is_amended_by_name_and_round_until_the_first_action(ref
         referee.amend_roll_off(gid, "Bob", 2, 1)
 
 
+def test_a_roll_off_amendment_that_decides_an_earlier_round_drops_the_later_ones(referee: Referee) -> None:
+    setup = Setup(players=("Ann", "Bob", "Cy"))
+    gid = referee.start(setup, RollOff(((("Ann", 12), ("Bob", 15), ("Cy", 15)), (("Bob", 9), ("Cy", 4))))).game_id
+    amended = referee.amend_roll_off(gid, "Ann", 1, 16)  # refused before: "later rounds are not needed"
+    assert amended.state.current.name == "Ann"  # type: ignore[union-attr]  # under way: there is a current player
+    assert [str(n) for n in amended.notes] == ["Round 2 of the roll-off is no longer needed: dropped."]
+    roll_off = referee.store.history(gid)[2][1][1]
+    assert roll_off == RollOff(((("Ann", 16), ("Bob", 15), ("Cy", 15)),))
+    # Bob tied with Ann now needs a round nobody rolled: refused, with the reason, and nothing changes.
+    with pytest.raises(AmendRefused, match="still tied between Ann, Bob"):
+        referee.amend_roll_off(gid, "Bob", 1, 16)
+    assert referee.store.history(gid)[2][1][1] == roll_off
+
+
 def test_actions_are_numbered_the_same_with_spell_binding(referee: Referee) -> None:
     gid = start(referee, spell_binding=True)
     referee.discard(gid, "bcdfghk")    # nothing to bind: the referee closes Spell Binding itself
