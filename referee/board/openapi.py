@@ -43,6 +43,7 @@ OPENAPI: dict[str, Any] = {
                                                        "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
                                                        "your_turn": {"type": "boolean"},
                                                        "can_undo": {"type": "boolean"},
+                                                       "next_game": {"type": ["integer", "null"]},
                                                        "recent": {"type": "array", "items": {"type": "string"},
                                                                   "description": "The last actions, newest first"}}},
         },

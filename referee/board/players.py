@@ -161,6 +161,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool 
         recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
     except BoardError:
         recent = []
+    shows = _current_game() if state.is_over() else None  # a finished game's phone links the board's next game
     return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
             "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
@@ -169,7 +170,7 @@ def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool 
             "seat": seat.name if seat else None,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
             "can_undo": bool(seat and (_own_last(game_id, game, seat) if can_undo is None else can_undo)),
-            "recent": recent, "next_game": _next_game(game_id) if state.is_over() else None}
+            "recent": recent, "next_game": shows if shows != game_id else None}
 
 
 def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
@@ -445,12 +446,6 @@ def _current_game() -> int | None:
         return runtime(current_app).feed(None).shown().id
     except BoardError:
         return None
-
-
-def _next_game(game_id: int) -> int | None:
-    """The game the board shows now when it is another than ``game_id`` (a finished game's next one), else None."""
-    current = _current_game()
-    return current if current is not None and current != game_id else None
 
 
 def _known(game_id: int) -> Any:
