@@ -204,7 +204,10 @@ class Table:
 
     def discard(self, who: str, letters: str) -> None:
         self.until(who, "discard-form")
-        self.fill(who, "letters", letters)
+        if self.on(who).find_element("id", "letters").is_displayed():  # the game's optional rules read the letters
+            self.fill(who, "letters", letters)
+        else:
+            assert not letters, "the discard asks no letters in a game without Spell Binding or Psychotherapy"
         self.on(who).find_element("css selector", "#discard-form button").click()
         d = self.on(who)
         wait(lambda: not shown(d, "discard-form") or bool(text_of(d, "message")))
@@ -292,6 +295,10 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         tv = table.on("TV")
         wait(lambda: "Cy" in text_of(tv, "board") and "win" in text_of(tv, "board").lower())
         assert not text_of(tv, "join-code")                  # a game that is over takes no players
+        for who in ("Ann", "Bob", "Cy"):                     # each phone says what can still be done
+            table.until(who, "no-next")                      # (until the board shows the next game)
+            said = text_of(table.on(who), "over")          # (Bob's phone speaks Spanish)
+            assert "A mistake can still be corrected" in said or "Todavía se puede corregir un error" in said
 
         # The next game, started at the keyboard while the board runs: the TV shows its own link, QR and code.
         uw(db, *NEW_2)
@@ -333,7 +340,8 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         wait(lambda: "Last Words" in text_of(table.on("Cy"), "waiting"))
         table.discard("Cy", "")                              # Cy's final turn, and Ann wins
         wait(lambda: "Ann wins" in text_of(table.on("TV"), "board"))  # (the TV shares its browser with the host)
-        table.until("Ann", "next-game")
+        table.until("Ann", "over")                           # the end, and a mistake can still be corrected
+        assert shown(table.on("Ann"), "no-next") and shown(table.on("Ann"), "ask-undo")
         errors = [e for w in table.windows for e in console_errors(table.on(w))
                   if not ("/api/games/1/actions" in e and "status of 422" in e)     # the refused word
                   and not ("/api/games/2/seats" in e and "status of 403" in e)]  # game 1's code in game 2
