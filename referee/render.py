@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dictionaries.i18n import _, message_from_json, ngettext, say
 from referee.terminal import Style, shown
-from referee.words import action_groups, actions_words
+from referee.words import action_groups, actions_words, correction_message
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
 if TYPE_CHECKING:
@@ -211,25 +211,7 @@ def amend_lines(amended: Any, style: Style) -> list[str]:
 
 def correction_words(fix: Correction) -> str:
     """A recorded correction (undo, redo, amend) in words, for ``log``."""
-    events = list(fix.events)  # those it undid or redid
-    count = len(action_groups(events))
-    if fix.kind in ("undo", "redo") and count > 1:
-        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if fix.kind == "undo"
-                else ngettext("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count))
-        return line.format(n=count, actions=say(actions_words(events)))
-    if fix.kind == "undo":
-        return _("Undid {actions}.").format(actions=say(actions_words(events)))
-    if fix.kind == "redo":
-        return _("Redid {actions}.").format(actions=say(actions_words(events)))
-    if fix.action == 0:
-        return _("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.").format(
-            round=fix.round, player=fix.player, old=fix.old, new=fix.new)
-    if fix.action is not None:
-        return _("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
-                 "again.").format(action=fix.action, player=fix.player, old=fix.old, new=fix.new)
-    # recorded before actions were numbered
-    return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
-             "again.").format(seq=fix.seq, player=fix.player, old=fix.old, new=fix.new)
+    return say(correction_message(fix))
 
 
 def describe_setup(game_id: int, view: dict[str, Any]) -> str:

@@ -184,6 +184,32 @@ def actions_words(events: Iterable[Any]) -> Message:
     return join_clauses([action_words(group) for group in action_groups(events)])
 
 
+def correction_message(fix: Any) -> Message:
+    """A recorded correction (``referee.events.Correction``: undo, redo, amend) in words, for ``log`` and for the
+    board's last actions, where every correction is told to the table."""
+    events = list(fix.events)  # those it undid or redid
+    count = len(action_groups(events))
+    if fix.kind in ("undo", "redo") and count > 1:
+        if fix.kind == "undo":
+            return nmsg("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count,
+                        actions=actions_words(events))
+        return nmsg("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count,
+                    actions=actions_words(events))
+    if fix.kind == "undo":
+        return msg("Undid {actions}.", actions=actions_words(events))
+    if fix.kind == "redo":
+        return msg("Redid {actions}.", actions=actions_words(events))
+    if fix.action == 0:
+        return msg("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.",
+                   round=fix.round, player=fix.player, old=fix.old, new=fix.new)
+    if fix.action is not None:
+        return msg("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
+                   "again.", action=fix.action, player=fix.player, old=fix.old, new=fix.new)
+    # recorded before actions were numbered
+    return msg("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
+               "again.", seq=fix.seq, player=fix.player, old=fix.old, new=fix.new)
+
+
 def waiting_words(waiting: Any) -> Message:
     """What a game waits for (``referee.state.Waiting``) in the referee's words."""
     phase, player = waiting.phase, waiting.player

@@ -444,6 +444,26 @@ def test_the_discard_names_the_optional_rules_that_read_its_letters(tmp_path: Pa
         assert not any(name in discard for name in others), (options, discard)
 
 
+def test_every_correction_is_told_on_the_tv_and_on_every_phone(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=events(client, cindi))
+    assert act(client, cindi, action="undo", seen=events(client, cindi)).status_code == 200  # from her phone
+    undid = "Undid Cindi's LOOK: 4 points, roll 7."
+    assert client.get("/api/games/1").get_json()["recent"][-1] == undid  # the TV's last actions
+    assert client.get("/api/games/1/play", headers=bearer(paul)).get_json()["recent"][0] == undid  # every phone
+    act(client, cindi, action="play", word="tide", roll=3, seen=events(client, cindi))
+    assert run(db, "amend", "--roll", "13").exit_code == 0  # at the terminal
+    said = client.get("/api/games/1/play", headers=bearer(paul)).get_json()["recent"]
+    assert said[0] == "Amended the roll of action 1 (Cindi) from 3 to 13; every later action was checked again."
+    assert "TIDE" in said[1]  # the corrected action, newer words
+    assert run(db, "leave", "Sue").exit_code == 0
+    assert "Sue leaves the game" in client.get("/api/games/1").get_json()["recent"][-1]
+    es = client.get("/api/games/1/play?lang=es", headers={**bearer(paul), "Accept-Language": "es"}).get_json()
+    assert es["recent"][1].startswith("Se ha corregido la tirada de la acción 1 (Cindi) de 3 a 13"), es["recent"]
+
+
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.board import seats
 

@@ -157,7 +157,7 @@ class Feed:
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
         store = open_store(self.path, read_only=True)
-        kept = None
+        kept, told = None, []
         try:
             target = self.asked
             if self._last is not None:
@@ -170,8 +170,11 @@ class Feed:
                 kept = store.resumed(target)
                 if kept is None:  # no snapshot with words to start from: the events, from the creation
                     gid, updated, rows = store.tail(target, 0)
+                    last_at = rows[-1][1] if rows else ""
                 else:
                     gid, updated, rows = kept[0], kept[1], []
+                    last_at = store.tail(gid, kept[4])[2][0][1]  # the time of the snapshot's last event
+                told = _told(store, gid, last_at)
         except StoreError as exc:
             problem = _fail(exc, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
@@ -188,6 +191,7 @@ class Feed:
                 self._resume(kept[2], kept[3], kept[4], kept[5])
             else:
                 self._apply(rows)
+            self.actions.extend([line] for line in told)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, shown(self.path), exc)
             self.problem = _fail(StoreError(str(exc)), self.asked)
@@ -229,6 +233,18 @@ class Feed:
                 else:
                     self.actions.append(list(notes))
             self._last = (seq, event, digest)
+
+
+def _told(store: Store, game_id: int, last_event_at: str) -> list[Message]:
+    """The corrections made to the game since its last event (an undo, a redo, an amendment: what made the board
+    start again), in words: the table is told each among the last actions, where the undone action was."""
+    from referee.events import Correction
+    from referee.words import correction_message
+
+    if not last_event_at:
+        return []
+    _gid, records = store.corrections(game_id)
+    return [correction_message(Correction.from_dict(record)) for at, record in records if at >= last_event_at]
 
 
 def recent_notes(events: list[Event], count: int) -> list[list[str]]:
