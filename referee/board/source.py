@@ -136,6 +136,7 @@ class Feed:
         self.updated = ""
         self.actions: deque[list[str]] = deque(maxlen=max(1, recent))
         self.problem: BoardError | None = None
+        self.corrections = 0  # how many corrections the game had when it was last read: the table was told them
         self._last: tuple[int, Event | None, bytes | None] | None = None  # seq, event, digest of the last event kept
         self.replays = 0  # how many times it started from the creation (the tests count them)
 
@@ -157,7 +158,7 @@ class Feed:
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
         store = open_store(self.path, read_only=True)
-        kept, told = None, []
+        kept, told = None, list[Message]()
         try:
             target = self.asked
             if self._last is not None:
@@ -165,6 +166,8 @@ class Feed:
                 if gid != self.id or not rows or not self._same(rows[0]):
                     self._last, target = None, gid  # another game, or this one undone or amended: start again
                 else:
+                    if updated != self.updated:  # the corrections made since it last looked (an undo, a redo)
+                        told, self.corrections = _told(store, gid, "", self.corrections)
                     rows = rows[1:]
             if self._last is None:
                 kept = store.resumed(target)
@@ -174,7 +177,7 @@ class Feed:
                 else:
                     gid, updated, rows = kept[0], kept[1], []
                     last_at = store.tail(gid, kept[4])[2][0][1]  # the time of the snapshot's last event
-                told = _told(store, gid, last_at)
+                told, self.corrections = _told(store, gid, last_at)
         except StoreError as exc:
             problem = _fail(exc, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
@@ -235,16 +238,17 @@ class Feed:
             self._last = (seq, event, digest)
 
 
-def _told(store: Store, game_id: int, last_event_at: str) -> list[Message]:
-    """The corrections made to the game since its last event (an undo, a redo, an amendment: what made the board
-    start again), in words: the table is told each among the last actions, where the undone action was."""
+def _told(store: Store, game_id: int, since: str, known: int | None = None) -> tuple[list[Message], int]:
+    """The corrections the table is told among the last actions, where the undone action was, in words, and how
+    many the game has: those after the first ``known`` (as the board carries a game forward), else those made
+    since ``since``, its last event's time (when the board starts again). Read only when the game was written
+    since the board last looked."""
     from referee.events import Correction
     from referee.words import correction_message
 
-    if not last_event_at:
-        return []
     _gid, records = store.corrections(game_id)
-    return [correction_message(Correction.from_dict(record)) for at, record in records if at >= last_event_at]
+    new = records[known:] if known is not None else [(at, r) for at, r in records if since and at >= since]
+    return [correction_message(Correction.from_dict(record)) for _at, record in new], len(records)
 
 
 def recent_notes(events: list[Event], count: int) -> list[list[str]]:
