@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from referee.store_format import chain_record, chain_start, dumps, game_digest, snapshot_digest, told_tail
+from referee.store_format import Linked, chain_record, chain_start, dumps, game_digest, snapshot_digest, told_tail
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Schema 6 on both backends: the seats a board gave (the player's name casefolded and as shown, the SHA-256 of its
 #: token and of its CSRF token: never a token itself), the corrections a seat asked the host for, and the last action
@@ -103,6 +104,9 @@ MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats (``referee.store_seats``), so that any board process serves any table's phones.
     SEATS_SCHEMA,
+    # Version 7: linked chains (``store_format.Linked``), so that a write checks and carries on a game's chain from
+    # its last event instead of reading every event. No table changes: ``link_chains`` fills in the digests.
+    "",
 ]
 
 
@@ -160,6 +164,44 @@ def _fill_chains(conn: sqlite3.Connection) -> None:
                          (game_digest(seq, head[2], state, view, summary), gid))
 
 
+#: The events of a game with their time and data as stored, for ``link_chains`` (the same on both backends: the
+#: text's UTF-8 bytes are what ``chain_record`` hashes).
+LINK_ROWS = "SELECT seq, at, data, chain FROM events WHERE game_id = ? ORDER BY seq"
+
+
+def link_chains(conn: Any) -> None:
+    """Migration to schema 7, on either backend (``conn`` takes ``?`` placeholders): every game whose running chain
+    (schemas 4 to 6) is whole gets linked digests (``Linked``), and its snapshot, when it matched, its digest over
+    the new head. A game whose chain or snapshot was damaged keeps its old digests: they no longer match, so the
+    damage is still found (``verify``), never laundered by the migration."""
+    games = [gid for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    for gid in games:
+        running = chain_start(gid)
+        linked = Linked(chain_start(gid).digest())
+        rows = []
+        whole = True
+        for i, (seq, at, data, digest) in enumerate(conn.execute(LINK_ROWS, (gid,)).fetchall()):
+            record = chain_record(seq, at, data)
+            running.update(record)
+            linked.update(record)
+            if seq != i or bytes(digest or b"") != running.digest():
+                whole = False
+                break
+            rows.append((linked.digest(), gid, seq))
+        if not whole or not rows:
+            continue
+        old_head, new_head = running.digest(), linked.digest()
+        conn.executemany("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", rows)
+        found = conn.execute("SELECT s.seq, s.state, s.view, s.digest, g.summary, s.recent FROM snapshots s JOIN games g "
+                             "ON g.id = s.game_id WHERE s.game_id = ?", (gid,)).fetchone()
+        if found is None:
+            continue
+        seq, state, view, digest, summary, recent = found
+        if seq == len(rows) and game_digest(seq, old_head, state, view, summary, recent) == digest:
+            conn.execute("UPDATE snapshots SET digest = ? WHERE game_id = ?",
+                         (game_digest(seq, new_head, state, view, summary, recent), gid))
+
+
 def rollback(conn: sqlite3.Connection) -> None:
     """Roll back if a transaction is still open (SQLite ends some on its own after an I/O or disk-full error)."""
     if conn.in_transaction:
@@ -188,6 +230,8 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
                 _fill_chains(conn)
             if step == 4:
                 _fill_recent(conn)
+            if step == 6:
+                link_chains(conn)
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")

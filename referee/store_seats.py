@@ -6,13 +6,15 @@ A seat is found by the SHA-256 of its token: the store never holds a token, nor 
 only), so a copy of the database lets nobody act for a seat. Taking a seat is refused by the database's unique key
 on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
 store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
-notifies the boards (no board view shows the seats: the host's page reads them itself).
+notifies the boards (no board view shows the seats: the host's page reads them itself). The last phone action is
+written by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any other write
+ends it), and so is the end of the corrections asked on the game as it was: this module only reads them.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.store_format import now
 
@@ -49,6 +51,9 @@ class SeatRequest:
     action: str
     seen: int
     roll: int | None = None   # amend: the right roll of the latest roll
+    #: The game's version the seat asked on (checked when asked) or, answered, the version it still is: the host's
+    #: correction is made on that version only.
+    version: str | None = field(default=None, compare=False)
 
 
 class SeatBook:
@@ -94,16 +99,22 @@ class SeatBook:
 
     # -- the corrections asked for ----------------------------------------------------------------
 
-    def ask(self, game_id: int, asked: SeatRequest) -> None:
-        """Keep a correction a seat asked for until the host answers it (or the game moves on)."""
+    def ask(self, game_id: int, asked: SeatRequest) -> bool:
+        """Keep a correction a seat asked for until the host answers it or the game moves on (every write to the game
+        drops its requests: ``Store._seat_wrote``). False, nothing kept, when the game is no longer at the version
+        the seat asked on (``asked.version``, when given)."""
         with self.store._transaction() as conn:
+            if asked.version is not None and self.store._version_now(conn, game_id) != asked.version:
+                return False
             conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "
                          "(?, ?, ?, ?, ?, ?, ?)",
                          (game_id, asked.id, asked.seat, asked.action, asked.seen, asked.roll, now()))
+        return True
 
     def answer(self, game_id: int, rid: str) -> SeatRequest | None:
         """Take the request out to answer it: None when there is none (already answered, by this process or
-        another: only one of them gets it). ``ask`` puts it back when the answer could not be made."""
+        another: only one of them gets it). ``ask`` puts it back when the answer could not be made. A request still
+        there was asked on the game's version as it is now (a write drops them): that version comes with it."""
         with self.store._transaction() as conn:
             row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND id = ?",
                                (game_id, rid)).fetchone()
@@ -112,7 +123,9 @@ class SeatBook:
             gone = conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND id = ?", (game_id, rid))
             if not gone.rowcount:
                 return None
-        return _request(row)
+            version = self.store._version_now(conn, game_id)
+        found = _request(row)
+        return SeatRequest(found.id, found.seat, found.action, found.seen, found.roll, version)
 
     def requests(self, game_id: int, events: int) -> list[SeatRequest]:
         """The requests waiting in the game, oldest first. Those asked on the game as it was before its last
@@ -124,17 +137,6 @@ class SeatBook:
         return [_request(row) for row in rows]
 
     # -- the last phone action --------------------------------------------------------------------
-
-    def record_action(self, game_id: int, events: int, seat: str) -> None:
-        """A phone's action left the game at ``events``: its seat may undo it until the game moves on."""
-        with self.store._transaction() as conn:
-            conn.execute("INSERT INTO phone_actions (game_id, events, seat) VALUES (?, ?, ?) ON CONFLICT (game_id) "
-                         "DO UPDATE SET events = excluded.events, seat = excluded.seat", (game_id, events, seat))
-
-    def forget_action(self, game_id: int) -> None:
-        """An undo or the host's correction: no seat may undo the game's last action on its own."""
-        with self.store._transaction() as conn:
-            conn.execute("DELETE FROM phone_actions WHERE game_id = ?", (game_id,))
 
     def last_action(self, game_id: int) -> tuple[int, str] | None:
         """The event count the game's last phone action left and its seat, if a phone's action is on record."""

@@ -20,6 +20,8 @@ from reliability.common import ROOT, Server, clean_env, legal_words
 from reliability.soak import Request, make_request, run_soak
 from service.core import MAX_BATCH_WORDS, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_RACK_LIMIT
 
+pytestmark = pytest.mark.slow  # a real gunicorn under load, slow clients and a soak
+
 JSON = {"Content-Type": "application/json"}
 
 

@@ -95,7 +95,7 @@
     if (busy || !view) { return; }
     busy = true;
     anchor = anchorOf(from) || anchor;
-    body.seen = view.events;
+    body.seen = view.version;
     request("POST", api + "/actions", body).then(function (r) {
       busy = false;
       if (r.ok) {
@@ -169,7 +169,7 @@
   $("undo-button").addEventListener("click", function (e) { act({ action: "undo" }, e.target); });
   function askHost(body, from) {
     if (!view) { return; }
-    body.seen = view.events;
+    body.seen = view.version;
     const under = anchorOf(from);
     request("POST", api + "/requests", body).then(function (r) {
       say(r.ok ? $("ask-undo").dataset.asked : r.data.detail, !r.ok, under);
