@@ -475,6 +475,17 @@ def test_every_correction_is_told_on_the_tv_and_on_every_phone(db: Path) -> None
     assert es["recent"][1].startswith("Se ha corregido la tirada de la acción 1 (Cindi) de 3 a 13"), es["recent"]
 
 
+def test_a_phone_refused_because_of_a_correction_is_told_which(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=version(client, cindi))
+    seen = version(client, paul)
+    assert run(db, "undo").exit_code == 0  # the table takes it back at the terminal while Paul decides
+    detail = problem(act(client, paul, action="play", word="tide", roll=7, seen=seen), 409, "game-moved")
+    assert "undid Cindi's LOOK" in detail and "Nothing was changed" in detail
+
+
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.board import seats
 
