@@ -18,6 +18,7 @@ from dictionaries.verdict import Verdict, judge
 from referee.engine import (
     BindDone,
     BindNamed,
+    BindPassed,
     CardsRefused,
     Correction,
     CorrectionKind,
@@ -51,6 +52,7 @@ from referee.moves import (
     Discard,
     Leave,
     Move,
+    PassBinding,
     Play,
     Prepared,
     Redo,
@@ -65,7 +67,7 @@ from referee.words import action_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 
@@ -210,6 +212,8 @@ class Referee:
             return self._discard(game_id, move.letters, move.allow, guard, seat)
         if isinstance(move, Bind):
             return self._bind(game_id, move, guard, seat)
+        if isinstance(move, PassBinding):
+            return self._pass_binding(game_id, move.by, guard, seat)
         if isinstance(move, CloseBinding):
             return self._bind_done(game_id, guard, seat)
         if isinstance(move, Undo):
@@ -405,12 +409,33 @@ class Referee:
         gid, game, notes = self.store.act(game_id, action, seen, seat)
         return Result(gid, game, _notes(notes, game), judged[-1])
 
+    def _pass_binding(self, game_id: int | None, by: str, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        def action(game: Game) -> list[str]:
+            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
+            return game.apply(BindPassed(game.state.player(named).name))
+
+        gid, game, notes = self.store.act(game_id, action, seen, seat)
+        return Result(gid, game, _notes(notes, game))
+
+    def close_when_all_acted(self, result: Result, seated: Iterable[str]) -> Result:
+        """Spell Binding from the phones: once every other player of ``seated`` still in the game has named a word or
+        passed (``State.binding_waits_for``), the naming closes as the table's 'done' would, on the version the
+        naming or the pass left; else ``result`` as it is. Its notes then say both."""
+        state = result.game.state
+        if state.phase is not Phase.SPELL_BINDING or state.binding_waits_for(seated):
+            return result
+        closed = self.act(result.game_id, CloseBinding(), seen=result.game.version)
+        return Result(closed.game_id, closed.game, (*result.notes, *closed.notes), result.verdict)
+
     def bind_done(self, game_id: int | None, *, seen: Seen | None = None) -> Result:
         """Close Spell Binding; says the best word the letters allowed, and rolls when dice are virtual."""
         return self._result(self.act(game_id, CloseBinding(), seen=seen))
 
     def _bind_done(self, game_id: int | None, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         def action(game: Game) -> list[str]:
+            if seat is not None:  # a phone: the naming waits for the others' phones, or the host closes it
+                raise RulesError(msg("Spell Binding closes once every other player has named a word or passed, or when "
+                                     "the host closes it"))
             window = game.state.window
             letters = window.letters if window is not None else None
             notes = game.apply(BindDone())

@@ -122,6 +122,8 @@ def action_words(events: list[Any]) -> Message:
                  if first.letters else msg("{player}'s discard", player=first.player)]
     elif first.kind == "bind_named":
         parts = [msg("{namer} naming {word} for Spell Binding", namer=first.by, word=first.word)]
+    elif first.kind == "bind_passed":
+        parts = [msg("{player}'s pass in Spell Binding", player=first.by)]
     elif first.kind == "bind_done":
         parts = [msg("the close of Spell Binding (the forced word's roll {roll})", roll=rolls[0].roll) if rolls
                  else msg("the close of Spell Binding")]
@@ -150,6 +152,8 @@ def done_words(events: list[Any]) -> Message:
         return msg("{player} discarded", player=first.player)
     if kind == "bind_named":
         return msg("{namer} named {word} for Spell Binding", namer=first.by, word=first.word)
+    if kind == "bind_passed":
+        return msg("{player} passed in Spell Binding", player=first.by)
     if kind == "bind_done":
         return msg("Spell Binding was closed")
     if kind == "player_left":

@@ -750,9 +750,36 @@ def test_spell_binding_names_come_from_the_other_phones_and_the_first_named_wins
     refused = problem(act(client, sue, game=2, action="bind", word="column", seen=after), 422, "refused")
     assert "already named" in refused
     problem(act(client, paul, game=2, action="bind_done", seen=after), 403, "not-your-turn")
-    closed = act(client, cindi, game=2, action="bind_done", seen=after)
-    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity"
-    assert closed.get_json()["waiting"]["word"] == "COLUMN"
+    # The discarder's phone closes nothing: it shows whom the naming waits for (Sue, who has not named or passed).
+    refused = problem(act(client, cindi, game=2, action="bind_done", seen=after), 422, "refused")
+    assert "every other player has named a word or passed" in refused
+    view = client.get("/api/games/2/play", headers=bearer(cindi)).get_json()
+    assert view["binding_waits_for"] == ["Sue"] and view["phase"] == "spell_binding"
+    closed = act(client, sue, game=2, action="pass", seen=after)  # Sue passes: nobody is left, the naming closes
+    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity", closed.get_json()
+    assert closed.get_json()["waiting"]["word"] == "COLUMN" and closed.get_json()["waiting"]["player"] == "Cindi"
+    said = " ".join(closed.get_json()["notes"])
+    assert "Sue names no word from Cindi's discard." in said and "Cindi must play COLUMN" in said
+    assert "Sue names no word" in run(db, "log", "--game", "2").output  # recorded: the log says it
+
+
+def test_spell_binding_waits_for_the_seated_phones_or_the_host(db: Path) -> None:
+    run(db, "new", "Ann", "Bob", "Cy", "Dee", "--first", "Ann", "--spell-binding")  # game 2: Dee has no phone
+    client = client_for(db)
+    ann, bob, cy = (join(client, name, game=2).get_json()["token"] for name in ("Ann", "Bob", "Cy"))
+    act(client, ann, game=2, action="discard", letters="oclnusm", seen=version(client, ann, game=2))
+    assert client.get("/api/games/2/play", headers=bearer(ann)).get_json()["binding_waits_for"] == ["Bob", "Cy"]
+    passed = act(client, bob, game=2, action="pass", seen=version(client, bob, game=2)).get_json()
+    assert passed["phase"] == "spell_binding" and passed["binding_waits_for"] == ["Cy"] and passed["acted_in_binding"]
+    problem(act(client, bob, game=2, action="pass", seen=passed["version"]), 422, "refused")  # once
+    problem(act(client, bob, game=2, action="bind", word="column", seen=passed["version"]), 422, "refused")
+    # The host closes it before Cy acts (Dee, at the table without a phone, named nothing either).
+    problem(client.post("/api/games/2/corrections", json={"action": "bind_done", "seen": passed["version"]},
+                        headers=bearer(cy)), 403, "not-host")
+    closed = client.post("/api/games/2/corrections", json={"action": "bind_done", "seen": passed["version"]},
+                         headers=bearer(HOST))
+    assert closed.status_code == 200 and closed.get_json()["phase"] != "spell_binding", closed.get_json()
+    assert "no word was named" in run(db, "log", "--game", "2").output
 
 
 def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:

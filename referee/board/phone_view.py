@@ -8,6 +8,7 @@ from flask import current_app
 
 from dictionaries.i18n import say
 from referee.board.runtime import runtime
+from referee.board.seats import seat_book
 from referee.board.source import BoardError, sentence
 
 #: The last actions a phone shows (newest first).
@@ -23,6 +24,7 @@ def game_view(game_id: int, game: Any, seat: str | None = None, can_undo: bool =
     state = game.state
     w = waiting(state)
     shows = current_game() if state.is_over() else None  # a finished game's phone links the board's next game
+    binding = state.phase.value == "spell_binding"  # whom the naming waits for: the phones still to name or pass
     return {"game": game_id, "version": game.version, "events": game.count, "undos": game.generation,
             "phase": state.phase.value, "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
@@ -31,7 +33,10 @@ def game_view(game_id: int, game: Any, seat: str | None = None, can_undo: bool =
             "seat": seat,
             "your_turn": bool(seat and w.player and w.player.casefold() == seat.casefold()),
             "can_undo": bool(seat and can_undo),
-            "recent": recent_for(game_id, game), "next_game": shows if shows != game_id else None}
+            "recent": recent_for(game_id, game), "next_game": shows if shows != game_id else None,
+            "binding_waits_for": state.binding_waits_for(seat_book().taken(game_id)) if binding else [],
+            "acted_in_binding": bool(binding and seat and state.window and seat in (
+                *state.window.passed, *(by for by, _, _ in state.window.named)))}
 
 
 def recent_for(game_id: int, game: Any) -> list[str]:

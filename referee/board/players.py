@@ -204,7 +204,7 @@ def act(game_id: int) -> Any:
     from referee.actions import RequestError
     from referee.engine import NotTheirTurn, NotYours
     from referee.moves import Bind as BindMove
-    from referee.moves import CloseBinding, Discard, Play, Roll, Undo
+    from referee.moves import CloseBinding, Discard, PassBinding, Play, Roll, Undo
 
     t = tables()
     limit_address(t, client_address())
@@ -220,7 +220,7 @@ def act(game_id: int) -> Any:
     moves: dict[str, Callable[[], Any]] = {
         "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
         "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": lambda: CloseBinding(),
-        "bind": lambda: BindMove(word), "undo": lambda: Undo()}
+        "bind": lambda: BindMove(word), "pass": lambda: PassBinding(), "undo": lambda: Undo()}
     move = moves[action]()
     try:
         result = board_referee().act(game_id, move, seat=key, seen=seen)
@@ -235,6 +235,8 @@ def act(game_id: int) -> Any:
         raise _moved(exc) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    if action in ("bind", "pass"):  # Spell Binding closes once every other seated player named a word or passed
+        result = _close_binding(game_id, result)
     view = game_view(game_id, result.game, key.name, can_undo=action != "undo")  # its own: recorded in the write
     view["notes"] = [sentence(say(n)) for n in result.told]  # (an undo too: the phone says what it took back)
     return jsonify(view)
@@ -329,7 +331,7 @@ def correct(game_id: int) -> Any:
     """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen":
     VERSION}`` takes back or puts back the last action, whoever took it."""
     require_host(_("Only the host can undo or redo another player's action."))
-    action, seen = _correction(_body())
+    action, seen = _correction(_body(), ("bind_done", "redo", "undo"))
     return _correct(game_id, action, seen)
 
 
@@ -338,10 +340,12 @@ def _correct(game_id: int, action: str, seen: str, asked: SeatRequest | None = N
     own-undo right and the other requests, in its transaction)."""
     from referee import GameChanged, RulesError
     from referee.actions import RequestError
-    from referee.moves import Amend, Leave, Redo, Undo
+    from referee.moves import Amend, CloseBinding, Leave, Redo, Undo
 
-    if action == "leave" and asked is not None:
-        move: Any = Leave(asked.seat)
+    if action == "bind_done":  # the host closes Spell Binding, whoever is still to name a word
+        move: Any = CloseBinding()
+    elif action == "leave" and asked is not None:
+        move = Leave(asked.seat)
     elif action == "amend" and asked is not None and asked.roll is not None:
         move = Amend(asked.roll)
     else:
@@ -353,6 +357,17 @@ def _correct(game_id: int, action: str, seen: str, asked: SeatRequest | None = N
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     return jsonify(game_view(game_id, result.game))
+
+
+def _close_binding(game_id: int, result: Any) -> Any:
+    """``result`` with Spell Binding closed when nobody seated is left to name a word or pass (the library decides:
+    ``Referee.close_when_all_acted``); when the game moved meanwhile, the naming or pass stands as made."""
+    from referee import GameChanged, RulesError
+
+    try:
+        return board_referee().close_when_all_acted(result, seat_book().taken(game_id))
+    except (GameChanged, RulesError):
+        return result
 
 
 def _moved(exc: Exception) -> Problem:

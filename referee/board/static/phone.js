@@ -68,8 +68,12 @@
     $("roll").hidden = virtual;
     $("roll-label").hidden = virtual;
     $("roll-button").textContent = virtual ? $("roll-button").dataset.tVirtual : $("roll-button").dataset.tPhysical;
-    show("close-button", mine && phase === "spell_binding");
-    show("bind-form", !v.over && phase === "spell_binding" && !mine);
+    // Spell Binding: the others name a word or pass; the discarder's phone says whom the naming waits for.
+    const waits = v.binding_waits_for || [];
+    show("binding-wait", mine && phase === "spell_binding");
+    $("binding-wait").textContent = waits.length ? $("binding-wait").dataset.tWaiting.replace("{players}", waits.join(", "))
+      : $("binding-wait").dataset.tHost;
+    show("bind-form", !v.over && phase === "spell_binding" && !mine && !v.acted_in_binding);
     show("undo-button", v.can_undo);
     show("ask-undo", !v.can_undo);
     show("over", v.over);     // what can still be done, and the next game when the board shows one
@@ -165,7 +169,7 @@
     const letters = $("letters").value.trim();
     act(letters ? { action: "discard", letters: letters } : { action: "discard" }, e.target);
   });
-  $("close-button").addEventListener("click", function (e) { act({ action: "bind_done" }, e.target); });
+  $("pass-button").addEventListener("click", function () { act({ action: "pass" }, $("bind-form")); });
   $("undo-button").addEventListener("click", function (e) { act({ action: "undo" }, e.target); });
   function askHost(body, from) {
     if (!view) { return; }
