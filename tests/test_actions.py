@@ -7,7 +7,7 @@ import pytest
 
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import say
-from referee.actions import AmendRefused, Referee, RequestError
+from referee.actions import AmendRefused, Referee, RequestError, Result
 from referee.engine import NothingToUndo, Options, Phase, RollOff, RulesError, Seen, Setup
 from referee.store import Store
 
@@ -168,6 +168,7 @@ def test_a_pass_in_spell_binding_is_recorded_and_the_phones_naming_closes_when_a
     assert discarded.state.binding_waits_for({"ann", "bob", "cy"}) == ["Bob", "Cy"]
     assert discarded.state.binding_waits_for({"bob"}) == ["Bob"]  # only the players on phones are waited for
     passed = referee.act(gid, PassBinding("cy"), seen=discarded.game.version)
+    assert isinstance(passed, Result)
     assert passed.notes == ("Cy names no word from Ann's discard.",)
     assert referee.close_when_all_acted(passed, {"ann", "bob", "cy"}) == passed  # Bob has yet to name or pass
     with pytest.raises(RulesError, match="already named a word or passed"):
