@@ -2,6 +2,7 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from functools import partial
@@ -486,6 +487,37 @@ def test_a_phone_refused_because_of_a_correction_is_told_which(db: Path) -> None
     assert "undid Cindi's LOOK" in detail and "Nothing was changed" in detail
 
 
+def test_an_overrule_asked_from_a_phone_is_played_as_play_allow_when_the_host_confirms(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    judged = client.get("/api/games/1/verdict?word=cthulhu").get_json()
+    assert not judged["playable"] and judged["overrulable"]  # the phone offers "Ask the table to allow it"
+    assert not client.get("/api/games/1/verdict?word=look").get_json()["overrulable"]  # (playable: nothing to ask)
+    seen = version(client, cindi)
+    problem(client.post("/api/games/1/requests", json={"action": "allow", "roll": 12, "seen": seen},
+                        headers=bearer(cindi)), 400, "bad-word")
+    asked = client.post("/api/games/1/requests", json={"action": "allow", "word": "cthulhu", "roll": 12, "seen": seen},
+                        headers=bearer(cindi))
+    assert asked.status_code == 202 and asked.get_json()["word"] == "CTHULHU"
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("Game 1: Cindi asks the table to allow CTHULHU")
+    assert line.endswith(f"uw-referee --db {db} --game 1 play cthulhu --roll 12 --allow --as Cindi")
+    waiting = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
+    assert [(r["action"], r["word"], r["roll"], r["seat"]) for r in waiting] == [("allow", "CTHULHU", 12, "Cindi")]
+    confirmed = client.post(f"/api/games/1/requests/{waiting[0]['id']}", json={"confirm": True}, headers=bearer(HOST))
+    assert confirmed.status_code == 200, confirmed.get_json()
+    # Recorded exactly as the terminal's 'play --allow' records it, and the TV says the table allowed it.
+    other = tmp_path / "cli.sqlite3"
+    run(other, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", check=True)
+    run(other, "play", "cthulhu", "--roll", "12", "--allow", "--as", "Cindi", check=True)
+    def recorded(path: Path) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k != "at"} for e in json.loads(run(path, "export").output)["events"]]
+
+    assert recorded(db)[2:] == recorded(other)[2:] and recorded(db)[2]["allowed"] is True
+    assert "the table overrules the dictionary" in client.get("/api/games/1").get_json()["recent"][-1]
+
+
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.board import seats
 
@@ -599,7 +631,7 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
     rid = asked.get_json()["request"]
     assert version(client, paul) == seen  # asking changes nothing
     listed = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
-    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None}]
+    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None, "word": None}]
     problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(paul)), 403,
             "not-host")
     done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))

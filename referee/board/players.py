@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from dictionaries.i18n import _, message_of, msg, ngettext, say
+from referee.asking import asked_action, asked_command, asked_kind, asked_move
 from referee.board.offloop import board_referee
 from referee.board.openapi import OPENAPI
 from referee.board.phone_view import current_game, game_view
@@ -160,7 +161,7 @@ def verdict(game_id: int) -> Any:
     """The verdict on ``?word=`` as the CLI gives it, tried on the game as it is (card accounting included)."""
     from dictionaries.errors import WordError
     from referee import RulesError
-    from referee.render import check_lines, letters_text
+    from referee.render import OVERRULABLE, check_lines, letters_text
     from referee.terminal import Style
 
     word = request.args.get("word", "")[:40]
@@ -172,11 +173,11 @@ def verdict(game_id: int) -> Any:
     except RulesError as exc:
         raise Problem(409, "refused", sentence(say(message_of(exc)))) from None
     v = prepared.verdict
-    refusal = None
+    refusal, codes = None, ()
     try:
         ref.check_play(prepared)
     except RulesError as exc:
-        refusal = sentence(say(message_of(exc)))
+        refusal, codes = sentence(say(message_of(exc))), tuple(getattr(exc, "codes", ()))
     # The CLI's own words (``uw-referee check``): legal with the score per letter and the sanity check's
     # odds, or not legal and why; then what the game itself says (card accounting, the Oath).
     said = [line.strip().removeprefix("- ") for line in check_lines([v], Style(False))]
@@ -190,7 +191,8 @@ def verdict(game_id: int) -> Any:
             n=v.score, letters=letters_text(v.letters), chance=round(v.success_chance * 100)))
     return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
-                   chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
+                   chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal,
+                   overrulable=bool(refusal and codes and all(c in OVERRULABLE for c in codes)))
 
 
 # -- acting ---------------------------------------------------------------------------------------
@@ -271,15 +273,20 @@ def ask(game_id: int) -> Any:
     data = _body()
     action, seen = _correction(data, ASKABLE)
     roll = data.get("roll")
-    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
+    word = str(data.get("word", "")).strip()[:40]
+    rolled = roll is not None or action == "amend"  # an overrule's roll: with physical dice (virtual: the referee's)
+    if rolled and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
         raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
-    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, version_count(seen) or 0,
-                        roll if action == "amend" else None, seen)
+    if action == "allow" and not word.isalpha():
+        raise Problem(400, "bad-word", _("Say the word the table is asked to allow (\"word\")."))
+    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, asked_action(action, word), version_count(seen) or 0,
+                        roll if action in ("amend", "allow") else None, seen)
     if not seat_book().ask(game_id, asked):
         raise Problem(409, "game-moved", _("The game changed since this page read it; nothing was asked. Look "
                                            "again, then ask."))
     _tell_the_terminal(game_id, asked)
-    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen, roll=asked.roll)
+    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen, roll=asked.roll,
+                     word=asked_kind(asked.action)[1])
     answer.status_code = 202
     return answer
 
@@ -287,18 +294,18 @@ def ask(game_id: int) -> Any:
 def _tell_the_terminal(game_id: int, asked: SeatRequest) -> None:
     """Say a request on the board's terminal, in the host's language, with the command that makes it there
     (the host may confirm it on their page or type that command: the request is then dropped as made)."""
-    import shlex
-
     from referee.board.language import speaking
     from referee.paths import suggested
 
+    kind, word = asked_kind(asked.action)
     with speaking(str(current_app.config.get("BOARD_HOST_LANG") or "en")):
         said = {"undo": _("{seat} asks to undo the last action."),
                 "redo": _("{seat} asks to redo the last undone action."),
                 "amend": _("{seat} asks to correct the last roll to {roll}."),
-                "leave": _("{seat} asks to leave the game.")}[asked.action].format(seat=asked.seat, roll=asked.roll)
-        command = {"undo": "undo", "redo": "redo", "amend": f"amend --roll {asked.roll}",
-                   "leave": f"leave {shlex.quote(asked.seat)}"}[asked.action]
+                "leave": _("{seat} asks to leave the game."),
+                "allow": _("{seat} asks the table to allow {word}, which the referee refuses.")}[kind].format(
+            seat=asked.seat, roll=asked.roll, word=word)
+        command = asked_command(asked.action, asked.seat, asked.roll)
         line = _("Game {game}: {request} Confirm it on the host's page, or type: {command}").format(
             game=game_id, request=said, command=suggested(command, current_app.config.get("BOARD_DB"), game_id))
     print(line, flush=True)
@@ -340,18 +347,17 @@ def _correct(game_id: int, action: str, seen: str, asked: SeatRequest | None = N
     own-undo right and the other requests, in its transaction)."""
     from referee import GameChanged, RulesError
     from referee.actions import RequestError
-    from referee.moves import Amend, CloseBinding, Leave, Redo, Undo
+    from referee.moves import CloseBinding, Redo, Undo
 
     if action == "bind_done":  # the host closes Spell Binding, whoever is still to name a word
         move: Any = CloseBinding()
-    elif action == "leave" and asked is not None:
-        move = Leave(asked.seat)
-    elif action == "amend" and asked is not None and asked.roll is not None:
-        move = Amend(asked.roll)
+    elif asked is not None:  # as asked: an overrule is the seat's own play, on its turn
+        move = asked_move(asked.action, asked.seat, asked.roll)
     else:
         move = Undo() if action == "undo" else Redo()
+    seat = asked.seat if asked is not None and asked_kind(asked.action)[0] == "allow" else None
     try:
-        result = board_referee().act(game_id, move, seen=seen)
+        result = board_referee().act(game_id, move, seat=seat, seen=seen)
     except GameChanged as exc:
         raise _moved(exc) from None
     except (RulesError, RequestError) as exc:
@@ -397,7 +403,8 @@ def host_view(game_id: int) -> Any:
     view["current"] = current_game()
     taken = book.taken(game_id)
     view["seats"] = [{"seat": p.name, "taken": p.name.casefold() in taken} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": game.version, "roll": a.roll}
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": asked_kind(a.action)[0], "seen": game.version,
+                         "roll": a.roll, "word": asked_kind(a.action)[1]}
                         for a in book.requests(game_id, game.count)]  # (a write drops them: all on this version)
     return jsonify(view)
 

@@ -63,8 +63,9 @@
     (v.requests || []).forEach(function (a) {
       const li = document.createElement("li");
       const texts = { undo: root.dataset.tAsksUndo, redo: root.dataset.tAsksRedo, amend: root.dataset.tAsksAmend,
-        leave: root.dataset.tAsksLeave };
-      const text = (texts[a.action] || a.action).replace("{seat}", a.seat).replace("{roll}", String(a.roll));
+        leave: root.dataset.tAsksLeave, allow: root.dataset.tAsksAllow };
+      const text = (texts[a.action] || a.action).replace("{seat}", a.seat).replace("{roll}", String(a.roll))
+        .replace("{word}", a.word || "");
       li.appendChild(document.createTextNode(text + " "));
       [[root.dataset.tConfirm, true], [root.dataset.tRefuse, false]].forEach(function (pair) {
         li.appendChild(button(pair[0], function () {

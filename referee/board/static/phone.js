@@ -17,6 +17,7 @@
   let busy = false;
   let verdictTimer = null;
   let nextTimer = null;
+  let allowWord = "";    // the refused word the table may be asked to allow
   let anchor = null;     // the control the last action came from: its feedback goes under it
 
   // The feedback line sits right under the control that caused it (``anchor``), where the eyes are, and is
@@ -61,6 +62,7 @@
     const mine = v.your_turn && !v.over;
     const phase = v.phase;
     show("word-form", mine && (phase === "action" || phase === "last_words"));
+    if ($("word-form").hidden) { $("allow-box").hidden = true; }
     show("discard-form", mine && (phase === "action" || phase === "last_words"));
     show("roll-form", mine && (phase === "sanity" || phase === "psychotherapy"));
     show("skip-button", mine && phase === "psychotherapy");
@@ -132,6 +134,7 @@
   $("word").addEventListener("input", function () {
     clearTimeout(verdictTimer);
     const word = $("word").value.trim();
+    $("allow-box").hidden = true;
     if (!word) { $("verdict").textContent = ""; return; }
     verdictTimer = setTimeout(function () {
       request("GET", api + "/verdict?word=" + encodeURIComponent(word)).then(function (r) {
@@ -139,6 +142,8 @@
         const box = $("verdict");
         box.textContent = "";
         const lines = r.ok ? r.data.said : [r.data.detail];
+        $("allow-box").hidden = !(r.ok && r.data.overrulable);
+        allowWord = r.ok && r.data.overrulable ? word : "";
         lines.forEach(function (line, i) {
           const p = document.createElement("p");
           p.textContent = line;
@@ -180,6 +185,13 @@
     });
   }
   $("ask-undo").addEventListener("click", function (e) { askHost({ action: "undo" }, e.target); });
+  $("ask-allow").addEventListener("click", function (e) {   // the roll comes after, as for any play
+    if (!view || !allowWord) { return; }
+    const under = anchorOf(e.target);
+    request("POST", api + "/requests", { action: "allow", word: allowWord, seen: view.version }).then(function (r) {
+      say(r.ok ? $("ask-allow").dataset.asked : r.data.detail, !r.ok, under);
+    });
+  });
   $("ask-redo").addEventListener("click", function (e) { askHost({ action: "redo" }, e.target); });
   $("ask-leave").addEventListener("click", function (e) { askHost({ action: "leave" }, e.target); });
   $("amend-form").addEventListener("submit", function (e) {
