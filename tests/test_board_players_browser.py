@@ -52,8 +52,9 @@ def shoot(driver: Any, name: str, full: bool = True) -> None:
 NEW = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--spell-binding", "--psychotherapy", "--target", "10")
 #: The same game at the keyboard: every action the phones take below, in the same order.
 CLI_GAME = [("play", "look", "--roll", "2"), ("discard", "ttrrddp"), ("undo",), ("discard", "oclnusm"),
-            ("bind", "column", "--by", "Cy"), ("bind", "--done"), ("roll", "15"), ("discard", "qxzvjbw"),
-            ("discard", "ffhhgyy"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
+            ("bind", "column", "--by", "Cy"), ("bind", "--pass", "--by", "Ann"), ("bind", "--done"), ("roll", "15"),
+            ("play", "cthulhu", "--roll", "1", "--allow"),
+            ("discard", "ffwwyyv"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
             ("undo",), ("play", "taps", "--roll", "15")]
 #: The next game, started at the keyboard while the board runs: the Oath and Last Words, played from the phones.
 NEW_2 = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--oath", "--last-words", "--target", "20")
@@ -277,11 +278,24 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.on("Cy").find_element("css selector", "#bind-form button").click()
         wait(lambda: "COLUMN" in text_of(table.on("Cy"), "message"))
         wait(lambda: "COLUMN" in text_of(table.on("Bob"), "recent"))  # Bob's phone shows Cy's word
-        table.until("Bob", "close-button")
-        table.click("Bob", "close-button")
+        wait(lambda: "Ann" in text_of(table.on("Bob"), "binding-wait") and "Cy" not in text_of(table.on("Bob"),
+                                                                                             "binding-wait"))
+        assert not shown(table.on("Bob"), "bind-form") and not shown(table.on("Cy"), "bind-form")  # (named)
+        table.until("Ann", "pass-button")                    # Ann names no word: the naming closes by itself
+        table.click("Ann", "pass-button")
         table.roll("Bob", "15")
-        table.discard("Cy", "qxzvjbw")
-        table.discard("Ann", "ffhhgyy")                      # Ann has lost a pawn: Psychotherapy
+        # An overrule: the dictionary refuses CTHULHU (a proper noun); Cy asks the table, the host confirms it.
+        table.until("Cy", "word-form")
+        table.fill("Cy", "word", "cthulhu")
+        table.until("Cy", "ask-allow")
+        table.click("Cy", "ask-allow")
+        wait(lambda: "host" in text_of(table.on("Cy"), "message").lower())
+        d = table.on("host")
+        wait(lambda: "CTHULHU" in text_of(d, "host-requests"), why=lambda: text_of(d, "host"))
+        d.find_element("css selector", "#host-requests button").click()  # Confirm
+        table.roll("Cy", "1")                                # fails: past the target, it scores 0
+        wait(lambda: "overrules the dictionary" in text_of(table.on("TV"), "board"))  # the TV: the table allowed it
+        table.discard("Ann", "ffwwyyv")                      # Ann has lost a pawn: Psychotherapy
         table.roll("Ann", "20")
         table.discard("Bob", "ttrrddp")
         table.play("Cy", "taps", "3")
