@@ -18,6 +18,7 @@ from dictionaries.verdict import Verdict, judge
 from referee.engine import (
     BindDone,
     BindNamed,
+    BindPassed,
     CardsRefused,
     Correction,
     CorrectionKind,
@@ -51,6 +52,7 @@ from referee.moves import (
     Discard,
     Leave,
     Move,
+    PassBinding,
     Play,
     Prepared,
     Redo,
@@ -65,7 +67,7 @@ from referee.words import action_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 
@@ -108,6 +110,16 @@ class Result(_GameNow):
     verdict: Verdict | None = None
     removed: tuple[Event, ...] = ()
     restored: tuple[Event, ...] = ()
+
+    @property
+    def told(self) -> tuple[str, ...]:
+        """What the table is told it did: its notes; an undo or a redo, which has none, in the words of ``log``."""
+        from referee.words import correction_message
+
+        if self.removed or self.restored:
+            kind = CorrectionKind.UNDO if self.removed else CorrectionKind.REDO
+            return (correction_message(Correction(kind, events=self.removed or self.restored)),)
+        return self.notes
 
 
 @value(frozen=True)
@@ -200,6 +212,8 @@ class Referee:
             return self._discard(game_id, move.letters, move.allow, guard, seat)
         if isinstance(move, Bind):
             return self._bind(game_id, move, guard, seat)
+        if isinstance(move, PassBinding):
+            return self._pass_binding(game_id, move.by, guard, seat)
         if isinstance(move, CloseBinding):
             return self._bind_done(game_id, guard, seat)
         if isinstance(move, Undo):
@@ -395,12 +409,33 @@ class Referee:
         gid, game, notes = self.store.act(game_id, action, seen, seat)
         return Result(gid, game, _notes(notes, game), judged[-1])
 
+    def _pass_binding(self, game_id: int | None, by: str, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        def action(game: Game) -> list[str]:
+            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
+            return game.apply(BindPassed(game.state.player(named).name))
+
+        gid, game, notes = self.store.act(game_id, action, seen, seat)
+        return Result(gid, game, _notes(notes, game))
+
+    def close_when_all_acted(self, result: Result, seated: Iterable[str]) -> Result:
+        """Spell Binding from the phones: once every other player of ``seated`` still in the game has named a word or
+        passed (``State.binding_waits_for``), the naming closes as the table's 'done' would, on the version the
+        naming or the pass left; else ``result`` as it is. Its notes then say both."""
+        state = result.game.state
+        if state.phase is not Phase.SPELL_BINDING or state.binding_waits_for(seated):
+            return result
+        closed = self.act(result.game_id, CloseBinding(), seen=result.game.version)
+        return Result(closed.game_id, closed.game, (*result.notes, *closed.notes), result.verdict)
+
     def bind_done(self, game_id: int | None, *, seen: Seen | None = None) -> Result:
         """Close Spell Binding; says the best word the letters allowed, and rolls when dice are virtual."""
         return self._result(self.act(game_id, CloseBinding(), seen=seen))
 
     def _bind_done(self, game_id: int | None, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         def action(game: Game) -> list[str]:
+            if seat is not None:  # a phone: the naming waits for the others' phones, or the host closes it
+                raise RulesError(msg("Spell Binding closes once every other player has named a word or passed, or when "
+                                     "the host closes it"))
             window = game.state.window
             letters = window.letters if window is not None else None
             notes = game.apply(BindDone())
@@ -544,12 +579,21 @@ class Referee:
                                      round=round_, roll=roll))
             rolls[found[0]] = (who, roll)
             rounds = (*roll_off.rounds[:round_ - 1], tuple(rolls), *roll_off.rounds[round_:])
+            players = events[0].setup.players if isinstance(events[0], Created_) else ()
+            # The roll decides an earlier round now: the rounds after it were rolled for nothing (RULES.txt 6).
+            needed = _rounds_needed(rounds, players)
+            dropped = tuple(range(needed + 1, len(rounds) + 1))
+            rounds = rounds[:needed]
             try:
-                check_roll_off(rounds, events[0].setup.players if isinstance(events[0], Created_) else ())
+                check_roll_off(rounds, players)
             except RulesError as exc:
                 raise AmendRefused(msg("with {roll} instead of {old}, the roll-off no longer stands: {why}", roll=roll,
                                        old=was, why=message_of(exc))) from None
-            return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(), ())
+            notes = (nmsg("Round {rounds} of the roll-off is no longer needed: dropped.",
+                          "Rounds {rounds} of the roll-off are no longer needed: dropped.", len(dropped),
+                          rounds=", ".join(map(str, dropped))),) if dropped else ()
+            return [events[0], RollOff(rounds)], None, _Fix(1, 0, was, who, Game.replay(events).state.to_dict(),
+                                                            notes)
 
         def record(fix: _Fix) -> Correction:
             return Correction(CorrectionKind.AMEND, seq=1, action=0, round=round_, player=fix.player, old=fix.old,
@@ -557,6 +601,21 @@ class Referee:
 
         gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, 0, fix.notes)
+
+
+def _rounds_needed(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tuple[str, ...]) -> int:
+    """How many of a roll-off's ``rounds`` decide it: up to the first round one player alone rolls highest in, among
+    those it is rolled by (all of them, when none does; ``check_roll_off`` then says what is wrong)."""
+    contenders = {name.casefold() for name in players}
+    for number, rnd in enumerate(rounds, start=1):
+        rolled = [(name, value) for name, value in rnd if name.casefold() in contenders]
+        if not rolled:
+            break
+        top = max(value for _, value in rolled)
+        contenders = {name.casefold() for name, value in rolled if value == top}
+        if len(contenders) == 1:
+            return number
+    return len(rounds)
 
 
 def shown_name(name: str, most: int = 40) -> str:

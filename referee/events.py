@@ -269,6 +269,15 @@ class BindNamed(Event):
 
 
 @value(frozen=True)
+class BindPassed(Event):
+    """Spell Binding: another player names no word (on a phone, the naming closes once every other player named a
+    word or passed)."""
+
+    kind: ClassVar[str] = "bind_passed"
+    by: str
+
+
+@value(frozen=True)
 class BindDone(Event):
     """Spell Binding: the table has named all the words it will."""
 
@@ -302,7 +311,7 @@ class PlayerLeft(Event):
 
 #: The method of ``Game`` that applies each kind of event.
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindDone,
+    cls.kind: cls for cls in (Created, RollOff, WordPlayed, SanityRolled, Discarded, BindNamed, BindPassed, BindDone,
                               PsychotherapyRolled, PlayerLeft)
 }
 

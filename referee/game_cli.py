@@ -56,7 +56,8 @@ def style(stream: Any = None) -> Style:
 
 def say_result(result: Result, mode: str = "command") -> None:
     """Print what an action did, the scoreboard, then what the game waits for (or, at the end, who won) in bold."""
-    write(result_lines(result, style(), mode))
+    obj = click.get_current_context().find_object(Obj)
+    write(result_lines(result, style(), mode, obj.db if obj else None))
 
 
 def db_option(f: Any) -> Any:
@@ -271,9 +272,17 @@ def discard(obj: Obj, letters: str | None, allow: bool, as_name: str | None) -> 
 @click.option("--by", "by", metavar=_("NAME"), help=_("Who names the word."))
 @click.option("--done", is_flag=True, help=_("No more words will be named: settle Spell Binding."))
 @click.option("--allow", is_flag=True, help=_("The table overrules the dictionary for this word (recorded)."))
+@click.option("--pass", "passes", is_flag=True, help=_("NAME names no word (recorded, as a phone's pass is)."))
 @game_options
 @click.pass_obj
-def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) -> None:
+def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool, passes: bool = False) -> None:
+    if passes:
+        if word or done or allow or not by:
+            raise click.UsageError(_("--pass takes --by NAME, and no word, --done or --allow"))
+        from referee.moves import PassBinding
+
+        say_result(run_store(lambda: obj.referee.act(obj.game, PassBinding(by))))
+        return
     if done:
         if word or by or allow:
             raise click.UsageError(_("--done takes no word, no --by and no --allow"))

@@ -58,6 +58,13 @@ class Bind:
 
 
 @value(frozen=True)
+class PassBinding:
+    """Spell Binding: ``by`` names no word (empty: the seat that acts)."""
+
+    by: str = ""
+
+
+@value(frozen=True)
 class CloseBinding:
     """Close Spell Binding."""
 
@@ -100,12 +107,12 @@ class AmendRollOff:
     roll: int
 
 
-Move = Play | Roll | Discard | Bind | CloseBinding | Undo | Redo | Leave | Amend | AmendRollOff
+Move = Play | Roll | Discard | Bind | PassBinding | CloseBinding | Undo | Redo | Leave | Amend | AmendRollOff
 #: The moves that are the turn's player's alone: a seat makes them only on its own turn.
 TURN_MOVES = (Play, Roll, Discard, CloseBinding)
 #: The moves a seat may make on its own (the others it asks the host for).
-SEAT_MOVES = (*TURN_MOVES, Bind, Undo)
+SEAT_MOVES = (*TURN_MOVES, Bind, PassBinding, Undo)
 
-__all__ = ["Amend", "AmendRollOff", "Bind", "CloseBinding", "Discard", "Leave", "Move", "Play", "Prepared", "Redo",
+__all__ = ["Amend", "AmendRollOff", "Bind", "CloseBinding", "Discard", "Leave", "Move", "PassBinding", "Play", "Prepared", "Redo",
            "Roll",
            "SEAT_MOVES", "TURN_MOVES", "Undo"]

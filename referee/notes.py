@@ -105,6 +105,7 @@ NOTES: dict[str, tuple[str, str | None]] = {
         "{namer} names {word} ({n} points) from {player}'s discard."),
     "nothing_to_bind": note("No legal unused word can be made from {letters}: Spell Binding has nothing to bind."),
     "no_word_named": note("Spell Binding: no word was named."),
+    "passes_binding": note("{player} names no word from {discarder}'s discard."),
     "must_play_bound": nnote(
         "Spell Binding: {player} must play {word} for {n} point (named by {namer}).",
         "Spell Binding: {player} must play {word} for {n} points (named by {namer})."),
@@ -165,6 +166,8 @@ REFUSALS: dict[str, tuple[str, str | None]] = {
     "cannot_made_needs": note("{word} cannot be made from {letters}: it needs {more}"),
     "not_legal_word": note("{word} is not a legal word: it is {reasons}"),
     "already_named": note("{word} was already named"),
+    "already_named_or_passed": note("{player} already named a word or passed"),
+    "cannot_pass_spell_binding": note("nothing to pass: Spell Binding is not open."),
     "cannot_close_spell_binding": note("cannot close Spell Binding now."),
     "words_were_named_spell": note("words were named: Spell Binding has something to bind"),
     "cannot_roll_psychotherapy_now": note("cannot roll for Psychotherapy now."),

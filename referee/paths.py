@@ -1,5 +1,5 @@
 """Where the games database lives by default: one home for the rule, cheap to import (os and sys only),
-so ``--help``, ``games`` and the store all name the same file."""
+so ``--help``, ``games``, the store and every command the referee suggests name the same file."""
 from __future__ import annotations
 
 import os
@@ -32,4 +32,37 @@ def temporary_db_path(path: str) -> bool:
     return path in ("", ":memory:") or path[:5].lower() == "file:"
 
 
-__all__ = ["default_db_path", "temporary_db_path"]
+def is_default_db(db: str | None) -> bool:
+    """Whether ``db`` (as given to ``--db``; None when it was not) is the database every command uses anyway."""
+    if db is None or db == "":
+        return db is None
+    if "://" in db:
+        return db == default_db_path()
+    return os.path.abspath(os.path.expanduser(db)) == os.path.abspath(os.path.expanduser(default_db_path()))
+
+
+def suggested(args: str, db: str | None = None, game: int | None = None) -> str:
+    """A command the referee suggests typing: ``uw-referee`` with ``--db`` (quoted for the shell) when ``db`` is not
+    the default database, so that typing it acts on the same games and never on a game of the same number in
+    another database, ``--game`` when given, then ``args`` (already in the shell's words).
+
+    A PostgreSQL address is named without its password (the server's, never printed): libpq finds it in
+    ``PGPASSWORD`` or ``~/.pgpass``."""
+    words = ["uw-referee"]
+    if not is_default_db(db):
+        import shlex
+
+        where = str(db)
+        if "://" in where:
+            import re
+
+            where = re.sub(r"(://[^/@:?#]*):[^/@?#]*@", r"\1@", where)  # the password in the address, then a parameter
+            where = re.sub(r"([?&])password=[^&#]*(&|$)", lambda m: m.group(1) if m.group(2) else "", where)
+            where = where.rstrip("?&")
+        words += ["--db", shlex.quote(where)]
+    if game is not None:
+        words += ["--game", str(game)]
+    return " ".join([*words, args]) if args else " ".join(words)
+
+
+__all__ = ["default_db_path", "is_default_db", "suggested", "temporary_db_path"]

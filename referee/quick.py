@@ -208,5 +208,5 @@ def play(db: str | None, game_id: int | None, word: str, roll: int, args: list[s
         result = referee.play(prepared, roll=roll)
     except Exception as exc:
         return _failed(exc, args, "play")
-    write(result_lines(result, _style()))
+    write(result_lines(result, _style(), db=db))
     return EXIT_OK

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dictionaries.i18n import _, message_from_json, ngettext, say
 from referee.terminal import Style, shown
-from referee.words import action_groups, actions_words
+from referee.words import action_groups, actions_words, correction_message
 
 TYPE_CHECKING = False  # the types only: rendering never needs these modules (nor typing) loaded
 if TYPE_CHECKING:
@@ -69,31 +69,52 @@ def scoreboard_line(state: dict[str, Any]) -> str:
     return _("Scores, target {target}: {players}.").format(target=state["target"], players=", ".join(parts))
 
 
-def command_hint(phase: str) -> str | None:
-    """What the one-shot commands add to what the game waits for (the table loop's prompts say it instead)."""
+def command_hint(phase: str, db: str | None = None) -> str | None:
+    """What the one-shot commands add to what the game waits for (the table loop's prompts say it instead); the
+    commands name ``db`` when it is not the default database (``referee.paths.suggested``)."""
+    from referee.paths import suggested
+
+    # TRANSLATORS: {referee} is the command's start, "uw-referee" (with --db PATH when the games are elsewhere).
     if phase == "sanity":
-        return _("Enter it with: uw-referee roll N")
-    if phase == "spell_binding":
-        return _("Name a word with: uw-referee bind WORD --by NAME; then close with: uw-referee bind --done")
-    if phase == "psychotherapy":
-        return _("Enter it with: uw-referee roll N (or uw-referee roll --skip)")
-    return None
+        text = _("Enter it with: {referee} roll N")
+    elif phase == "spell_binding":
+        text = _("Name a word with: {referee} bind WORD --by NAME; then close with: {referee} bind --done")
+    elif phase == "psychotherapy":
+        text = _("Enter it with: {referee} roll N (or {referee} roll --skip)")
+    else:
+        return None
+    return text.format(referee=suggested("", db))
 
 
-def result_lines(result: Result, style: Style, mode: str = "command") -> list[str]:
+def result_lines(result: Result, style: Style, mode: str = "command", db: str | None = None) -> list[str]:
     """What an action did, the scoreboard, then what the game waits for (or, at the end, who won).
 
-    ``mode`` is the face in use: "command" adds the one-shot command to type next; "table" does not
-    (its prompt asks)."""
+    ``mode`` is the face in use: "command" adds the one-shot command to type next (naming ``db``, the database
+    given with ``--db``, when it is not the default); "table" does not (its prompt asks)."""
     notes = list(result.notes)
     board = scoreboard_line(result.state.to_dict())
     if result.state.is_over():
         return say_lines([*notes[:-1], board, notes[-1]] if notes else [board], style)
     lines = say_lines([*notes, board, result.waiting.text], style)
-    hint = command_hint(result.waiting.phase.value) if mode == "command" else None
+    hint = command_hint(result.waiting.phase.value, db) if mode == "command" else None
     if hint and not (result.waiting.phase.value != "spell_binding" and result.game.setup.dice == "virtual"):
         lines.append(hint)
     return lines
+
+
+def after_the_end_lines(game_id: int, setup: Any, db: str | None = None) -> list[str]:
+    """What a table can still do once its game is over (at ``table``'s last prompt): correct a mistake, which
+    may undo the end, or start the next game with the same players and choices, its commands naming ``db``
+    when it is not the default database."""
+    from referee.paths import suggested
+    from referee.starting import same_table_args
+
+    return [_("A mistake can still be corrected: type 'undo' to take back the last action, or 'amend N' if the "
+              "latest roll was N; the game goes on if the end changes."),
+            _("At the shell: {undo} or {amend}.").format(undo=shown(suggested("undo", db, game_id)),
+                                                         amend=shown(suggested("amend --roll N", db, game_id))),
+            _("The next game, same players and rules: {new}, then {table}.").format(
+                new=shown(suggested(same_table_args(setup), db)), table=shown(suggested("table", db)))]
 
 
 #: Reason codes the table may overrule for one action (RULES.txt 6), and what the overrule overrules.
@@ -190,25 +211,7 @@ def amend_lines(amended: Any, style: Style) -> list[str]:
 
 def correction_words(fix: Correction) -> str:
     """A recorded correction (undo, redo, amend) in words, for ``log``."""
-    events = list(fix.events)  # those it undid or redid
-    count = len(action_groups(events))
-    if fix.kind in ("undo", "redo") and count > 1:
-        line = (ngettext("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count) if fix.kind == "undo"
-                else ngettext("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count))
-        return line.format(n=count, actions=say(actions_words(events)))
-    if fix.kind == "undo":
-        return _("Undid {actions}.").format(actions=say(actions_words(events)))
-    if fix.kind == "redo":
-        return _("Redid {actions}.").format(actions=say(actions_words(events)))
-    if fix.action == 0:
-        return _("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.").format(
-            round=fix.round, player=fix.player, old=fix.old, new=fix.new)
-    if fix.action is not None:
-        return _("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
-                 "again.").format(action=fix.action, player=fix.player, old=fix.old, new=fix.new)
-    # recorded before actions were numbered
-    return _("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
-             "again.").format(seq=fix.seq, player=fix.player, old=fix.old, new=fix.new)
+    return say(correction_message(fix))
 
 
 def describe_setup(game_id: int, view: dict[str, Any]) -> str:
@@ -297,7 +300,10 @@ def game_state_words(summary: GameSummary) -> str:
 def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
     """``games``: each game with its last activity, players and state; or how to start one."""
     if not summaries:
-        return [_("No games yet in {where}: start one with 'uw-referee new NAME NAME'.").format(where=shown(where))]
+        from referee.paths import suggested
+
+        return [_("No games yet in {where}. Start one with: {command}").format(
+            where=shown(where), command=shown(suggested(_("new NAME NAME"), where)))]
     return [_("Games in {where}, most recently active first:").format(where=shown(where))] + [
         shown(f"{g.id:>4}  {g.updated_at[:19].replace('T', ' ')}  {', '.join(g.players)}  ({game_state_words(g)})")
         for g in summaries]

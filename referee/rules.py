@@ -18,6 +18,7 @@ from referee.events import (
     BadRoll,
     BindDone,
     BindNamed,
+    BindPassed,
     CardsRefused,
     Correction,
     Created,
@@ -555,6 +556,8 @@ class Game:
             raise WordRefused(refusal("discarded_only_other_players", player=namer.name))
         if namer.out:
             raise WordRefused(refusal("out_game_cannot_name", player=namer.name))
+        if namer.name in window.passed:
+            raise WordRefused(refusal("already_named_or_passed", player=namer.name))
         if not is_letters(event.word):
             raise WordRefused(refusal("word_not_letters", word=event.word))
         word = event.word.upper()
@@ -577,6 +580,22 @@ class Game:
             notes.append(said("names_overruling_dictionary", n=event.score, namer=namer.name, word=word, player=state.current.name, reasons=reasons))
         else:
             notes.append(said("names", n=event.score, namer=namer.name, word=word, player=state.current.name))
+        notes.append(state.waiting_for())
+
+    def _apply_bind_passed(self, event: BindPassed, notes: list[str]) -> None:
+        self._expect(Phase.SPELL_BINDING, why=lambda: refusal("cannot_pass_spell_binding"))
+        state = self.state
+        window = state.window
+        assert window is not None and state.current is not None
+        player = state.player(event.by)
+        if player is state.current:
+            raise RulesError(refusal("discarded_only_other_players", player=player.name))
+        if player.out:
+            raise RulesError(refusal("out_game_cannot_name", player=player.name))
+        if player.name in window.passed or any(by == player.name for by, _, _ in window.named):
+            raise RulesError(refusal("already_named_or_passed", player=player.name))
+        window.passed.append(player.name)
+        notes.append(said("passes_binding", player=player.name, discarder=state.current.name))
         notes.append(state.waiting_for())
 
     def _apply_bind_done(self, event: BindDone, notes: list[str]) -> None:
@@ -661,7 +680,8 @@ class Game:
 #: Which of ``Game``'s steps applies each kind of event.
 _HANDLERS: dict[type[Event], str] = {
     RollOff: "_apply_roll_off", WordPlayed: "_apply_word", SanityRolled: "_apply_sanity",
-    Discarded: "_apply_discard", BindNamed: "_apply_bind_named", BindDone: "_apply_bind_done",
+    Discarded: "_apply_discard", BindNamed: "_apply_bind_named", BindPassed: "_apply_bind_passed",
+    BindDone: "_apply_bind_done",
     PsychotherapyRolled: "_apply_psychotherapy", PlayerLeft: "_apply_left",
 }
 

@@ -66,4 +66,26 @@ def first_roll_off(setup: Setup, first: str | None) -> RollOff | None:
     return RollOff(first=Game(setup).state.player(first).name)
 
 
-__all__ = ["ChoiceError", "DICE", "OPTION_NAMES", "first_roll_off", "new_setup"]
+def same_table_args(setup: Setup) -> str:
+    """The arguments of ``uw-referee new`` (quoted for the shell) for the next game of the table that played
+    ``setup``: the same players in the same seats and the same choices (the roll-off is the new game's own)."""
+    import shlex
+
+    from dictionaries import DEFAULT_LEVEL
+
+    words = ["new", *(shlex.quote(name) for name in setup.players)]
+    words += [f"--{name.replace('_', '-')}" for name in OPTION_NAMES if getattr(setup.options, name)]
+    if setup.target != 100:
+        words += ["--target", str(setup.target)]
+    if setup.level != DEFAULT_LEVEL:
+        words += ["--level", str(setup.level)]
+    if setup.deck.name == "double":  # (a deck from a file is the table's to name again)
+        words += ["--deck", "double"]
+    if setup.dice != "physical":
+        words += ["--dice", setup.dice]
+    if not setup.card_accounting:
+        words.append("--no-card-accounting")
+    return " ".join(words)
+
+
+__all__ = ["DICE", "OPTION_NAMES", "ChoiceError", "first_roll_off", "new_setup", "same_table_args"]

@@ -14,6 +14,7 @@ from referee.words import cut, waiting_words
 
 TYPE_CHECKING = False  # importing typing costs more than a status command: the names are for the checkers
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 
@@ -83,6 +84,7 @@ class DiscardWindow:
     player: int
     letters: str | None
     named: list[tuple[str, str, int]] = field(default_factory=list)  # (by, word, score), legal only
+    passed: list[str] = field(default_factory=list)  # the players who name no word (BindPassed)
 
 
 @value()
@@ -147,6 +149,18 @@ class State:
         """The Unspellable Oath: with exactly one pawn left, any letters may be played."""
         return self.setup.options.oath and player.pawns == 1
 
+    def binding_waits_for(self, seated: Iterable[str]) -> list[str]:
+        """During Spell Binding, the players of ``seated`` (names, any case: those playing from a phone) the naming
+        still waits for: every other player still in the game who has neither named a word nor passed. Empty at
+        any other time."""
+        window = self.window
+        if self.phase is not Phase.SPELL_BINDING or window is None or self.current is None:
+            return []
+        seats = {name.casefold() for name in seated}
+        acted = {by for by, _, _ in window.named} | set(window.passed)
+        return [p.name for p in self.players if p is not self.current and not p.out and p.name.casefold() in seats
+                and p.name not in acted]
+
     def waiting_for(self) -> Message:
         """What the game waits for, in plain words (``waiting``, said by ``referee.words.waiting_words``)."""
         if _UNSAID.get() or _QUIET.get():
@@ -199,7 +213,8 @@ class State:
             players=[Player(**p) for p in data["players"]], turn=data["turn"],
             used_words=list(data["used_words"]), draw_pile=data["draw_pile"], discard_pile=data["discard_pile"],
             winner=data["winner"], pending=Pending(**data["pending"]) if data["pending"] else None,
-            window=DiscardWindow(window["player"], window["letters"], [(by, word, score) for by, word, score in window["named"]])
+            window=DiscardWindow(window["player"], window["letters"], [(by, word, score) for by, word, score in window["named"]],
+                                 list(window.get("passed", ())))
             if window else None,
             last_words=data["last_words"], reached=data["reached"],
             outcome=Outcome(Termination(outcome["termination"]), outcome["winner"], outcome["score"]) if outcome else None,

@@ -3,6 +3,8 @@
 (``referee.actions``) with what the table saw, so another device's action meanwhile is refused and said."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from dictionaries.i18n import _, say
@@ -12,7 +14,15 @@ from referee.cli_common import CONTEXT, Obj
 from referee.cli_failures import Refused, run_store
 from referee.engine import Game, Phase
 from referee.game_cli import game_options, say_result, style
-from referee.render import amend_lines, correction_lines, describe_game, play_verdict_lines, status_lines
+from referee.paths import suggested
+from referee.render import (
+    after_the_end_lines,
+    amend_lines,
+    correction_lines,
+    describe_game,
+    play_verdict_lines,
+    status_lines,
+)
 from referee.terminal import shown, write
 
 
@@ -77,6 +87,28 @@ def word_or_command(word: str, command: str) -> bool | None:
             return False
 
 
+def line_editing() -> None:
+    """Line editing and history at the prompts, as in a shell (arrow keys move, up recalls an earlier answer):
+    Python's ``input()``, which Click's prompt calls, uses GNU readline (or libedit) once it is imported. Only on
+    a terminal: piped answers stay as they are typed."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return
+    try:
+        import readline
+    except ImportError:  # a Python without it (Windows): the console edits the line itself
+        return
+    if "libedit" not in (readline.__doc__ or ""):
+        # A pasted word arrives as typed, and the prompt's line carries no bracketed-paste codes.
+        readline.parse_and_bind("set enable-bracketed-paste off")
+
+
+def not_understood(exc: click.UsageError) -> str:
+    """An answer the table cannot use, said in the table's words: what was wrong, never Click's developer
+    wording (a bad word is not "Invalid value for WORD")."""
+    problem = exc.message.strip()
+    return _("Not understood: {problem}").format(problem=problem[:1].upper() + problem[1:] if problem else problem)
+
+
 def is_number(text: str) -> bool:
     """ASCII digits 0-9 only (``int()`` also reads other scripts' digits, such as '٣')."""
     return text.isascii() and text.isdigit()
@@ -101,15 +133,25 @@ def table(obj: Obj) -> None:
     gid, game = run_store(lambda: obj.store.load(obj.game))
     if game.state.is_over():
         click.echo(style().bold(say(game.state.waiting_for())))
-        return
-    click.echo(style().bold(describe_game(gid, game)))
-    click.echo(table_help())
-    click.echo(style().bold(say(game.state.waiting_for())))
-    while not game.state.is_over():
+    else:
+        click.echo(style().bold(describe_game(gid, game)))
+        click.echo(table_help())
+        click.echo(style().bold(say(game.state.waiting_for())))
+    line_editing()
+    told_the_end = False
+    while True:
         state = game.state
         name = state.current.name if state.current else ""
+        if not state.is_over():
+            told_the_end = False
+        elif not told_the_end:  # what the table can still do: correct a mistake, or start the next game
+            write(after_the_end_lines(gid, game.setup, obj.db))
+            told_the_end = True
         try:
-            if state.phase is Phase.SANITY and game.setup.dice == "physical":
+            if state.is_over():
+                answer = click.prompt(_("The game is over: 'undo', 'amend N', 'status' or 'quit'"),
+                                      prompt_suffix=": ").strip()
+            elif state.phase is Phase.SANITY and game.setup.dice == "physical":
                 answer = click.prompt(_("{player}, roll the d20").format(player=name), prompt_suffix=": ").strip()
             elif state.phase is Phase.SANITY:
                 answer = "roll"
@@ -133,12 +175,15 @@ def table(obj: Obj) -> None:
             if exc.changed:  # another device acted first: look again, and ask the player whose turn it now is
                 game = run_store(lambda: obj.store.load(gid), mode="table")[1]
                 click.echo(style().bold(say(game.state.waiting_for())))
+        except click.UsageError as exc:  # in the table's words, never Click's ("Invalid value for WORD: ...")
+            click.echo(not_understood(exc), err=True)
         except click.ClickException as exc:
             exc.show()
         except click.exceptions.Exit:
             pass
     if not game.state.is_over():
-        click.echo(_("The game is saved. Continue with 'uw-referee --game {game} table'.").format(game=gid))
+        click.echo(_("The game is saved. Continue with: {command}").format(
+            command=shown(suggested("table", obj.db, gid))))
 
 
 def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
@@ -158,7 +203,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     table = "table"
     word_phase = state.phase in (Phase.ACTION, Phase.LAST_WORDS)
     if forced and command not in (*WORD_PROMPT_COMMANDS, "pass", "done", "roll"):
-        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
+        raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=words[0][:40]))
     if word_phase and not forced and len(words) == 1 and command in WORD_PROMPT_COMMANDS:
         prepared = run_store(lambda: referee.prepare(gid, first), mode=table)
         if prepared.verdict.legal:  # a word too: the table says which it means
@@ -212,7 +257,7 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
             if game.setup.dice == "physical":
                 if len(words) != 1 or not is_number(first) or not 1 <= int(first) <= DIE:
                     raise click.UsageError(_("{answer!r} is not a roll: type a number from 1 to {most}").format(
-                        answer=shown(answer[:40]), most=DIE)) from None
+                        answer=answer[:40], most=DIE)) from None
                 value = int(first)
             result = run_store(lambda: referee.roll(gid, value, seen=seen), mode=table)
     elif state.phase is Phase.SPELL_BINDING:
@@ -235,10 +280,10 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
                            action="discard")
     else:
         if forced:  # a slash is never a word
-            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=shown(words[0][:40])))
+            raise click.UsageError(_("{typed!r} is not a command; type 'help'").format(typed=words[0][:40]))
         if len(words) != 1:
             raise click.UsageError(_("{answer!r}: type one word, or 'discard LETTERS'").format(
-                answer=shown(answer[:40])))
+                answer=answer[:40]))
         if is_number(first):
             raise click.UsageError(_("{answer} looks like a roll, but {player} has not played a word yet: type the "
                                      "word first, then the roll").format(answer=first, player=state.current.name

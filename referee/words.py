@@ -122,6 +122,8 @@ def action_words(events: list[Any]) -> Message:
                  if first.letters else msg("{player}'s discard", player=first.player)]
     elif first.kind == "bind_named":
         parts = [msg("{namer} naming {word} for Spell Binding", namer=first.by, word=first.word)]
+    elif first.kind == "bind_passed":
+        parts = [msg("{player}'s pass in Spell Binding", player=first.by)]
     elif first.kind == "bind_done":
         parts = [msg("the close of Spell Binding (the forced word's roll {roll})", roll=rolls[0].roll) if rolls
                  else msg("the close of Spell Binding")]
@@ -150,6 +152,8 @@ def done_words(events: list[Any]) -> Message:
         return msg("{player} discarded", player=first.player)
     if kind == "bind_named":
         return msg("{namer} named {word} for Spell Binding", namer=first.by, word=first.word)
+    if kind == "bind_passed":
+        return msg("{player} passed in Spell Binding", player=first.by)
     if kind == "bind_done":
         return msg("Spell Binding was closed")
     if kind == "player_left":
@@ -182,6 +186,32 @@ def meanwhile_words(events: list[Any], corrections: list[Any]) -> Message:
 def actions_words(events: Iterable[Any]) -> Message:
     """Several actions in words, separated by semicolons."""
     return join_clauses([action_words(group) for group in action_groups(events)])
+
+
+def correction_message(fix: Any) -> Message:
+    """A recorded correction (``referee.events.Correction``: undo, redo, amend) in words, for ``log`` and for the
+    board's last actions, where every correction is told to the table."""
+    events = list(fix.events)  # those it undid or redid
+    count = len(action_groups(events))
+    if fix.kind in ("undo", "redo") and count > 1:
+        if fix.kind == "undo":
+            return nmsg("Undid {n} action: {actions}.", "Undid {n} actions: {actions}.", count,
+                        actions=actions_words(events))
+        return nmsg("Redid {n} action: {actions}.", "Redid {n} actions: {actions}.", count,
+                    actions=actions_words(events))
+    if fix.kind == "undo":
+        return msg("Undid {actions}.", actions=actions_words(events))
+    if fix.kind == "redo":
+        return msg("Redid {actions}.", actions=actions_words(events))
+    if fix.action == 0:
+        return msg("Amended {player}'s roll in round {round} of the roll-off from {old} to {new}.",
+                   round=fix.round, player=fix.player, old=fix.old, new=fix.new)
+    if fix.action is not None:
+        return msg("Amended the roll of action {action} ({player}) from {old} to {new}; every later action was checked "
+                   "again.", action=fix.action, player=fix.player, old=fix.old, new=fix.new)
+    # recorded before actions were numbered
+    return msg("Amended the roll of event {seq} ({player}) from {old} to {new}; every later action was checked "
+               "again.", seq=fix.seq, player=fix.player, old=fix.old, new=fix.new)
 
 
 def waiting_words(waiting: Any) -> Message:

@@ -7,8 +7,8 @@ import pytest
 
 from dictionaries.dictionary import Dictionary
 from dictionaries.i18n import say
-from referee.actions import AmendRefused, Referee, RequestError
-from referee.engine import NothingToUndo, Options, Phase, RollOff, RulesError, Setup
+from referee.actions import AmendRefused, Referee, RequestError, Result
+from referee.engine import NothingToUndo, Options, Phase, RollOff, RulesError, Seen, Setup
 from referee.store import Store
 
 
@@ -137,9 +137,46 @@ def test_a_roll_off_roll_is_amended_by_name_and_round_until_the_first_action(ref
         referee.amend_roll_off(gid, "Bob", 2, 1)
 
 
+def test_a_roll_off_amendment_that_decides_an_earlier_round_drops_the_later_ones(referee: Referee) -> None:
+    setup = Setup(players=("Ann", "Bob", "Cy"))
+    gid = referee.start(setup, RollOff(((("Ann", 12), ("Bob", 15), ("Cy", 15)), (("Bob", 9), ("Cy", 4))))).game_id
+    amended = referee.amend_roll_off(gid, "Ann", 1, 16)  # refused before: "later rounds are not needed"
+    assert amended.state.current.name == "Ann"  # type: ignore[union-attr]  # under way: there is a current player
+    assert [str(n) for n in amended.notes] == ["Round 2 of the roll-off is no longer needed: dropped."]
+    roll_off = referee.store.history(gid)[2][1][1]
+    assert roll_off == RollOff(((("Ann", 16), ("Bob", 15), ("Cy", 15)),))
+    # Bob tied with Ann now needs a round nobody rolled: refused, with the reason, and nothing changes.
+    with pytest.raises(AmendRefused, match="still tied between Ann, Bob"):
+        referee.amend_roll_off(gid, "Bob", 1, 16)
+    assert referee.store.history(gid)[2][1][1] == roll_off
+
+
 def test_actions_are_numbered_the_same_with_spell_binding(referee: Referee) -> None:
     gid = start(referee, spell_binding=True)
     referee.discard(gid, "bcdfghk")    # nothing to bind: the referee closes Spell Binding itself
     play(referee, gid, "cat", 20)
     amended = referee.amend(gid, 5, at=2)  # the table's second action, as without Spell Binding
     assert (amended.action, amended.player, amended.old) == (2, "Bob", 20)
+
+
+def test_a_pass_in_spell_binding_is_recorded_and_the_phones_naming_closes_when_all_acted(referee: Referee) -> None:
+    from referee.moves import PassBinding
+
+    gid = referee.start(Setup(players=("Ann", "Bob", "Cy"), options=Options(spell_binding=True)),
+                        RollOff(((("Ann", 9), ("Bob", 2), ("Cy", 1)),))).game_id
+    discarded = referee.discard(gid, "oclnusm")
+    assert discarded.state.binding_waits_for({"ann", "bob", "cy"}) == ["Bob", "Cy"]
+    assert discarded.state.binding_waits_for({"bob"}) == ["Bob"]  # only the players on phones are waited for
+    passed = referee.act(gid, PassBinding("cy"), seen=discarded.game.version)
+    assert isinstance(passed, Result)
+    assert passed.notes == ("Cy names no word from Ann's discard.",)
+    assert referee.close_when_all_acted(passed, {"ann", "bob", "cy"}) == passed  # Bob has yet to name or pass
+    with pytest.raises(RulesError, match="already named a word or passed"):
+        referee.act(gid, PassBinding("Cy"), seen=passed.game.version)
+    with pytest.raises(RulesError, match="only the other players"):
+        referee.act(gid, PassBinding("Ann"), seen=passed.game.version)
+    named = referee.bind(referee.prepare(gid, "column"), "Bob", seen=Seen.of(passed.game))
+    closed = referee.close_when_all_acted(named, {"ann", "bob", "cy"})
+    assert closed.state.pending is not None and closed.state.pending.word == "COLUMN"
+    assert referee.undo(gid).state.phase.value == "spell_binding"  # the close, then the naming, undone as actions
+

@@ -426,7 +426,7 @@ def test_the_board_commands_help_in_spanish(tmp_path: Path) -> None:
                           env={"PATH": "/usr/bin:/bin", "UW_LANG": "en", "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     flat = " ".join(done.stdout.split())
-    assert "Sirve el tablero en directo" in flat and "Nadie puede cambiar una partida desde el tablero." in flat
+    assert "Sirve el tablero en directo" in flat and "Sin --players nadie puede cambiar una partida desde el tablero." in flat
     assert "Ejemplo: uw-referee board --host 0.0.0.0" in flat and "Port to listen on" not in flat
 
 

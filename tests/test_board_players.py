@@ -2,6 +2,9 @@
 Flask's test client, with the CLI acting on the same game at the same time."""
 from __future__ import annotations
 
+import json
+import re
+import shlex
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -58,6 +61,13 @@ def act(client: Any, token: str, game: int = 1, **body: Any) -> Any:
     return client.post(f"/api/games/{game}/actions", json=body, headers=bearer(token))
 
 
+def join_link(html: str) -> str:
+    """The join link the TV shows, as read (its pieces, each ending after a slash, put together)."""
+    found = re.search(r'id="join-url">(.*?)</span></span>', html)
+    assert found, "no join link on the page"
+    return re.sub(r"<[^>]*>", "", found.group(1))
+
+
 def problem(answer: Any, status: int, kind: str) -> str:
     assert answer.status_code == status, (answer.status_code, answer.get_data(as_text=True))
     assert answer.mimetype == "application/problem+json"
@@ -82,7 +92,7 @@ def test_without_players_the_board_only_reads(db: Path) -> None:
 def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
     client = client_for(db, BOARD_PUBLIC_URL="http://192.0.2.7:8080/")
     html = client.get("/").get_data(as_text=True)
-    assert CODE in html and "http://192.0.2.7:8080/games/1/join" in html and 'src="/games/1/join.svg"' in html
+    assert CODE in html and join_link(html) == "http://192.0.2.7:8080/games/1/join" and 'src="/games/1/join.svg"' in html
     assert "<script>" not in html  # no inline script: the CSP forbids it
     qr = client.get("/games/1/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
@@ -185,7 +195,7 @@ def test_the_operators_public_address_is_the_one_the_phones_are_given(db: Path, 
     assert result.output.count("█") > 100  # the QR code of the public join link
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "https://tables.example.org/"  # the server's pages say it too
     server = create_app({"TESTING": True}).test_client()  # the server's app, made from what the command set
-    assert "https://tables.example.org/games/1/join</span>" in server.get("/").get_data(as_text=True)
+    assert join_link(server.get("/").get_data(as_text=True)) == "https://tables.example.org/games/1/join"
     for name in ("UW_BOARD_HOSTED", "UW_BOARD_KEEP_DAYS"):
         monkeypatch.setenv(name, "")
     hosted = CliRunner().invoke(cli, ["--db", str(db), "board", "--hosted", "--port", "8101"])
@@ -405,6 +415,109 @@ def test_a_game_that_ended_is_refused(tmp_path: Path) -> None:
     problem(join(client, "Bob"), 409, "game-over")
 
 
+def test_a_finished_game_says_what_can_still_be_done_and_finds_the_next_game(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
+    client = client_for(path)
+    ann = join(client, "Ann").get_json()["token"]
+    bob = join(client, "Bob").get_json()["token"]
+    won = act(client, ann, action="play", word="taps", roll=15, seen=version(client, ann)).get_json()
+    assert won["over"] and won["can_undo"] and won["next_game"] is None  # the board shows no other game yet
+    page = client.get("/games/1/join").get_data(as_text=True)
+    assert "A mistake can still be corrected" in page and "When the host starts the next game" in page
+    # A mistake: the winning play is taken back from the phone that made it, and the game goes on.
+    undone = act(client, ann, action="undo", seen=won["version"])
+    assert undone.status_code == 200 and not undone.get_json()["over"], undone.get_json()
+    assert "Ann reaches 10 and wins!" in run(path, "play", "taps", "--roll", "15").output
+    problem(act(client, ann, action="discard", seen=version(client, ann)), 409, "game-over")  # only an undo now
+    assert client.get("/api/games/1/play", headers=bearer(bob)).get_json()["next_game"] is None
+    assert run(path, "new", "Ann", "Bob", "--first", "Bob").exit_code == 0  # the host starts the next game
+    view = client.get("/api/games/1/play", headers=bearer(bob)).get_json()
+    assert view["over"] and view["next_game"] == 2
+    assert client.get("/join").headers["Location"] == "/games/2/join"  # where the phone's link leads
+
+
+def test_the_discard_names_the_optional_rules_that_read_its_letters(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    labels = {(): "Discard your hand and draw a new one",
+              ("--spell-binding",): "Discard your hand (type its letters, for Spell Binding)",
+              ("--psychotherapy",): "Discard your hand (type its letters, for Psychotherapy)",
+              ("--spell-binding", "--psychotherapy"):
+                  "Discard your hand (type its letters, for Spell Binding and Psychotherapy)"}
+    client = client_for(path)
+    for game, (options, label) in enumerate(labels.items(), start=1):
+        assert run(path, "new", "Ann", "Bob", "--first", "Ann", *options).exit_code == 0
+        page = client.get(f"/games/{game}/join").get_data(as_text=True)
+        assert label in page and page.count("Discard your hand") == 1, options
+        others = {"Spell Binding", "Psychotherapy"} - {o.strip("-").replace("-", " ").title() for o in options}
+        discard = page.split('id="discard-form"')[1].split("</form>")[0]
+        assert not any(name in discard for name in others), (options, discard)
+
+
+def test_every_correction_is_told_on_the_tv_and_on_every_phone(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=version(client, cindi))
+    undone = act(client, cindi, action="undo", seen=version(client, cindi))  # from her phone
+    undid = "Undid Cindi's LOOK: 4 points, roll 7."
+    assert undone.status_code == 200 and undone.get_json()["notes"] == [undid]  # (its own answer said nothing)
+    assert client.get("/api/games/1").get_json()["recent"][-1] == undid  # the TV's last actions
+    assert client.get("/api/games/1/play", headers=bearer(paul)).get_json()["recent"][0] == undid  # every phone
+    act(client, cindi, action="play", word="tide", roll=3, seen=version(client, cindi))
+    assert run(db, "amend", "--roll", "13").exit_code == 0  # at the terminal
+    client.get("/api/games/1")  # (a phone reads again when the board's stream says the game changed: seen by then)
+    said = client.get("/api/games/1/play", headers=bearer(paul)).get_json()["recent"]
+    assert said[0] == "Amended the roll of action 1 (Cindi) from 3 to 13; every later action was checked again."
+    assert "TIDE" in said[1]  # the corrected action, newer words
+    assert run(db, "leave", "Sue").exit_code == 0
+    assert "Sue leaves the game" in client.get("/api/games/1").get_json()["recent"][-1]
+    es = client.get("/api/games/1/play?lang=es", headers={**bearer(paul), "Accept-Language": "es"}).get_json()
+    assert es["recent"][1].startswith("Se ha corregido la tirada de la acción 1 (Cindi) de 3 a 13"), es["recent"]
+
+
+def test_a_phone_refused_because_of_a_correction_is_told_which(db: Path) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    paul = join(client, "Paul").get_json()["token"]
+    act(client, cindi, action="play", word="look", roll=7, seen=version(client, cindi))
+    seen = version(client, paul)
+    assert run(db, "undo").exit_code == 0  # the table takes it back at the terminal while Paul decides
+    detail = problem(act(client, paul, action="play", word="tide", roll=7, seen=seen), 409, "game-moved")
+    assert "undid Cindi's LOOK" in detail and "Nothing was changed" in detail
+
+
+def test_an_overrule_asked_from_a_phone_is_played_as_play_allow_when_the_host_confirms(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    client = client_for(db)
+    cindi = join(client, "Cindi").get_json()["token"]
+    judged = client.get("/api/games/1/verdict?word=cthulhu").get_json()
+    assert not judged["playable"] and judged["overrulable"]  # the phone offers "Ask the table to allow it"
+    assert not client.get("/api/games/1/verdict?word=look").get_json()["overrulable"]  # (playable: nothing to ask)
+    seen = version(client, cindi)
+    problem(client.post("/api/games/1/requests", json={"action": "allow", "roll": 12, "seen": seen},
+                        headers=bearer(cindi)), 400, "bad-word")
+    asked = client.post("/api/games/1/requests", json={"action": "allow", "word": "cthulhu", "roll": 12, "seen": seen},
+                        headers=bearer(cindi))
+    assert asked.status_code == 202 and asked.get_json()["word"] == "CTHULHU"
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("Game 1: Cindi asks the table to allow CTHULHU")
+    assert line.endswith(f"uw-referee --db {db} --game 1 play cthulhu --roll 12 --allow --as Cindi")
+    waiting = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
+    assert [(r["action"], r["word"], r["roll"], r["seat"]) for r in waiting] == [("allow", "CTHULHU", 12, "Cindi")]
+    confirmed = client.post(f"/api/games/1/requests/{waiting[0]['id']}", json={"confirm": True}, headers=bearer(HOST))
+    assert confirmed.status_code == 200, confirmed.get_json()
+    # Recorded exactly as the terminal's 'play --allow' records it, and the TV says the table allowed it.
+    other = tmp_path / "cli.sqlite3"
+    run(other, "new", "Cindi", "Paul", "Sue", "--first", "Cindi", check=True)
+    run(other, "play", "cthulhu", "--roll", "12", "--allow", "--as", "Cindi", check=True)
+    def recorded(path: Path) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k != "at"} for e in json.loads(run(path, "export").output)["events"]]
+
+    assert recorded(db)[2:] == recorded(other)[2:] and recorded(db)[2]["allowed"] is True
+    assert "the table overrules the dictionary" in client.get("/api/games/1").get_json()["recent"][-1]
+
+
 def test_rate_limit_per_seat(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.board import seats
 
@@ -518,7 +631,7 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
     rid = asked.get_json()["request"]
     assert version(client, paul) == seen  # asking changes nothing
     listed = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]
-    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None}]
+    assert listed == [{"id": rid, "seat": "Paul", "action": "undo", "seen": seen, "roll": None, "word": None}]
     problem(client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(paul)), 403,
             "not-host")
     done = client.post(f"/api/games/1/requests/{rid}", json={"confirm": True}, headers=bearer(HOST))
@@ -527,8 +640,14 @@ def test_an_undo_asked_from_a_phone_is_made_when_the_host_confirms_it(db: Path) 
             "no-request")
 
 
-def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path,
+def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Path, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # The default database is another one, with a game 1 of its own: the command typed as said must not touch it.
+    other = tmp_path / "default.sqlite3"
+    assert run(other, "new", "Xena", "Yuri", "--first", "Xena").exit_code == 0
+    assert run(other, "play", "look", "--roll", "2").exit_code == 0
+    monkeypatch.setenv("UW_REFEREE_DB", str(other))
     client = client_for(db, BOARD_HOST_LANG="es")  # the host's terminal speaks Spanish
     cindi = join(client, "Cindi").get_json()["token"]
     paul = join(client, "Paul").get_json()["token"]
@@ -536,11 +655,15 @@ def test_a_request_is_said_on_the_terminal_with_the_command_that_makes_it(db: Pa
     seen = version(client, paul)
     client.post("/api/games/1/requests", json={"action": "amend", "roll": 7, "seen": seen}, headers=bearer(paul))
     said = capsys.readouterr().out
-    assert said.startswith("Partida 1: Paul pide") and said.rstrip().endswith("uw-referee --game 1 amend --roll 7")
+    assert said.startswith("Partida 1: Paul pide")
+    assert said.rstrip().endswith(f"uw-referee --db {db} --game 1 amend --roll 7")
     client.post("/api/games/1/requests", json={"action": "undo", "seen": seen}, headers=bearer(paul))
-    assert capsys.readouterr().out.rstrip().endswith("uw-referee --game 1 undo")
+    line = capsys.readouterr().out.rstrip()
+    assert line.endswith(f"uw-referee --db {db} --game 1 undo")
     assert len(client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]) == 2
-    assert run(db, "--game", "1", "undo").exit_code == 0  # the host types it: the undo is made
+    command = shlex.split(line.split(": ")[-1])  # the host types it as said, in a shell
+    assert command[0] == "uw-referee" and CliRunner().invoke(cli, command[1:]).exit_code == 0  # the undo is made
+    assert "Undid" not in CliRunner().invoke(cli, ["log"]).output  # (the default database's game 1 is untouched)
     assert client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"] == []  # both dropped
     assert "Undid Cindi's LOOK" in run(db, "log").output
 
@@ -659,9 +782,36 @@ def test_spell_binding_names_come_from_the_other_phones_and_the_first_named_wins
     refused = problem(act(client, sue, game=2, action="bind", word="column", seen=after), 422, "refused")
     assert "already named" in refused
     problem(act(client, paul, game=2, action="bind_done", seen=after), 403, "not-your-turn")
-    closed = act(client, cindi, game=2, action="bind_done", seen=after)
-    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity"
-    assert closed.get_json()["waiting"]["word"] == "COLUMN"
+    # The discarder's phone closes nothing: it shows whom the naming waits for (Sue, who has not named or passed).
+    refused = problem(act(client, cindi, game=2, action="bind_done", seen=after), 422, "refused")
+    assert "every other player has named a word or passed" in refused
+    view = client.get("/api/games/2/play", headers=bearer(cindi)).get_json()
+    assert view["binding_waits_for"] == ["Sue"] and view["phase"] == "spell_binding"
+    closed = act(client, sue, game=2, action="pass", seen=after)  # Sue passes: nobody is left, the naming closes
+    assert closed.status_code == 200 and closed.get_json()["phase"] == "sanity", closed.get_json()
+    assert closed.get_json()["waiting"]["word"] == "COLUMN" and closed.get_json()["waiting"]["player"] == "Cindi"
+    said = " ".join(closed.get_json()["notes"])
+    assert "Sue names no word from Cindi's discard." in said and "Cindi must play COLUMN" in said
+    assert "Sue names no word" in run(db, "log", "--game", "2").output  # recorded: the log says it
+
+
+def test_spell_binding_waits_for_the_seated_phones_or_the_host(db: Path) -> None:
+    run(db, "new", "Ann", "Bob", "Cy", "Dee", "--first", "Ann", "--spell-binding")  # game 2: Dee has no phone
+    client = client_for(db)
+    ann, bob, cy = (join(client, name, game=2).get_json()["token"] for name in ("Ann", "Bob", "Cy"))
+    act(client, ann, game=2, action="discard", letters="oclnusm", seen=version(client, ann, game=2))
+    assert client.get("/api/games/2/play", headers=bearer(ann)).get_json()["binding_waits_for"] == ["Bob", "Cy"]
+    passed = act(client, bob, game=2, action="pass", seen=version(client, bob, game=2)).get_json()
+    assert passed["phase"] == "spell_binding" and passed["binding_waits_for"] == ["Cy"] and passed["acted_in_binding"]
+    problem(act(client, bob, game=2, action="pass", seen=passed["version"]), 422, "refused")  # once
+    problem(act(client, bob, game=2, action="bind", word="column", seen=passed["version"]), 422, "refused")
+    # The host closes it before Cy acts (Dee, at the table without a phone, named nothing either).
+    problem(client.post("/api/games/2/corrections", json={"action": "bind_done", "seen": passed["version"]},
+                        headers=bearer(cy)), 403, "not-host")
+    closed = client.post("/api/games/2/corrections", json={"action": "bind_done", "seen": passed["version"]},
+                         headers=bearer(HOST))
+    assert closed.status_code == 200 and closed.get_json()["phase"] != "spell_binding", closed.get_json()
+    assert "no word was named" in run(db, "log", "--game", "2").output
 
 
 def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,8 +52,9 @@ def shoot(driver: Any, name: str, full: bool = True) -> None:
 NEW = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--spell-binding", "--psychotherapy", "--target", "10")
 #: The same game at the keyboard: every action the phones take below, in the same order.
 CLI_GAME = [("play", "look", "--roll", "2"), ("discard", "ttrrddp"), ("undo",), ("discard", "oclnusm"),
-            ("bind", "column", "--by", "Cy"), ("bind", "--done"), ("roll", "15"), ("discard", "qxzvjbw"),
-            ("discard", "ffhhgyy"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
+            ("bind", "column", "--by", "Cy"), ("bind", "--pass", "--by", "Ann"), ("bind", "--done"), ("roll", "15"),
+            ("play", "cthulhu", "--roll", "1", "--allow"),
+            ("discard", "ffwwyyv"), ("roll", "20"), ("discard", "ttrrddp"), ("play", "taps", "--roll", "3"),
             ("undo",), ("play", "taps", "--roll", "15")]
 #: The next game, started at the keyboard while the board runs: the Oath and Last Words, played from the phones.
 NEW_2 = ("new", "Ann", "Bob", "Cy", "--first", "Ann", "--oath", "--last-words", "--target", "20")
@@ -204,7 +205,10 @@ class Table:
 
     def discard(self, who: str, letters: str) -> None:
         self.until(who, "discard-form")
-        self.fill(who, "letters", letters)
+        if self.on(who).find_element("id", "letters").is_displayed():  # the game's optional rules read the letters
+            self.fill(who, "letters", letters)
+        else:
+            assert not letters, "the discard asks no letters in a game without Spell Binding or Psychotherapy"
         self.on(who).find_element("css selector", "#discard-form button").click()
         d = self.on(who)
         wait(lambda: not shown(d, "discard-form") or bool(text_of(d, "message")))
@@ -274,11 +278,24 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         table.on("Cy").find_element("css selector", "#bind-form button").click()
         wait(lambda: "COLUMN" in text_of(table.on("Cy"), "message"))
         wait(lambda: "COLUMN" in text_of(table.on("Bob"), "recent"))  # Bob's phone shows Cy's word
-        table.until("Bob", "close-button")
-        table.click("Bob", "close-button")
+        wait(lambda: "Ann" in text_of(table.on("Bob"), "binding-wait") and "Cy" not in text_of(table.on("Bob"),
+                                                                                             "binding-wait"))
+        assert not shown(table.on("Bob"), "bind-form") and not shown(table.on("Cy"), "bind-form")  # (named)
+        table.until("Ann", "pass-button")                    # Ann names no word: the naming closes by itself
+        table.click("Ann", "pass-button")
         table.roll("Bob", "15")
-        table.discard("Cy", "qxzvjbw")
-        table.discard("Ann", "ffhhgyy")                      # Ann has lost a pawn: Psychotherapy
+        # An overrule: the dictionary refuses CTHULHU (a proper noun); Cy asks the table, the host confirms it.
+        table.until("Cy", "word-form")
+        table.fill("Cy", "word", "cthulhu")
+        table.until("Cy", "ask-allow")
+        table.click("Cy", "ask-allow")
+        wait(lambda: "host" in text_of(table.on("Cy"), "message").lower())
+        d = table.on("host")
+        wait(lambda: "CTHULHU" in text_of(d, "host-requests"), why=lambda: text_of(d, "host"))
+        d.find_element("css selector", "#host-requests button").click()  # Confirm
+        table.roll("Cy", "1")                                # fails: past the target, it scores 0
+        wait(lambda: "overrules the dictionary" in text_of(table.on("TV"), "board"))  # the TV: the table allowed it
+        table.discard("Ann", "ffwwyyv")                      # Ann has lost a pawn: Psychotherapy
         table.roll("Ann", "20")
         table.discard("Bob", "ttrrddp")
         table.play("Cy", "taps", "3")
@@ -292,6 +309,10 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         tv = table.on("TV")
         wait(lambda: "Cy" in text_of(tv, "board") and "win" in text_of(tv, "board").lower())
         assert not text_of(tv, "join-code")                  # a game that is over takes no players
+        for who in ("Ann", "Bob", "Cy"):                     # each phone says what can still be done
+            table.until(who, "no-next")                      # (until the board shows the next game)
+            said = text_of(table.on(who), "over")          # (Bob's phone speaks Spanish)
+            assert "A mistake can still be corrected" in said or "Todavía se puede corregir un error" in said
 
         # The next game, started at the keyboard while the board runs: the TV shows its own link, QR and code.
         uw(db, *NEW_2)
@@ -333,7 +354,8 @@ def test_a_whole_game_from_the_phones_equals_the_cli_game(tmp_path: Path) -> Non
         wait(lambda: "Last Words" in text_of(table.on("Cy"), "waiting"))
         table.discard("Cy", "")                              # Cy's final turn, and Ann wins
         wait(lambda: "Ann wins" in text_of(table.on("TV"), "board"))  # (the TV shares its browser with the host)
-        table.until("Ann", "next-game")
+        table.until("Ann", "over")                           # the end, and a mistake can still be corrected
+        assert shown(table.on("Ann"), "no-next") and shown(table.on("Ann"), "ask-undo")
         errors = [e for w in table.windows for e in console_errors(table.on(w))
                   if not ("/api/games/1/actions" in e and "status of 422" in e)     # the refused word
                   and not ("/api/games/2/seats" in e and "status of 403" in e)]  # game 1's code in game 2

@@ -159,7 +159,7 @@ def test_play_asks_for_the_roll_and_can_wait_for_it(db: Path) -> None:
     result = run(db, "play", "look", input="7\n")
     assert "Cindi rolls 7 and passes" in result.output
     result = run(db, "play", "champ", input="")  # no answer: the play is recorded, the roll awaited
-    assert result.exit_code == 0 and "uw-referee roll N" in result.output
+    assert result.exit_code == 0 and f"uw-referee --db {db} roll N" in result.output  # the database it was given
     assert status(db)["phase"] == "sanity"
     assert "Paul loses a pawn: 4 left." in run(db, "roll", "12").output
 
@@ -515,9 +515,21 @@ def test_a_roll_that_is_not_a_number_reads_the_same_piped_or_typed(db: Path) -> 
 def test_at_the_table_a_roll_out_of_range_and_a_word_read_alike(db: Path) -> None:
     started(db)
     out = run(db, "table", input="look\n21\nabc\n٣\n12\n/quit\n").output
-    assert "Error: '21' is not a roll: type a number from 1 to 20" in out
-    assert "Error: 'abc' is not a roll: type a number from 1 to 20" in out
-    assert "Error: '٣' is not a roll" in out and "Refused" not in out and "Cindi rolls 12" in out
+    assert "Not understood: '21' is not a roll: type a number from 1 to 20" in out
+    assert "Not understood: 'abc' is not a roll: type a number from 1 to 20" in out
+    assert "Not understood: '٣' is not a roll" in out and "Refused" not in out and "Cindi rolls 12" in out
+
+
+def test_no_answer_at_the_table_meets_clicks_developer_wording(db: Path) -> None:
+    # An arrow key typed where the terminal has no line editing arrives as its escape sequence.
+    started(db)
+    out = run(db, "table", input="tae\x1b[Dk\nlook now\n/nope\nundo 1 2\namend x\nlook\n12\n/quit\n").output
+    assert "Invalid value" not in out and "Error:" not in out and "Usage:" not in out
+    assert "Not understood: 'tae\\x1b[Dk' has characters that are not letters" in out
+    assert "Not understood: 'look now': type one word, or 'discard LETTERS'" in out
+    assert "Not understood: '/nope' is not a command; type 'help'" in out
+    assert "Not understood: Type 'undo' or 'undo N' (N actions)" in out
+    assert out.count("Not understood: ") == 5 and "Cindi rolls 12" in out
 
 
 def test_nothing_is_judged_once_the_game_is_over(db: Path) -> None:

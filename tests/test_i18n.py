@@ -286,7 +286,7 @@ ENGLISH_COMMANDS = ("discard", "undo", "redo", "status", "amend", "leave", "help
                     "play", "bind", "check", "rack", "define", "log", "games", "export", "rules", "table", "board",
                     "verify")
 _COMMANDS = "|".join(ENGLISH_COMMANDS)
-_SHELL = re.compile(r"uw-referee(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:" + _COMMANDS + r")(?:, (?:" + _COMMANDS + r"))*)?")
+_SHELL = re.compile(r"(?:uw-referee|\{referee\})(?: --?[\w-]+(?: [\w{}-]+)?)*(?: (?:" + _COMMANDS + r")(?:, (?:" + _COMMANDS + r"))*)?")
 
 
 def english_words(text: str) -> list[str]:

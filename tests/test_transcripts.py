@@ -37,14 +37,17 @@ def read_commands(name: str) -> list[tuple[str, str | None]]:
 
 
 def run_transcript(name: str, db: Path) -> tuple[str, list[tuple[str, int, str]]]:
-    """The transcript's commands run in order; the ``es_`` ones speak Spanish (``UW_LANG=es``)."""
-    runner = CliRunner(env={"UW_LANG": "es"} if name.startswith("es_") else None)
+    """The transcript's commands run in order on ``db``, the default database (``UW_REFEREE_DB``), so a command
+    the referee suggests names no ``--db``; the ``es_`` ones speak Spanish (``UW_LANG=es``). ``{tmp}`` in a
+    command is ``db``'s folder (to name another database with ``--db``), said as ``<tmp>`` in the output."""
+    env = {"UW_REFEREE_DB": str(db), **({"UW_LANG": "es"} if name.startswith("es_") else {})}
+    runner = CliRunner(env=env)
     parts = []
     results = []
     for line, typed in read_commands(name):
-        args = shlex.split(line)
-        result = runner.invoke(cli, ["--db", str(db), *args], input=typed, catch_exceptions=False)
-        output = _VERSION.sub(r'\1-<digest>"', _TIME.sub("<time>", result.output))
+        args = shlex.split(line.replace("{tmp}", str(db.parent)))
+        result = runner.invoke(cli, args, input=typed, catch_exceptions=False)
+        output = _VERSION.sub(r'\1-<digest>"', _TIME.sub("<time>", result.output)).replace(str(db.parent), "<tmp>")
         parts.append(f"$ uw-referee {line}\n{output}[exit {result.exit_code}]\n")
         results.append((line, result.exit_code, result.output))
     return "".join(parts), results
@@ -134,3 +137,27 @@ def test_spell_binding_tie_goes_to_the_word_named_first(tmp_path: Path) -> None:
     assert by_line["bind mucus --by Bob"][0] == 1            # needs two U
     code, out = by_line["bind --done"]
     assert code == 0 and "Ann must play COLUMN for 6 points (named by Bob)" in out  # COLUMNS also 6: named later
+
+
+def test_the_commands_suggested_for_another_database_act_on_it(tmp_path: Path) -> None:
+    # The default database has a game 1 of its own (Cy and Dee's); the one the commands named with --db has
+    # Ann and Bob's. The command the table suggests, typed as said, continues Ann and Bob's.
+    _, results = run_transcript("db", tmp_path / "games.sqlite3")
+    said = [out for line, _, out in results if "party games" in line and line.endswith(" table")][0]
+    command = said.rstrip().rsplit("Continue with: ", 1)[1].replace("<tmp>", str(tmp_path))
+    args = shlex.split(command)
+    assert args[:2] == ["uw-referee", "--db"] and args[2] == str(tmp_path / "party games.sqlite3")
+    typed = CliRunner(env={"UW_REFEREE_DB": str(tmp_path / "games.sqlite3")}).invoke(cli, [*args[1:]], input="/quit\n")
+    assert typed.exit_code == 0 and "Game 1: Ann, Bob." in typed.output and "Cy" not in typed.output
+
+
+def test_a_finished_game_says_what_can_still_be_done(tmp_path: Path) -> None:
+    _, results = run_transcript("over", tmp_path / "games.sqlite3")
+    tables = [out for line, _, out in results if line == "table"]
+    assert "The winner was Ann; now the game goes on." in tables[0]  # amended at the last prompt: play went on
+    assert tables[0].count("A mistake can still be corrected") == 2  # said at each end
+    assert tables[1].startswith("The game is over: Ann won") and "Undid Ann's QUARTZ" in tables[1]
+    suggested = tables[1].split("The next game, same players and rules: ", 1)[1].split(", then ")[0]
+    typed = [line for line, _, _ in results if line.startswith("new ") and "--first" not in line][0]
+    assert suggested == f"uw-referee {typed}"  # the next game's command, as said, started game 2
+    assert results[-2][1] == 0 and "Game 2: Ann, Bo Lee." in results[-2][2]

@@ -15,7 +15,7 @@ from referee.cli_common import CONTEXT, Obj, lang_option
 # The help texts are said when this module is imported: the command chooses its language first.
 HOST_HELP = _("Address to listen on. The default 127.0.0.1 lets only this machine in; 0.0.0.0 lets every "
               "device on the networks this machine is on (phones, a TV) read every game in the database "
-              "(names, scores, words) and use the judge. Nobody can change a game through the board.")
+              "(names, scores, words) and use the judge. Without --players nobody can change a game through the board.")
 
 
 def lan_address() -> str | None:
@@ -64,8 +64,9 @@ def print_qr(url: str) -> None:
     "Serve the live board and the word judge to browsers: a TV, a tablet, the players' phones.\n"
     "\n"
     "The board shows the game as it happens (scores, pawns, whose turn, what the game waits for)\n"
-    "and updates itself within a second of every command; /judge settles a disputed word. It only\n"
-    "reads the database: play goes on with the other commands or 'uw-referee table'. Ctrl-C stops it.\n"
+    "and updates itself within a second of every command; /judge settles a disputed word. Without\n"
+    "--players it only reads the database and play goes on with the other commands or 'uw-referee\n"
+    "table'; with --players the players also play their turns from their phones. Ctrl-C stops it.\n"
     "Each browser sees the pages in its own language (English or Spanish), or the one chosen on the page.\n"
     "\n"
     "\b\n"

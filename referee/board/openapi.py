@@ -44,6 +44,7 @@ OPENAPI: dict[str, Any] = {
                                                        "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
                                                        "your_turn": {"type": "boolean"},
                                                        "can_undo": {"type": "boolean"},
+                                                       "next_game": {"type": ["integer", "null"]},
                                                        "recent": {"type": "array", "items": {"type": "string"},
                                                                   "description": "The last actions, newest first"}}},
             "Version": {"type": "string", "pattern": "^[0-9]{1,9}-[0-9a-f]{16}$",

@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from dictionaries.i18n import _, message_of, msg, ngettext, say
+from referee.asking import asked_action, asked_command, asked_kind, asked_move
 from referee.board.offloop import board_referee
 from referee.board.openapi import OPENAPI
+from referee.board.phone_view import current_game, game_view
 from referee.board.runtime import runtime
 from referee.board.seats import (
     ACTIONS,
@@ -53,8 +55,6 @@ if TYPE_CHECKING:
     from referee.engine import Game
 
 players = Blueprint("players", __name__)
-#: The last actions a phone shows (newest first).
-PHONE_RECENT = 3
 
 
 def install(app: Any) -> None:
@@ -148,48 +148,6 @@ def list_seats(game_id: int) -> Any:
 
 # -- reading and judging --------------------------------------------------------------------------
 
-def game_view(game_id: int, game: Any, seat: str | None = None, can_undo: bool = False) -> dict[str, Any]:
-    """A game as a phone needs it: the state, its version (what the next write sends as ``seen``), what it waits
-    for and the last actions (newest first, in the request's language, as the board shows them), from what the
-    store's read or write returned (no read of its own). ``can_undo``: whether the seat may undo the last action."""
-    from referee.actions import waiting
-
-    state = game.state
-    w = waiting(state)
-    return {"game": game_id, "version": game.version, "events": game.count, "undos": game.generation,
-            "phase": state.phase.value, "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
-            "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
-            "waiting": {"player": w.player, "text": sentence(say(w.text)), "word": w.word, "needs": w.needs,
-                        "letters": w.letters},
-            "seat": seat,
-            "your_turn": bool(seat and w.player and w.player.casefold() == seat.casefold()),
-            "can_undo": bool(seat and can_undo),
-            "recent": _recent(game_id, game)}
-
-
-def _recent(game_id: int, game: Any) -> list[str]:
-    """The last actions in words, newest first: the words the store keeps with the game's snapshot (read or written
-    with the game); only a game kept without them is asked of the board's own copy."""
-    from dictionaries.i18n import message_from_json
-    from referee.board.wording import action_words
-
-    if game.recent is not None:
-        try:
-            actions = [[message_from_json(note) for note in action] for action in game.recent]
-            said = [[note for note in action if note is not None] for action in actions]
-            if said == actions:  # every note readable (else: the board's copy)
-                return [action_words(list(a)) for a in reversed(said)][:PHONE_RECENT]
-        except (ValueError, KeyError, TypeError, AttributeError):
-            pass
-    rt = runtime(current_app)
-    rt.watcher.poll()
-    try:
-        shown = rt.feed(game_id).shown()
-        return list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
-    except BoardError:
-        return []
-
-
 @players.get("/api/games/<int:game_id>/play")
 def read_for_seat(game_id: int) -> Any:
     """The game as this seat sees it (the phone page's read): the seat and the game in one transaction."""
@@ -203,7 +161,7 @@ def verdict(game_id: int) -> Any:
     """The verdict on ``?word=`` as the CLI gives it, tried on the game as it is (card accounting included)."""
     from dictionaries.errors import WordError
     from referee import RulesError
-    from referee.render import check_lines, letters_text
+    from referee.render import OVERRULABLE, check_lines, letters_text
     from referee.terminal import Style
 
     word = request.args.get("word", "")[:40]
@@ -215,11 +173,11 @@ def verdict(game_id: int) -> Any:
     except RulesError as exc:
         raise Problem(409, "refused", sentence(say(message_of(exc)))) from None
     v = prepared.verdict
-    refusal = None
+    refusal, codes = None, ()
     try:
         ref.check_play(prepared)
     except RulesError as exc:
-        refusal = sentence(say(message_of(exc)))
+        refusal, codes = sentence(say(message_of(exc))), tuple(getattr(exc, "codes", ()))
     # The CLI's own words (``uw-referee check``): legal with the score per letter and the sanity check's
     # odds, or not legal and why; then what the game itself says (card accounting, the Oath).
     said = [line.strip().removeprefix("- ") for line in check_lines([v], Style(False))]
@@ -233,7 +191,8 @@ def verdict(game_id: int) -> Any:
             n=v.score, letters=letters_text(v.letters), chance=round(v.success_chance * 100)))
     return jsonify(said=said, word=v.word, legal=v.legal, reasons=[say(r.message) for r in v.reasons], score=v.score,
                    letters=[list(x) if isinstance(x, tuple) else x for x in v.letters],
-                   chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal)
+                   chance=round(v.success_chance * 100), playable=refusal is None, refusal=refusal,
+                   overrulable=bool(refusal and codes and all(c in OVERRULABLE for c in codes)))
 
 
 # -- acting ---------------------------------------------------------------------------------------
@@ -247,7 +206,7 @@ def act(game_id: int) -> Any:
     from referee.actions import RequestError
     from referee.engine import NotTheirTurn, NotYours
     from referee.moves import Bind as BindMove
-    from referee.moves import CloseBinding, Discard, Play, Roll, Undo
+    from referee.moves import CloseBinding, Discard, PassBinding, Play, Roll, Undo
 
     t = tables()
     limit_address(t, client_address())
@@ -263,7 +222,7 @@ def act(game_id: int) -> Any:
     moves: dict[str, Callable[[], Any]] = {
         "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
         "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": lambda: CloseBinding(),
-        "bind": lambda: BindMove(word), "undo": lambda: Undo()}
+        "bind": lambda: BindMove(word), "pass": lambda: PassBinding(), "undo": lambda: Undo()}
     move = moves[action]()
     try:
         result = board_referee().act(game_id, move, seat=key, seen=seen)
@@ -278,8 +237,10 @@ def act(game_id: int) -> Any:
         raise _moved(exc) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    if action in ("bind", "pass"):  # Spell Binding closes once every other seated player named a word or passed
+        result = _close_binding(game_id, result)
     view = game_view(game_id, result.game, key.name, can_undo=action != "undo")  # its own: recorded in the write
-    view["notes"] = [sentence(say(n)) for n in result.notes]
+    view["notes"] = [sentence(say(n)) for n in result.told]  # (an undo too: the phone says what it took back)
     return jsonify(view)
 
 
@@ -312,15 +273,20 @@ def ask(game_id: int) -> Any:
     data = _body()
     action, seen = _correction(data, ASKABLE)
     roll = data.get("roll")
-    if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
+    word = str(data.get("word", "")).strip()[:40]
+    rolled = roll is not None or action == "amend"  # an overrule's roll: with physical dice (virtual: the referee's)
+    if rolled and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
         raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
-    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, version_count(seen) or 0,
-                        roll if action == "amend" else None, seen)
+    if action == "allow" and not word.isalpha():
+        raise Problem(400, "bad-word", _("Say the word the table is asked to allow (\"word\")."))
+    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, asked_action(action, word), version_count(seen) or 0,
+                        roll if action in ("amend", "allow") else None, seen)
     if not seat_book().ask(game_id, asked):
         raise Problem(409, "game-moved", _("The game changed since this page read it; nothing was asked. Look "
                                            "again, then ask."))
     _tell_the_terminal(game_id, asked)
-    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen, roll=asked.roll)
+    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen, roll=asked.roll,
+                     word=asked_kind(asked.action)[1])
     answer.status_code = 202
     return answer
 
@@ -328,19 +294,20 @@ def ask(game_id: int) -> Any:
 def _tell_the_terminal(game_id: int, asked: SeatRequest) -> None:
     """Say a request on the board's terminal, in the host's language, with the command that makes it there
     (the host may confirm it on their page or type that command: the request is then dropped as made)."""
-    import shlex
-
     from referee.board.language import speaking
+    from referee.paths import suggested
 
+    kind, word = asked_kind(asked.action)
     with speaking(str(current_app.config.get("BOARD_HOST_LANG") or "en")):
         said = {"undo": _("{seat} asks to undo the last action."),
                 "redo": _("{seat} asks to redo the last undone action."),
                 "amend": _("{seat} asks to correct the last roll to {roll}."),
-                "leave": _("{seat} asks to leave the game.")}[asked.action].format(seat=asked.seat, roll=asked.roll)
-        command = {"undo": "undo", "redo": "redo", "amend": f"amend --roll {asked.roll}",
-                   "leave": f"leave {shlex.quote(asked.seat)}"}[asked.action]
+                "leave": _("{seat} asks to leave the game."),
+                "allow": _("{seat} asks the table to allow {word}, which the referee refuses.")}[kind].format(
+            seat=asked.seat, roll=asked.roll, word=word)
+        command = asked_command(asked.action, asked.seat, asked.roll)
         line = _("Game {game}: {request} Confirm it on the host's page, or type: {command}").format(
-            game=game_id, request=said, command=f"uw-referee --game {game_id} {command}")
+            game=game_id, request=said, command=suggested(command, current_app.config.get("BOARD_DB"), game_id))
     print(line, flush=True)
 
 
@@ -371,7 +338,7 @@ def correct(game_id: int) -> Any:
     """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen":
     VERSION}`` takes back or puts back the last action, whoever took it."""
     require_host(_("Only the host can undo or redo another player's action."))
-    action, seen = _correction(_body())
+    action, seen = _correction(_body(), ("bind_done", "redo", "undo"))
     return _correct(game_id, action, seen)
 
 
@@ -380,21 +347,33 @@ def _correct(game_id: int, action: str, seen: str, asked: SeatRequest | None = N
     own-undo right and the other requests, in its transaction)."""
     from referee import GameChanged, RulesError
     from referee.actions import RequestError
-    from referee.moves import Amend, Leave, Redo, Undo
+    from referee.moves import CloseBinding, Redo, Undo
 
-    if action == "leave" and asked is not None:
-        move: Any = Leave(asked.seat)
-    elif action == "amend" and asked is not None and asked.roll is not None:
-        move = Amend(asked.roll)
+    if action == "bind_done":  # the host closes Spell Binding, whoever is still to name a word
+        move: Any = CloseBinding()
+    elif asked is not None:  # as asked: an overrule is the seat's own play, on its turn
+        move = asked_move(asked.action, asked.seat, asked.roll)
     else:
         move = Undo() if action == "undo" else Redo()
+    seat = asked.seat if asked is not None and asked_kind(asked.action)[0] == "allow" else None
     try:
-        result = board_referee().act(game_id, move, seen=seen)
+        result = board_referee().act(game_id, move, seat=seat, seen=seen)
     except GameChanged as exc:
         raise _moved(exc) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     return jsonify(game_view(game_id, result.game))
+
+
+def _close_binding(game_id: int, result: Any) -> Any:
+    """``result`` with Spell Binding closed when nobody seated is left to name a word or pass (the library decides:
+    ``Referee.close_when_all_acted``); when the game moved meanwhile, the naming or pass stands as made."""
+    from referee import GameChanged, RulesError
+
+    try:
+        return board_referee().close_when_all_acted(result, seat_book().taken(game_id))
+    except (GameChanged, RulesError):
+        return result
 
 
 def _moved(exc: Exception) -> Problem:
@@ -406,7 +385,7 @@ def _moved(exc: Exception) -> Problem:
 @players.get("/host")
 def host_page() -> Any:
     """The host's page: the secret stays in the link's fragment (never sent in a request line or logged)."""
-    return render_template("host.html", title=_("Host"), nav="host", game_id=_current_game())
+    return render_template("host.html", title=_("Host"), nav="host", game_id=current_game())
 
 
 @players.get("/api/games/<int:game_id>/host")
@@ -421,29 +400,16 @@ def host_view(game_id: int) -> Any:
     book = seat_book()
     view = game_view(game_id, game, None, False)
     view["join"] = join_box(game_id)
-    view["current"] = _current_game()
+    view["current"] = current_game()
     taken = book.taken(game_id)
     view["seats"] = [{"seat": p.name, "taken": p.name.casefold() in taken} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": game.version, "roll": a.roll}
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": asked_kind(a.action)[0], "seen": game.version,
+                         "roll": a.roll, "word": asked_kind(a.action)[1]}
                         for a in book.requests(game_id, game.count)]  # (a write drops them: all on this version)
     return jsonify(view)
 
 
 # -- pages and documents --------------------------------------------------------------------------
-
-def _current_game() -> int | None:
-    """The game the board shows on its front page (pinned, else the most recently active), if any; none on a hosted
-    board (each table is its own)."""
-    if current_app.config.get("BOARD_HOSTED"):
-        return None
-    game_id = current_app.config.get("BOARD_GAME")
-    if game_id is not None:
-        return int(game_id)
-    try:
-        return runtime(current_app).feed(None).shown().id
-    except BoardError:
-        return None
-
 
 def _known(game_id: int) -> Any:
     """The game as the board shows it; an unknown one is the board's page saying so (404)."""
@@ -457,7 +423,7 @@ def join_current() -> Any:
     """The join link the terminal prints: the join page of the game the board shows now."""
     from flask import redirect
 
-    game_id = _current_game()
+    game_id = current_game()
     if game_id is None:
         return render_template("phone.html", title=_("Join the game"), nav="join", game_id=None, players=[])
     query = request.query_string.decode()
@@ -467,8 +433,9 @@ def join_current() -> Any:
 @players.get("/games/<int:game_id>/join")
 def join_page(game_id: int) -> Any:
     """The phone's page: the code, a seat, then the turns of that seat."""
-    names = list(_known(game_id).state.setup.players)
-    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id, players=names)
+    setup = _known(game_id).state.setup
+    return render_template("phone.html", title=_("Join the game"), nav="join", game_id=game_id,
+                           players=list(setup.players), options=setup.options)
 
 
 @players.get("/games/<int:game_id>/join.svg")

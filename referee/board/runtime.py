@@ -106,6 +106,11 @@ class Runtime:
             self._feeds.move_to_end(game_id)
             return feed
 
+    def kept(self, game_id: int) -> Feed | None:
+        """The board's copy of the game when it keeps one (nothing read: as of the last commit the watcher saw)."""
+        with self._lock:
+            return self._feeds.get(game_id)
+
     def render(self, game_id: int | None, lang: str) -> Render:
         """The board of the game in ``lang``: rendered once per commit that changes it, then shared."""
         with self._lock:

@@ -46,9 +46,9 @@ CSRF_HEADER = "X-CSRF-Token"
 MAX_JSON_DEPTH = 16
 #: The actions a seat may post and whether only the player whose turn it is may post them.
 TURN_ACTIONS = {"play", "roll", "discard", "bind_done"}
-ACTIONS = TURN_ACTIONS | {"bind", "undo"}
+ACTIONS = TURN_ACTIONS | {"bind", "pass", "undo"}
 #: What a seat may ask the host for: any undo or redo, a correction of the latest roll, leaving the game.
-ASKABLE = ("undo", "redo", "amend", "leave")
+ASKABLE = ("undo", "redo", "amend", "leave", "allow")  # (referee.asking: an overrule too)
 
 log = logging.getLogger(__name__)
 

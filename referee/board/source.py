@@ -138,6 +138,7 @@ class Feed:
         self.updated = ""
         self.actions: deque[list[str]] = deque(maxlen=max(1, recent))
         self.problem: BoardError | None = None
+        self.corrections = 0  # how many corrections the game had when it was last read: the table was told them
         self._last: tuple[int, Event | None, bytes | None] | None = None  # seq, event, digest of the last event kept
         self.replays = 0  # how many times it started from the creation (the tests count them)
 
@@ -161,7 +162,7 @@ class Feed:
     def refresh(self) -> bool:
         """Catch up with the database; True when what it shows changed."""
         store = open_store(self.path, read_only=True)
-        kept = None
+        kept, told = None, list[Message]()
         try:
             target = self.asked
             if self._last is not None:
@@ -169,13 +170,18 @@ class Feed:
                 if gid != self.id or not rows or not self._same(rows[0]):
                     self._last, target = None, gid  # another game, or this one undone or amended: start again
                 else:
+                    if updated != self.updated:  # the corrections made since it last looked (an undo, a redo)
+                        told, self.corrections = _told(store, gid, "", self.corrections)
                     rows = rows[1:]
             if self._last is None:
                 kept = store.resumed(target)
                 if kept is None:  # no snapshot with words to start from: the events, from the creation
                     gid, updated, rows = store.tail(target, 0)
+                    last_at = rows[-1][1] if rows else ""
                 else:
                     gid, updated, rows = kept[0], kept[1], []
+                    last_at = store.tail(gid, kept[4])[2][0][1]  # the time of the snapshot's last event
+                told, self.corrections = _told(store, gid, last_at)
         except StoreError as exc:
             problem = _fail(exc, self.asked)
             changed = self.problem is None or message_of(self.problem) != message_of(problem)
@@ -192,6 +198,7 @@ class Feed:
                 self._resume(kept[2], kept[3], kept[4], kept[5])
             else:
                 self._apply(rows)
+            self.actions.extend([line] for line in told)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("the board cannot replay game %s of %s: %s", gid, shown(self.path), exc)
             self.problem = _fail(StoreError(str(exc)), self.asked)
@@ -233,6 +240,19 @@ class Feed:
                 else:
                     self.actions.append(list(notes))
             self._last = (seq, event, digest)
+
+
+def _told(store: Store, game_id: int, since: str, known: int | None = None) -> tuple[list[Message], int]:
+    """The corrections the table is told among the last actions, where the undone action was, in words, and how
+    many the game has: those after the first ``known`` (as the board carries a game forward), else those made
+    since ``since``, its last event's time (when the board starts again). Read only when the game was written
+    since the board last looked."""
+    from referee.events import Correction
+    from referee.words import correction_message
+
+    _gid, records = store.corrections(game_id)
+    new = records[known:] if known is not None else [(at, r) for at, r in records if since and at >= since]
+    return [correction_message(Correction.from_dict(record)) for _at, record in new], len(records)
 
 
 def recent_notes(events: list[Event], count: int) -> list[list[str]]:

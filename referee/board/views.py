@@ -92,14 +92,14 @@ def board_context(shown: Shown) -> dict[str, Any]:
     }
 
 
-def _join(game_id: int) -> dict[str, str] | None:
+def _join(game_id: int) -> dict[str, Any] | None:
     """The game's join link, QR code and code, on a board that lets phones play (``--players``): part of the
-    live board, so the TV shows the current game's and follows it to a new game."""
+    live board, so the TV follows a new game; ``parts``: the link in pieces ending after a slash, where alone it breaks."""
     if "players" not in current_app.extensions:
         return None
     from referee.board.seats import join_box
 
-    return join_box(game_id)
+    return {**(box := join_box(game_id)), "parts": [p for p in re.findall(r"[^/]*(?:/+|$)", box["url"]) if p]}
 
 
 def _columns(players: int) -> int:

@@ -13,10 +13,14 @@
   const stream = new URL(board.dataset.stream, window.location.href);
   stream.searchParams.set("lang", document.documentElement.lang);
 
-  // On a TV the last actions and the words used are cut to the screen: a cut list fades out at its foot.
+  // On a TV the last actions and the words used are cut to the screen: a cut list fades out at its foot. The
+  // table's facts are shown whole or not at all (there is room for them with few players).
   function markCut() {
     board.querySelectorAll(".recent-panel, .words").forEach(function (box) {
       box.classList.toggle("cut", box.scrollHeight > box.clientHeight + 1);
+    });
+    board.querySelectorAll(".table-panel").forEach(function (box) {
+      box.classList.toggle("left-out", box.scrollHeight > box.clientHeight + 1);
     });
   }
   markCut();

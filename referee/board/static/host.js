@@ -26,6 +26,7 @@
     view = v;
     if (v.current && String(v.current) !== root.dataset.game) { window.location.reload(); return; }  // a new game
     document.getElementById("host-waiting").textContent = v.waiting.text;
+    document.getElementById("host-close-binding").hidden = v.phase !== "spell_binding";  // whoever has yet to name
     const join = document.getElementById("host-join");
     join.textContent = v.over ? "" : join.dataset.tJoin.replace("{url}", new URL(v.join.url, window.location.href).href)
       .replace("{code}", v.join.code);
@@ -62,8 +63,9 @@
     (v.requests || []).forEach(function (a) {
       const li = document.createElement("li");
       const texts = { undo: root.dataset.tAsksUndo, redo: root.dataset.tAsksRedo, amend: root.dataset.tAsksAmend,
-        leave: root.dataset.tAsksLeave };
-      const text = (texts[a.action] || a.action).replace("{seat}", a.seat).replace("{roll}", String(a.roll));
+        leave: root.dataset.tAsksLeave, allow: root.dataset.tAsksAllow };
+      const text = (texts[a.action] || a.action).replace("{seat}", a.seat).replace("{roll}", String(a.roll))
+        .replace("{word}", a.word || "");
       li.appendChild(document.createTextNode(text + " "));
       [[root.dataset.tConfirm, true], [root.dataset.tRefuse, false]].forEach(function (pair) {
         li.appendChild(button(pair[0], function () {
@@ -88,6 +90,7 @@
       read();
     });
   }
+  document.getElementById("host-close-binding").addEventListener("click", function () { correct("bind_done"); });
   document.getElementById("host-undo").addEventListener("click", function () { correct("undo"); });
   document.getElementById("host-redo").addEventListener("click", function () { correct("redo"); });
   if (window.EventSource && root.dataset.stream) {
