@@ -43,6 +43,10 @@ cleanup() {
     for mounted in dev/shm dev/pts sys proc; do
         if mountpoint -q "$root/$mounted"; then umount -l "$root/$mounted"; fi
     done
+    # and whatever a test mounted inside (ip netns mounts /run/netns), deepest first
+    awk -v r="$root/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r | while read -r inner; do
+        umount -l "$inner" || true
+    done
     # Never delete through a mount that is still there (a host directory seen inside the root).
     if [ "${FRESH_KEEP:-0}" != 1 ] && ! grep -q " $root/" /proc/mounts; then rm -rf "$root"; fi
 }
