@@ -36,7 +36,7 @@ def phone_actions(db: str | Path, size: int) -> tuple[Callable[[], None], Callab
     of the player whose turn it is, then its discard with the version read)."""
     gid, _game, _ = open_store(db).create(Setup(("Ann", "Bob", "Cy"), target=10**9, card_accounting=False),
                                           long_game(size))
-    client = client_for(Path(db) if not str(db).startswith("postgresql") else db)  # type: ignore[arg-type]
+    client = client_for(Path(db) if not str(db).startswith("postgresql") else db)
     tokens = {n: client.post(f"/api/games/{gid}/seats", json={"code": join_code(HOST, gid), "seat": n}
                              ).get_json()["token"] for n in ("Ann", "Bob", "Cy")}
     turn = [client.get(f"/api/games/{gid}/play", headers=bearer(tokens["Ann"])).get_json()["waiting"]["player"]]
