@@ -41,7 +41,7 @@ quick: $(BIN)/.installed  ## the fast loop while working: lint, types, dead code
 	@$(call timed,dead code,$(BIN)/vulture)
 	@$(call timed,quick tests,$(BIN)/python -m pytest -q -m "not slow")
 
-dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base dict-gcide; wordfreq from the [build] extra)
+dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base; wordfreq from the [build] extra)
 	$(BIN)/pip install -q -e '.[build]'
 	$(BIN)/python -m tools.build_dictionary
 

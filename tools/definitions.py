@@ -1,6 +1,6 @@
 """The definitions shipped with the dictionary: which WordNet senses each spelling shows and in what order,
-those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, the
-project's own glosses (``tools.glosses``) for the words no source defines, and their files."""
+those built from a base word (plurals, tenses, comparatives), the project's own glosses (``tools.glosses``)
+for the words WordNet lacks, and their files."""
 from __future__ import annotations
 
 import hashlib
@@ -16,14 +16,12 @@ from dictionaries import (
     DEFINITIONS_MAGIC,
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
-    GCIDE_FLAG,
     OWN_FLAG,
     PARTS_OF_SPEECH,
     WORDNET_PARTS,
     morphology,
 )
 from tools.build_inputs import KEY_RE, BuildError
-from tools.gcide import Gcide
 from tools.glosses import Glosses
 from tools.wordnet import WordNet
 
@@ -186,30 +184,13 @@ def own_definitions(key: str, glosses: Glosses | None) -> list[tuple[str, str, i
     return []
 
 
-def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str, int] | None:
-    """GCIDE's first current sense of ``key``, else of the base a plural or verb form is read as (AYES: AYE;
-    HERS: HER), or a comparative, when that base is an adjective (TONIER: not GCIDE's noun TONY, a
-    simpleton), as (part, gloss, GCIDE_FLAG)."""
-    found = gcide.define(key)
-    for derivation in morphology.derivations(key):
-        if found is not None:
-            break
-        if derivation.rule in _ANY_PART and derivation.base != key:
-            found = gcide.define(derivation.base)  # HERS: HER, a pronoun
-        elif derivation.rule in _DEFINED_THROUGH and derivation.base != key:
-            found = gcide.define(derivation.base, "adjective")
-    return (*found, GCIDE_FLAG) if found is not None else None
-
-
 def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
-                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset(),
                       glosses: Glosses | None = None) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
 
     A word (``words``: the keys with a word sense) WordNet has nothing for but names gets the project's own
-    glosses (``own_definitions``) unless GCIDE defines the word itself, else the definition the rule table
-    builds from another word (``built_definition``), else, when it is legal at the default size
-    (``legal``), GCIDE's (``gcide_definition``), else WordNet's names. A form or variant line of the
+    glosses (``own_definitions``), else the definition the rule table builds from another word
+    (``built_definition``), else WordNet's names. A form or variant line of the
     glosses shows its base's definitions. BuildError names a form or variant whose base nothing defines."""
     words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if KEY_RE.fullmatch(lemma)}
@@ -232,17 +213,13 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
             chosen = definition_ids(wordnet, key)  # a name's own senses (London)
         else:  # a word: not a name's senses while another source defines it (WHO: the pronoun)
             chosen = definition_ids(wordnet, key, names=False)
-            gcide_own = gcide is not None and key in legal and gcide.define(key) is not None
-            if not chosen and not gcide_own:
+            if not chosen:
                 chosen = [ref_of(*made) for made in own_definitions(key, glosses)]
             if not chosen and not definition_ids(wordnet, key):
                 made = built_definition(key, known, wordnet)
                 chosen = [ref_of(*made, 0)] if made is not None else []
                 if chosen:
                     guessed.add(key)  # a form or variant line of the glosses says better
-            if not chosen and gcide is not None and key in legal:  # rarer words: more bytes than they serve
-                found = gcide_definition(key, gcide)
-                chosen = [ref_of(*found)] if found is not None else []
             if not chosen:
                 chosen = definition_ids(wordnet, key)  # nothing else: the names' (BAPTIST, COGNAC, WIFI)
             if not chosen:
@@ -280,7 +257,7 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     records = [bytes([PARTS_OF_SPEECH.index(part) | (built[(part, offset)][1] if offset < 0 else 0)])
                + (built[(part, offset)][0] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
-    counted = {flag: sum(1 for _text, f in built.values() if f == flag) for flag in (GCIDE_FLAG, OWN_FLAG)}
+    own = sum(1 for _text, f in built.values() if f == OWN_FLAG)
     offsets, position = [], 0
     for record in records:
         offsets.append(position)
@@ -292,9 +269,7 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
     return {
         "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
-                  + (f"; GCIDE for {counted[GCIDE_FLAG]} glosses of words WordNet lacks" if counted[GCIDE_FLAG] else "")
-                  + (f"; own glosses (tools/glosses.tsv) for {counted[OWN_FLAG]} glosses of words no source defines"
-                     if counted[OWN_FLAG] else ""),
+                  + (f"; own glosses (tools/glosses.tsv) for {own} glosses of words WordNet lacks" if own else ""),
         "entries": len(items),
         "glosses": len(records),
         "per_part_of_speech": DEFINITIONS_PER_PART,
