@@ -64,11 +64,24 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
                     own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
                     break
     irregular = {(part, lemma) for part, lemma in wordnet.exceptions.get(key, ())}
+    # Issue 36: the base the project's rule table reads (BEES: BEE; SINES: SINE) before the shorter stem
+    # WordNet's morphy also strips "-es" to (BE, SIN), whose commoner senses would otherwise lead.
+    read = {d.base for d in morphology.derivations(key) if d.rule in _DEFINED_THROUGH}
+    verb_form = any(d.rule in _VERB_FORMS and (d.base, "verb") in wordnet.senses for d in morphology.derivations(key))
     candidates: list[tuple[int, int, int, float, int, str, int]] = []
     tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
+    heads: dict[str, int] = {}  # the best place of the word in a synset of the part: 0 when it heads one
     for part, lemma in bases:
         tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
-        rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2
+        rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2 if lemma in read else 3
+        if rank == 0 and verb_form and part != "verb" and _corpus_count(wordnet, lemma, part) <= 1 and any(
+                ("verb", d.base) in bases and _corpus_count(wordnet, d.base, "verb") > 1
+                for d in morphology.derivations(key) if d.rule in _VERB_FORMS):
+            rank = 2  # COPING: its own noun (a wall's top course), which the corpus met once, after COPE's senses
+        if verb_form and part == "verb" and rank > 0:
+            rank = 1 if rank == 2 else rank  # GUESTED, DOLED: a verb form leads with the verb
+        heads[part] = min(heads.get(part, 99), min((wordnet.places.get((part, o, lemma), 99)
+                                                    for o in wordnet.senses[(lemma, part)]), default=99))
         for index, offset in enumerate(wordnet.senses[(lemma, part)]):
             if (part, offset) not in wordnet.glosses:
                 continue
@@ -87,9 +100,17 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
         if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
             chosen.append(offset)
             groups.setdefault((rank, part), []).append(offset)
+    # No count tells the parts apart: an adverb the word heads a synset of first (NOWADAYS: "in these times",
+    # before the noun synset it is second in); nouns and verbs keep WordNet's order (SCAMP, POTHER, VICTUAL).
     order = sorted(groups, key=lambda group: (group[0], -counted[group], -tagged[group[1]],
+                                              not (group[1] == "adverb" and heads[group[1]] == 0),
                                               PARTS_OF_SPEECH.index(group[1])))
     return [(part, offset) for rank, part in order for offset in groups[(rank, part)]]
+
+
+def _corpus_count(wordnet: WordNet, lemma: str, part: str) -> int:
+    """How often WordNet's tagged corpus met ``lemma`` in ``part`` (cntlist), over all its senses."""
+    return sum(wordnet.counts.get((lemma, part, offset), 0) for offset in wordnet.senses.get((lemma, part), ()))
 
 
 def centrality(wordnet: WordNet, part: str, offset: int, lemma: str) -> float:
@@ -104,6 +125,8 @@ _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_partici
 #: a noun's or a verb's (DEEDED: the noun DEED; English makes verbs of nouns): not a comparative (CURER).
 _ANY_PART = frozenset({"plural_or_third_person", "past", "present_participle"})
 _NOUN_OR_VERB = ("noun", "verb")
+#: The rules that make a verb form (its definition leads with the verb's senses, issue 36).
+_VERB_FORMS = frozenset({"past", "present_participle"})
 
 
 
@@ -184,6 +207,20 @@ def own_definitions(key: str, glosses: Glosses | None) -> list[tuple[str, str, i
     return []
 
 
+def own_verb_senses(key: str, wordnet: WordNet, glosses: Glosses | None) -> list[tuple[str, str, int]]:
+    """The project's own verb glosses of the base of a verb form whose base WordNet knows in no verb sense
+    (GUESTED, DOLED, DOMING: WordNet has GUEST, DOLE and DOME only as nouns), as (part, gloss, OWN_FLAG):
+    a verb form leads with the verb (issue 36)."""
+    senses = glosses.senses if glosses is not None else {}
+    for derivation in morphology.derivations(key):
+        base = derivation.base
+        if derivation.rule in _VERB_FORMS and base in senses and (base, "verb") not in wordnet.senses:
+            found = [(part, text, OWN_FLAG) for part, text in senses[base] if part == "verb"]
+            if found:
+                return found
+    return []
+
+
 def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
                       glosses: Glosses | None = None) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
@@ -213,6 +250,8 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
             chosen = definition_ids(wordnet, key)  # a name's own senses (London)
         else:  # a word: not a name's senses while another source defines it (WHO: the pronoun)
             chosen = definition_ids(wordnet, key, names=False)
+            if chosen:  # GUESTED: the verb GUEST (the project's gloss) before the noun WordNet has
+                chosen = [ref_of(*made) for made in own_verb_senses(key, wordnet, glosses)] + chosen
             if not chosen:
                 chosen = [ref_of(*made) for made in own_definitions(key, glosses)]
             if not chosen and not definition_ids(wordnet, key):
