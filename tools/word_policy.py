@@ -322,7 +322,8 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
     an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
     of a past tense (HIDDER: HID) is no form. An adjective that is also an adverb takes no -ly (FASTLY,
-    LONGLY), a superlative no plural (LATESTS), a substance no plural (HELIUMS), and a word with at least as
+    LONGLY), a superlative no plural (LATESTS), a mass noun no plural (HELIUMS, DEAFNESSES, DANDRUFFS: an
+    abstract ending, or only WordNet senses of attributes, states and substances), and a word with at least as
     many noun or verb senses in WordNet as adjective ones no -er, -est or -ly (MURKER, HAZELLY). Size 95,
     SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly nonce
     (MUGGERED, GYBER, HEXS). A form made legal vouches for its own forms in turn (REDOS: REDO)."""
@@ -343,8 +344,9 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
         base = found.base
         if found.rule == "plural_or_third_person" and "verb" not in known and (
                 (base.endswith("est") and "adjective" in known)  # LATESTS, LEASTS: "the latest" takes no plural
-                or all(wordnet.lexfiles.get(("noun", o)) == _SUBSTANCES for o in wordnet.senses[(base, "noun")])):
-            return False  # HELIUMS, ARGONS: a substance's name is a mass noun
+                or base.endswith(_ABSTRACT_ENDINGS)
+                or all(wordnet.lexfiles.get(("noun", o)) in _MASS_KINDS for o in wordnet.senses[(base, "noun")])):
+            return False  # HELIUMS, DEAFNESSES, DANDRUFFS: a substance, quality or state is a mass noun
         if found.rule in ("comparative", "superlative", "adverb") and not base.endswith("y") and (
                 len(wordnet.senses.get((base, "adjective"), ())) <= max(
                     len(wordnet.senses.get((base, "noun"), ())), len(wordnet.senses.get((base, "verb"), ())))):
@@ -364,8 +366,11 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     changes["follows_base"] = sorted(moved)
 
 
-#: WordNet's lexicographer file of substances (noun.substance): their names are mass nouns.
-_SUBSTANCES = 27
+#: WordNet's lexicographer files of attributes, states and substances (noun.attribute, noun.state,
+#: noun.substance): nouns all of whose senses are of these kinds are mass nouns, without a plural.
+_MASS_KINDS = frozenset({7, 26, 27})
+#: Endings of abstract nouns of quality or doctrine that take no plural (DEAFNESSES, ARABILITIES, -ISMS).
+_ABSTRACT_ENDINGS = ("ness", "ity", "ism", "ence", "ancy", "ency")
 #: The part of speech a base must be a WordNet lemma of, per regular form (rule 9).
 _FORM_NEEDS: dict[str, tuple[str, ...]] = {
     "plural_or_third_person": ("noun", "verb"), "past": ("verb",), "present_participle": ("verb",),
