@@ -50,7 +50,7 @@ quick: $(BIN)/.installed  ## the fast loop while working: lint, types, dead code
 fresh:  ## make run and make test from a clean clone on a new Debian root (debootstrap); prints the result
 	bash tools/fresh.sh
 
-dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base dict-gcide; wordfreq from the [build] extra)
+dictionary: $(BIN)/.installed  ## rebuild dictionaries/data (apt-get install scowl wordnet-base; wordfreq from the [build] extra)
 	$(BIN)/pip install -q -e '.[build]'
 	$(BIN)/python -m tools.build_dictionary
 

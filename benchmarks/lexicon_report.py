@@ -412,7 +412,15 @@ def main(argv: list[str] | None = None) -> int:
     drawn_before = set(accepted) | set(accepted_fresh) | set(accepted_third)
     issue19 = issue19_samples(dictionary, before, frequent_words(REASON_POOL), drawn_before)
     issue19["demoted_all"] = rule3_demoted(before, dictionary)
+    from benchmarks import lexicon_issue36  # issue 36's four samples (it imports this module's helpers)
+    from tools.frequencies import open_frequencies
+    from tools.wordnet import DEFAULT_WORDNET, read_wordnet
+
+    _, _, built = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY, open_frequencies("wordfreq"), read_wordnet(DEFAULT_WORDNET))
+    moved = built["_changes"]["follows_base"]
+    issue36 = lexicon_issue36.samples(dictionary, moved)
     if args.samples:
+        lexicon_issue36.write(issue36)
         same = "accept | refuse | borderline, as in accepted_sample.tsv"
         if args.old_data is not None:
             # What SCOWL alone holds at the default size, without today's overlay (its words, CHAD and kin,
@@ -607,6 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     if share < 0.93:
         failures.append(f"definition coverage {share:.1%}")
     failures += issue19_report(dictionary, issue19)
+    failures += lexicon_issue36.report(dictionary, issue36, len(moved))
     print("\n" + ("all targets hold" if not failures else "NOT MET: " + "; ".join(failures)))
     return 0 if not failures else 1
 

@@ -59,16 +59,15 @@ RECORD_FILES: tuple[str, ...] = (WORDS_RECORDS, RECORD_FORMS, RECORD_LEVELS)
 #: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".
 DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endian each, in display order
 DEFINITIONS_TEXT = "definitions.text"    # header, gloss offsets, then each gloss: part-of-speech byte + UTF-8 text
-#: Set in a gloss's part-of-speech byte when the gloss is GCIDE's, not WordNet's (issue 19).
-GCIDE_FLAG = 0x80
-#: Set instead when the gloss is the project's own (tools/glosses.tsv: words no source defines).
+#: Set in a gloss's part-of-speech byte when the gloss is the project's own (tools/glosses.tsv: words WordNet
+#: does not define), not WordNet's.
 OWN_FLAG = 0x40
-#: Definition.source by those flags.
-SOURCE_NAMES: dict[int, str] = {0: "WordNet", GCIDE_FLAG: "GCIDE", OWN_FLAG: "own glosses"}
+#: Definition.source by that flag.
+SOURCE_NAMES: dict[int, str] = {0: "WordNet", OWN_FLAG: "own glosses"}
 DEFINITION_FILES: tuple[str, ...] = (DEFINITIONS_TRIE, DEFINITIONS_TEXT)
 DEFINITIONS_MAGIC = b"UWDEFS1\n"         # first 8 bytes of DEFINITIONS_TEXT; then uint32 count, count+1 uint32 offsets
 DEFINITION_ID_BYTES = 3
-#: Part-of-speech byte -> name, as the API shows it: WordNet's four, then the function words' (GCIDE's).
+#: Part-of-speech byte -> name, as the API shows it: WordNet's four, then the function words' (the project's own glosses).
 PARTS_OF_SPEECH: tuple[str, ...] = ("noun", "verb", "adjective", "adverb",
                                     "preposition", "pronoun", "conjunction", "interjection")
 #: The parts of speech WordNet has.

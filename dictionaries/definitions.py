@@ -1,4 +1,4 @@
-"""Short definitions of a word (WordNet's, else GCIDE's first sense, else the project's own), from the
+"""Short definitions of a word (WordNet's, else the project's own glosses), from the
 memory-mapped files the build writes.
 
 A table disputing a word wants to know what it means. ``definitions("taps")`` gives the senses of
@@ -22,7 +22,6 @@ from dictionaries import (
     DEFINITIONS_MAGIC,
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
-    GCIDE_FLAG,
     METADATA,
     OWN_FLAG,
     PARTS_OF_SPEECH,
@@ -34,13 +33,13 @@ from dictionaries.i18n import msg
 from dictionaries.verdict import normalize_word
 
 _HEADER = len(DEFINITIONS_MAGIC) + 4
-_SOURCE_BITS = GCIDE_FLAG | OWN_FLAG
+_SOURCE_BITS = OWN_FLAG
 
 
 class Definition(NamedTuple):
     """One sense of a word: its part of speech (noun, verb, adjective, adverb...), a short gloss and
-    the dictionary it comes from ("WordNet", "GCIDE" for words WordNet lacks, or "own glosses" for words
-    no source defines, written for the project), to credit it."""
+    the dictionary it comes from ("WordNet", or "own glosses" for words WordNet does not define, written
+    for the project), to credit it."""
 
     part_of_speech: str
     text: str

@@ -64,7 +64,7 @@ _PREFIXES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 UNGRADABLE: frozenset[str] = frozenset({
     "baby", "army", "navy", "gilt", "mere", "prime", "main", "chief", "dead", "mock", "sole", "utter",
     "only", "own", "live", "ill", "real", "gold", "pet", "key", "top", "mass", "toy", "bay",
-    "ruby", "ivory", "ebony",
+    "ruby", "ivory", "ebony", "said",  # SAIDEST: the adjective SAID (aforesaid) does not grade
 })
 #: Two-syllable adjectives with other endings that do take -er/-est, as Merriam-Webster inflects them
 #: (EVILER, STUPIDER, ACUTER, OBTUSER, RAPIDER, VIVIDER, VERIEST).
@@ -79,7 +79,7 @@ _TWO_SYLLABLE_ENDINGS: tuple[str, ...] = ("y", "ow", "le", "er", "ure", "et", "i
 _VOWEL_GROUP = re.compile(r"[aeiou]+y?|(?<!^)y(?![aeiou])")
 #: A one-syllable spelling ending consonant, one vowel, one consonant (RAT, HOT, GAB): its final consonant
 #: doubles before -ed, -er, -est, -ing. W, X and Y never double (SNOWED, BOXER, PLAYER).
-_SHORT_CLOSED = re.compile(r"[^aeiou]+[aeiou][^aeiouwxy]")
+_SHORT_CLOSED = re.compile(r"(?:qu|[^aeiou])+[aeiou][^aeiouwxy]")  # QU is a consonant: QUIT, QUITTED
 
 
 def syllables(word: str) -> int:
@@ -179,18 +179,26 @@ def no_irregular_forms(_base: str, _part: str) -> bool:
 IRREGULAR_RULES: dict[str, str] = {"past": VERB, "comparative": ADJECTIVE, "superlative": ADJECTIVE}
 
 
+#: The regular forms a table plays wherever the word list holds them once their base is legal (issue 36):
+#: plurals and -s, -ed, -ing, -er/-est of an adjective that grades, -ly of an adjective, agent -er.
+REGULAR_FORMS: frozenset[str] = frozenset({"plural_or_third_person", "past", "present_participle", "comparative",
+                                           "superlative", "agent", "adverb"})
+
+
 def form_of(word: str, legal: Callable[[str], bool], parts: Callable[[str], Iterable[str]],
-            irregular: Callable[[str, str], bool] = no_irregular_forms) -> Derivation | None:
+            irregular: Callable[[str, str], bool] = no_irregular_forms,
+            rules: frozenset[str] | None = None) -> Derivation | None:
     """The first derivation of ``word`` from a legal base of the class its rule needs, or None.
 
     ``legal(base)`` says whether the base is a legal word; ``parts(base)`` gives the parts of speech
     WordNet knows it in (its own or as a form of a lemma: PAVED is a verb); ``irregular(base, part)``
     whether the base has irregular forms in that part of speech (BLOW: BLEW, BLOWN), which then
     replace the regular -ed, -er, -est. A comparative or superlative also needs a ``gradable`` base.
+    ``rules`` (None: all) limits the derivations tried to those rules (REGULAR_FORMS).
     """
     for derivation in derivations(word):
         base = derivation.base
-        if base == word or not legal(base):
+        if base == word or (rules is not None and derivation.rule not in rules) or not legal(base):
             continue
         if derivation.rule in IRREGULAR_RULES and irregular(base, IRREGULAR_RULES[derivation.rule]):
             continue

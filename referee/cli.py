@@ -111,7 +111,8 @@ def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool)
 
 
 def define_option(f: Any) -> Any:
-    return click.option("--define", is_flag=True, help=_("Also give each word's meanings (WordNet 3.0)."))(f)
+    return click.option("--define", is_flag=True, help=_("Also give each word's meanings (WordNet 3.0, else the "
+                                                          "project's own glosses)."))(f)
 
 
 def word_definitions(obj: Obj, word: str) -> list[Any]:
@@ -125,10 +126,20 @@ def word_definitions(obj: Obj, word: str) -> list[Any]:
 
 
 def definition_lines(word: str, senses: list[Any]) -> list[str]:
-    """One line per sense, or a sentence saying WordNet has none."""
+    """One line per sense with its source, or a sentence naming the sources that have none."""
     if not senses:
-        return ["  " + _("WordNet has no definition of {word}.").format(word=word)]
-    return [f"  {part_of_speech(sense.part_of_speech)}: {sense.text}" for sense in senses]
+        return ["  " + _("No definition of {word} in WordNet 3.0 or the project's own glosses.").format(word=word)]
+    return [f"  {part_of_speech(sense.part_of_speech)}: {sense.text} ({source_name(sense.source)})" for sense in senses]
+
+
+def source_name(source: str) -> str:
+    """A sense's source as the reader's language names it: WordNet's name stays, the project's glosses translate."""
+    return _("the project's own glosses") if source == "own glosses" else source
+
+
+def sense_row(sense: Any) -> dict[str, str]:
+    """A sense as JSON: part of speech, text and the source it comes from (as the data names it)."""
+    return {**sense.to_dict(), "source": sense.source}
 
 
 @cli.command(help=_(
@@ -162,7 +173,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
     if as_json:
         rows = [v.to_dict() for v in verdicts]
         for row, found in zip(rows, senses):
-            row["definitions"] = [sense.to_dict() for sense in found]
+            row["definitions"] = [sense_row(sense) for sense in found]
         emit_json(rows)
     elif define:
         style = Style(use_color(sys.stdout))
@@ -175,9 +186,10 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
 
 
 @cli.command(help=_(
-    "What WORDS mean: a few senses per part of speech from WordNet 3.0, for a disputed word.\n"
+    "What WORDS mean: a few senses per part of speech from WordNet 3.0, else the project's own glosses, for a "
+    "disputed word; each sense names its source.\n"
     "\n"
-    "An inflection reaches its lemma (TAPS gives the senses of TAP). Legal or not is 'check'. WordNet's "
+    "An inflection reaches its lemma (TAPS gives the senses of TAP). Legal or not is 'check'. The "
     "definitions are in English.\n"
     "\n"
     "\b\n"
@@ -188,7 +200,7 @@ def check(obj: Obj, words: tuple[str, ...], level: str, deck_spec: str, define: 
 @lang_option
 @click.pass_obj
 def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
-    """``define``: WordNet's senses of each word."""
+    """``define``: each word's senses (WordNet's, else the project's own glosses), each with its source."""
     from dictionaries.verdict import normalize_word
 
     keys = []
@@ -199,7 +211,7 @@ def define(obj: Obj, words: tuple[str, ...], as_json: bool) -> None:
             raise_for(exc, _("WORD"))
     found = [word_definitions(obj, key) for key in keys]
     if as_json:
-        emit_json([{"word": key, "definitions": [sense.to_dict() for sense in senses]}
+        emit_json([{"word": key, "definitions": [sense_row(sense) for sense in senses]}
                    for key, senses in zip(keys, found)])
         return
     style = Style(use_color(sys.stdout))

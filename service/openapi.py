@@ -130,7 +130,7 @@ def build_document(service: WordService) -> dict[str, Any]:
                  "description": f"The deck (default {service.deck.name})",
                  "schema": {**deck_schema, "default": service.deck.name}},
         "define": {"name": "define", "in": "query", "required": False,
-                   "description": "true adds the word's meanings (WordNet 3.0, else GCIDE or the project's own glosses) as `definitions`",
+                   "description": "true adds the word's meanings (WordNet 3.0, else the project's own glosses) as `definitions`",
                    "schema": {"type": "boolean", "default": False}},
         "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words (the best; only these are built)",
                   "schema": {"type": "integer", "minimum": 1, "maximum": MAX_RACK_LIMIT}},
@@ -138,7 +138,7 @@ def build_document(service: WordService) -> dict[str, Any]:
     batch_fields = {"words": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Word")},
                     "level": _ref("Level"), "deck": _ref("DeckName"),
                     "define": {"type": "boolean", "default": False,
-                               "description": "true adds each word's meanings (WordNet 3.0, else GCIDE or the project's own glosses) as `definitions`"}}
+                               "description": "true adds each word's meanings (WordNet 3.0, else the project's own glosses) as `definitions`"}}
     word_schema = {"type": "string", "minLength": 1, "maxLength": MAX_INPUT_CHARS, "pattern": WORD_PATTERN}
     schemas: dict[str, Any] = {
         "Level": level_schema,
@@ -178,7 +178,7 @@ def build_document(service: WordService) -> dict[str, Any]:
                 "definitions": {
                     "type": "array", "items": _ref("Definition"),
                     "description": "Only when define is asked for: a few senses per part of speech from "
-                                   "WordNet 3.0 (an inflection reaches its lemma), else GCIDE's first sense or the "
+                                   "WordNet 3.0 (an inflection reaches its lemma), else the "
                                    "project's own glosses (the dictionary's sources credit each); empty when none has one",
                 },
             },

@@ -143,21 +143,27 @@ def test_every_command_has_help_with_an_example(runner: CliRunner, path: tuple[s
 
 # -- define and check --define ----------------------------------------------------------------------
 
-def test_define_gives_wordnet_senses_and_says_when_there_are_none() -> None:
-    result = run(CliRunner(), "define", "qat", "taps", "xyzzyq")
+def test_define_gives_senses_with_their_source_and_names_the_sources_that_have_none() -> None:
+    result = run(CliRunner(), "define", "qat", "taps", "from", "xyzzyq")
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert lines[0] == "QAT:" and lines[1].startswith("  noun: the leaves of the shrub Catha edulis")
-    assert "  verb: strike lightly" in lines  # TAPS reaches the senses of TAP
-    assert lines[-2:] == ["XYZZYQ:", "  WordNet has no definition of XYZZYQ."]
+    assert lines[1].endswith(" (WordNet)")
+    assert "  verb: strike lightly (WordNet)" in lines  # TAPS reaches the senses of TAP
+    assert "  preposition: starting at; out of; away (the project's own glosses)" in lines  # issue 36: not GCIDE's
+    assert lines[-2:] == ["XYZZYQ:", "  No definition of XYZZYQ in WordNet 3.0 or the project's own glosses."]
+    spanish = run(CliRunner(), "--lang", "es", "define", "from", "xyzzyq").output.splitlines()
+    assert spanish[1].endswith("(glosas propias del proyecto)") and "WordNet 3.0" in spanish[-1]
 
 
-def test_define_json() -> None:
-    result = run(CliRunner(), "define", "--json", "taps", "xyzzyq")
+def test_define_json_names_each_sense_source() -> None:
+    result = run(CliRunner(), "define", "--json", "taps", "from", "xyzzyq")
     data = json.loads(result.output)
-    assert [row["word"] for row in data] == ["TAPS", "XYZZYQ"]
-    assert {"part_of_speech": "verb", "text": "strike lightly"} in data[0]["definitions"]
-    assert data[1]["definitions"] == []
+    assert [row["word"] for row in data] == ["TAPS", "FROM", "XYZZYQ"]
+    assert {"part_of_speech": "verb", "text": "strike lightly", "source": "WordNet"} in data[0]["definitions"]
+    assert data[1]["definitions"][0]["source"] == "own glosses"
+    assert {d["source"] for row in data for d in row["definitions"]} <= {"WordNet", "own glosses"}
+    assert data[2]["definitions"] == []
 
 
 def test_define_refuses_what_is_not_a_word() -> None:

@@ -140,7 +140,7 @@ def test_shipped_words_wordnet_lacks_get_the_rule_table_s_definition(word: str, 
 
 
 def test_shipped_own_senses_lead_and_names_go() -> None:
-    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; WHO is the pronoun (GCIDE's),
+    """Issue 19: BACKER is one who backs (not BACK); RAVELS is not Maurice Ravel; WHO is the pronoun (the project's own gloss),
     not the World Health Organization."""
     shipped = open_definitions()
     assert shipped.lookup("backer")[0].part_of_speech == "noun"

@@ -82,3 +82,41 @@ def test_installed_uw_service_serves_from_any_directory(build: tuple[Path, str],
         output = process.communicate(timeout=30)[0]
     assert "Using worker: gevent" in output and "Traceback" not in output, output
     assert os.listdir(cwd) == []
+
+
+def test_wheel_holds_no_gpl_text_and_its_metadata_says_what_it_holds(build: tuple[Path, str], tmp_path: Path) -> None:
+    """Issue 36: the wheel's METADATA names MIT for the code plus SCOWL's and WordNet's licences for their data,
+    its licence files are exactly those (and wordfreq's credit), nothing in it is GCIDE's or GPL text, and every
+    definition it ships is WordNet's or one of the project's own glosses (tools/glosses.tsv)."""
+    from dictionaries import OWN_FLAG
+    from dictionaries.definitions import Definitions
+    from tools.glosses import read_glosses
+
+    wheel, _ = build
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = next(archive.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+        contents = {n: archive.read(n) for n in names}
+        archive.extractall(tmp_path)
+    headers = [line for line in metadata.split("\n\n", 1)[0].splitlines()]
+    assert "License-Expression: MIT AND LicenseRef-SCOWL AND LicenseRef-WordNet" in headers
+    assert sorted(line for line in headers if line.startswith("License-File:")) == [
+        "License-File: LICENSE", "License-File: dictionaries/data/SCOWL-COPYRIGHT",
+        "License-File: dictionaries/data/WordNet-LICENSE", "License-File: dictionaries/data/wordfreq-LICENSE"]
+    assert not [line for line in headers if line.startswith("Classifier: License")]  # PEP 639: the expression says it
+    assert not [n for n in names if "gcide" in n.lower() or "gpl" in n.lower()]
+    for name, data in contents.items():
+        lowered = data.lower()
+        assert b"gcide" not in lowered and b"general public license" not in lowered, name
+    shipped = json.loads(contents["dictionaries/data/metadata.json"])
+    assert [source["name"] for source in shipped["sources"]] == ["SCOWL", "wordfreq", "WordNet", "own glosses"]
+    definitions = Definitions(tmp_path / "dictionaries" / "data")
+    text = definitions._text
+    own = {gloss for senses in read_glosses().senses.values() for _part, gloss in senses}
+    flags = set()
+    for i in range(len(definitions._offsets) - 1):
+        start, end = definitions._base + definitions._offsets[i], definitions._base + definitions._offsets[i + 1]
+        flags.add(text[start] & ~0x3F)
+        if text[start] & OWN_FLAG:
+            assert text[start + 1:end].decode("utf-8") in own
+    assert flags == {0, OWN_FLAG}  # WordNet's (no flag) and the project's own: no third source

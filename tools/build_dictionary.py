@@ -1,18 +1,17 @@
 """Build the compact word data from SCOWL, a frequency list and WordNet, plus the overlay.
 
     python -m tools.build_dictionary [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
-                                   [--frequencies wordfreq] [--gcide /usr/share/dictd]
-                                   [--glosses tools/glosses.tsv] [--overlay tools/overlay.txt]
+                                   [--frequencies wordfreq] [--glosses tools/glosses.tsv] [--overlay tools/overlay.txt]
                                    [--out dictionaries/data]
 
-Build-time inputs only (none is needed at run time): Debian's ``scowl``, ``wordnet-base`` and ``dict-gcide``
+Build-time inputs only (none is needed at run time): Debian's ``scowl`` and ``wordnet-base``
 packages and the ``wordfreq`` package (``pip install '.[build]'``). The word policy is SCOWL's
 levels moved by how often people write a spelling today (see ``tools.word_policy.apply_policy`` and
 LEXICON.md); the overlay has the last word. The output is deterministic: the same inputs give
 byte-identical files.
 
 This module writes the files and is the command; its inputs are read by ``tools.scowl`` (the lists
-and the overlay), ``tools.frequencies``, ``tools.wordnet``, ``tools.gcide`` and ``tools.glosses``, judged by
+and the overlay), ``tools.frequencies``, ``tools.wordnet`` and ``tools.glosses``, judged by
 ``tools.word_policy`` and defined by ``tools.definitions``.
 """
 from __future__ import annotations
@@ -52,13 +51,11 @@ from dictionaries import (
 from tools.build_inputs import BuildError
 from tools.definitions import build_definitions
 from tools.frequencies import FOREIGN_LANGUAGES, Frequencies, open_frequencies
-from tools.gcide import DEFAULT_GCIDE, Gcide, GcideError, read_gcide
 from tools.glosses import DEFAULT_GLOSSES, Glosses, read_glosses
 from tools.records import write_records
 from tools.scowl import CATEGORIES, DEFAULT_OVERLAY, DEFAULT_SCOWL, RARE_SPELLINGS, SOURCE, SPELLINGS
 from tools.word_policy import (
     COMMON_ZIPF,
-    DEFAULT_CODE,
     DOUBTFUL_LEVEL,
     FOREIGN_MARGIN,
     FOREIGN_WORD_LEVEL,
@@ -71,12 +68,11 @@ from tools.wordnet import DEFAULT_WORDNET, WordNet, read_wordnet
 
 
 def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequencies: Frequencies | None,
-          wordnet: WordNet | None, gcide: Gcide | None = None, glosses: Glosses | None = None) -> dict[str, Any]:
+          wordnet: WordNet | None, glosses: Glosses | None = None) -> dict[str, Any]:
     """Write every data file and ``metadata.json`` into ``out``; return the metadata.
 
     ``frequencies`` and ``wordnet`` None build SCOWL's levels alone and no definitions (the
-    baseline the lexicon report compares with); ``gcide`` defines words WordNet lacks, ``glosses`` (the
-    project's own) words no source defines.
+    baseline the lexicon report compares with); ``glosses`` (the project's own) define words WordNet lacks.
     """
     levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet)
     info.pop("_changes")
@@ -151,8 +147,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
     if wordnet is not None:
         definitions = build_definitions(wordnet, sorted(levels), out,
                                         sorted(key for key, slot in levels.items() if slot[SENSES.index("word")]),
-                                        gcide, frozenset(key for key, slot in levels.items()
-                                                         if 0 < slot[SENSES.index("word")] <= DEFAULT_CODE), glosses)
+                                        glosses)
         sources.append({
             "name": "WordNet",
             "role": "definitions; tells a real word from a stray form (the policy)",
@@ -161,19 +156,10 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
             "url": "https://wordnet.princeton.edu/",
             "shipped": "yes: glosses in definitions.text",
         })
-        if gcide is not None:
-            sources.append({
-                "name": "GCIDE",
-                "role": "definitions of words WordNet has none for (function words, interjections): the first current sense",
-                "version": gcide.version,
-                "licence": "GPL-2.0-or-later (see GCIDE-LICENSE; GCIDE 0.48 says version 2 or any later)",
-                "url": "https://gcide.gnu.org.ua/",
-                "shipped": "yes: glosses in definitions.text, marked as GCIDE's",
-            })
         if glosses is not None:
             sources.append({
                 "name": "own glosses",
-                "role": "definitions of legal words WordNet and GCIDE have none for (or only the rule table's guess), written for this project",
+                "role": "definitions of words WordNet has none for (or only the rule table's guess), written for this project",
                 "version": f"sha256 {glosses.sha256[:12]} of tools/glosses.tsv",
                 "licence": "the project's licence (see LICENSE)",
                 "url": "tools/glosses.tsv in the project's repository",
@@ -233,8 +219,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET, help="WordNet 3.0 database directory")
     parser.add_argument("--frequencies", default="wordfreq",
                         help="'wordfreq' (the package) or a file of word<TAB>language<TAB>zipf lines")
-    parser.add_argument("--gcide", type=Path, default=DEFAULT_GCIDE,
-                        help="directory of GCIDE's dictd files (gcide.index, gcide.dict.dz)")
     parser.add_argument("--glosses", type=Path, default=DEFAULT_GLOSSES,
                         help="the project's own glosses for words no source defines")
     parser.add_argument("--overlay", type=Path, default=DEFAULT_OVERLAY, help="hand-kept corrections")
@@ -246,13 +230,11 @@ def main(argv: list[str] | None = None) -> int:
             raise BuildError(f"{args.scowl}: no SCOWL word lists here (install Debian's 'scowl' package)")
         wordnet = read_wordnet(args.wordnet)
         wordnet.version = package_version("wordnet-base", args.wordnet, DEFAULT_WORDNET)
-        gcide = read_gcide(args.gcide)
-        gcide.version = package_version("dict-gcide", args.gcide, DEFAULT_GCIDE)
         glosses = read_glosses(args.glosses)
         frequencies = open_frequencies(args.frequencies)
         metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl),
-                         frequencies=frequencies, wordnet=wordnet, gcide=gcide, glosses=glosses)
-    except (BuildError, GcideError, OSError, UnicodeDecodeError) as exc:
+                         frequencies=frequencies, wordnet=wordnet, glosses=glosses)
+    except (BuildError, OSError, UnicodeDecodeError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1
     print(f"built {metadata['keys']} spellings, {metadata['rack_words']} rack words, "

@@ -1,6 +1,6 @@
 """The definitions shipped with the dictionary: which WordNet senses each spelling shows and in what order,
-those built from a base word (plurals, tenses, comparatives), GCIDE's for the words WordNet lacks, the
-project's own glosses (``tools.glosses``) for the words no source defines, and their files."""
+those built from a base word (plurals, tenses, comparatives), the project's own glosses (``tools.glosses``)
+for the words WordNet lacks, and their files."""
 from __future__ import annotations
 
 import hashlib
@@ -16,14 +16,12 @@ from dictionaries import (
     DEFINITIONS_MAGIC,
     DEFINITIONS_TEXT,
     DEFINITIONS_TRIE,
-    GCIDE_FLAG,
     OWN_FLAG,
     PARTS_OF_SPEECH,
     WORDNET_PARTS,
     morphology,
 )
 from tools.build_inputs import KEY_RE, BuildError
-from tools.gcide import Gcide
 from tools.glosses import Glosses
 from tools.wordnet import WordNet
 
@@ -66,11 +64,24 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
                     own_lemma = derivation.base  # BLUESY: BLUES, before BLUE
                     break
     irregular = {(part, lemma) for part, lemma in wordnet.exceptions.get(key, ())}
+    # Issue 36: the base the project's rule table reads (BEES: BEE; SINES: SINE) before the shorter stem
+    # WordNet's morphy also strips "-es" to (BE, SIN), whose commoner senses would otherwise lead.
+    read = {d.base for d in morphology.derivations(key) if d.rule in _DEFINED_THROUGH}
+    verb_form = any(d.rule in _VERB_FORMS and (d.base, "verb") in wordnet.senses for d in morphology.derivations(key))
     candidates: list[tuple[int, int, int, float, int, str, int]] = []
     tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
+    heads: dict[str, int] = {}  # the best place of the word in a synset of the part: 0 when it heads one
     for part, lemma in bases:
         tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
-        rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2
+        rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2 if lemma in read else 3
+        if rank == 0 and verb_form and part != "verb" and _corpus_count(wordnet, lemma, part) <= 1 and any(
+                ("verb", d.base) in bases and _corpus_count(wordnet, d.base, "verb") > 1
+                for d in morphology.derivations(key) if d.rule in _VERB_FORMS):
+            rank = 2  # COPING: its own noun (a wall's top course), which the corpus met once, after COPE's senses
+        if verb_form and part == "verb" and rank > 0:
+            rank = 1 if rank == 2 else rank  # GUESTED, DOLED: a verb form leads with the verb
+        heads[part] = min(heads.get(part, 99), min((wordnet.places.get((part, o, lemma), 99)
+                                                    for o in wordnet.senses[(lemma, part)]), default=99))
         for index, offset in enumerate(wordnet.senses[(lemma, part)]):
             if (part, offset) not in wordnet.glosses:
                 continue
@@ -89,9 +100,17 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
         if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
             chosen.append(offset)
             groups.setdefault((rank, part), []).append(offset)
+    # No count tells the parts apart: an adverb the word heads a synset of first (NOWADAYS: "in these times",
+    # before the noun synset it is second in); nouns and verbs keep WordNet's order (SCAMP, POTHER, VICTUAL).
     order = sorted(groups, key=lambda group: (group[0], -counted[group], -tagged[group[1]],
+                                              not (group[1] == "adverb" and heads[group[1]] == 0),
                                               PARTS_OF_SPEECH.index(group[1])))
     return [(part, offset) for rank, part in order for offset in groups[(rank, part)]]
+
+
+def _corpus_count(wordnet: WordNet, lemma: str, part: str) -> int:
+    """How often WordNet's tagged corpus met ``lemma`` in ``part`` (cntlist), over all its senses."""
+    return sum(wordnet.counts.get((lemma, part, offset), 0) for offset in wordnet.senses.get((lemma, part), ()))
 
 
 def centrality(wordnet: WordNet, part: str, offset: int, lemma: str) -> float:
@@ -106,6 +125,8 @@ _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_partici
 #: a noun's or a verb's (DEEDED: the noun DEED; English makes verbs of nouns): not a comparative (CURER).
 _ANY_PART = frozenset({"plural_or_third_person", "past", "present_participle"})
 _NOUN_OR_VERB = ("noun", "verb")
+#: The rules that make a verb form (its definition leads with the verb's senses, issue 36).
+_VERB_FORMS = frozenset({"past", "present_participle"})
 
 
 
@@ -186,30 +207,27 @@ def own_definitions(key: str, glosses: Glosses | None) -> list[tuple[str, str, i
     return []
 
 
-def gcide_definition(key: str, gcide: Gcide) -> tuple[str, str, int] | None:
-    """GCIDE's first current sense of ``key``, else of the base a plural or verb form is read as (AYES: AYE;
-    HERS: HER), or a comparative, when that base is an adjective (TONIER: not GCIDE's noun TONY, a
-    simpleton), as (part, gloss, GCIDE_FLAG)."""
-    found = gcide.define(key)
+def own_verb_senses(key: str, wordnet: WordNet, glosses: Glosses | None) -> list[tuple[str, str, int]]:
+    """The project's own verb glosses of the base of a verb form whose base WordNet knows in no verb sense
+    (GUESTED, DOLED, DOMING: WordNet has GUEST, DOLE and DOME only as nouns), as (part, gloss, OWN_FLAG):
+    a verb form leads with the verb (issue 36)."""
+    senses = glosses.senses if glosses is not None else {}
     for derivation in morphology.derivations(key):
-        if found is not None:
-            break
-        if derivation.rule in _ANY_PART and derivation.base != key:
-            found = gcide.define(derivation.base)  # HERS: HER, a pronoun
-        elif derivation.rule in _DEFINED_THROUGH and derivation.base != key:
-            found = gcide.define(derivation.base, "adjective")
-    return (*found, GCIDE_FLAG) if found is not None else None
+        base = derivation.base
+        if derivation.rule in _VERB_FORMS and base in senses and (base, "verb") not in wordnet.senses:
+            found = [(part, text, OWN_FLAG) for part, text in senses[base] if part == "verb"]
+            if found:
+                return found
+    return []
 
 
 def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[str] | None = None,
-                      gcide: Gcide | None = None, legal: frozenset[str] = frozenset(),
                       glosses: Glosses | None = None) -> dict[str, Any]:
     """Write DEFINITIONS_TRIE and DEFINITIONS_TEXT for ``keys``, WordNet's a-z lemmas and irregular forms.
 
     A word (``words``: the keys with a word sense) WordNet has nothing for but names gets the project's own
-    glosses (``own_definitions``) unless GCIDE defines the word itself, else the definition the rule table
-    builds from another word (``built_definition``), else, when it is legal at the default size
-    (``legal``), GCIDE's (``gcide_definition``), else WordNet's names. A form or variant line of the
+    glosses (``own_definitions``), else the definition the rule table builds from another word
+    (``built_definition``), else WordNet's names. A form or variant line of the
     glosses shows its base's definitions. BuildError names a form or variant whose base nothing defines."""
     words = keys if words is None else words
     every = sorted(set(keys) | {lemma for lemma, _part in wordnet.senses if KEY_RE.fullmatch(lemma)}
@@ -232,17 +250,15 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
             chosen = definition_ids(wordnet, key)  # a name's own senses (London)
         else:  # a word: not a name's senses while another source defines it (WHO: the pronoun)
             chosen = definition_ids(wordnet, key, names=False)
-            gcide_own = gcide is not None and key in legal and gcide.define(key) is not None
-            if not chosen and not gcide_own:
+            if chosen:  # GUESTED: the verb GUEST (the project's gloss) before the noun WordNet has
+                chosen = [ref_of(*made) for made in own_verb_senses(key, wordnet, glosses)] + chosen
+            if not chosen:
                 chosen = [ref_of(*made) for made in own_definitions(key, glosses)]
             if not chosen and not definition_ids(wordnet, key):
                 made = built_definition(key, known, wordnet)
                 chosen = [ref_of(*made, 0)] if made is not None else []
                 if chosen:
                     guessed.add(key)  # a form or variant line of the glosses says better
-            if not chosen and gcide is not None and key in legal:  # rarer words: more bytes than they serve
-                found = gcide_definition(key, gcide)
-                chosen = [ref_of(*found)] if found is not None else []
             if not chosen:
                 chosen = definition_ids(wordnet, key)  # nothing else: the names' (BAPTIST, COGNAC, WIFI)
             if not chosen:
@@ -280,7 +296,7 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     records = [bytes([PARTS_OF_SPEECH.index(part) | (built[(part, offset)][1] if offset < 0 else 0)])
                + (built[(part, offset)][0] if offset < 0 else wordnet.glosses[(part, offset)]).encode("utf-8")
                for (part, offset), _id in sorted(gloss_ids.items(), key=lambda kv: kv[1])]
-    counted = {flag: sum(1 for _text, f in built.values() if f == flag) for flag in (GCIDE_FLAG, OWN_FLAG)}
+    own = sum(1 for _text, f in built.values() if f == OWN_FLAG)
     offsets, position = [], 0
     for record in records:
         offsets.append(position)
@@ -292,9 +308,7 @@ def build_definitions(wordnet: WordNet, keys: list[str], out: Path, words: list[
     digests = {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in DEFINITION_FILES}
     return {
         "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base"
-                  + (f"; GCIDE for {counted[GCIDE_FLAG]} glosses of words WordNet lacks" if counted[GCIDE_FLAG] else "")
-                  + (f"; own glosses (tools/glosses.tsv) for {counted[OWN_FLAG]} glosses of words no source defines"
-                     if counted[OWN_FLAG] else ""),
+                  + (f"; own glosses (tools/glosses.tsv) for {own} glosses of words WordNet lacks" if own else ""),
         "entries": len(items),
         "glosses": len(records),
         "per_part_of_speech": DEFINITIONS_PER_PART,

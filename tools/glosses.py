@@ -1,5 +1,5 @@
-"""The project's own glosses (``tools/glosses.tsv``): definitions written here for legal words that neither
-WordNet nor GCIDE defines (COPAY, MEH, CATTERY, SARNIE: recent and British words Webster's 1913 lacks).
+"""The project's own glosses (``tools/glosses.tsv``): definitions written here for words WordNet does not
+define (COPAY, MEH, CATTERY, SARNIE; function words and interjections: FROM, AMID, WHITHER, UGH).
 
 One line per sense, tab-separated, the sense a player means first (issue 19)::
 
@@ -8,7 +8,7 @@ One line per sense, tab-separated, the sense a player means first (issue 19)::
     ahchoo<TAB>variant<TAB>achoo     a spelling variant: it shows ACHOO's
     onya<TAB>not<TAB>why             not a word at all: no definition (listed for the word list's judge)
 
-The build (``tools.definitions``) uses a word's glosses only when no other source defines it, marks them
+The build (``tools.definitions``) uses a word's glosses only when WordNet does not define it, marks them
 as the project's own (``Definition.source``), and refuses a form or variant whose base it cannot define.
 """
 from __future__ import annotations

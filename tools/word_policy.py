@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,8 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
                 forms[(key, PHRASE_PIECE)] = (_CODE[level], _phrase(key, why))
             else:
                 slot[SENSES.index(sense)] = _CODE[level]
-                forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym" else key)
+                forms[(key, sense)] = (_CODE[level], key.upper() if sense == "acronym"
+                                       else _contracted(key, why) if sense == "contraction" else key)
         levels[key] = slot
     info = {
         "scowl_files": len(files),
@@ -118,6 +120,15 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
         "_changes": changes,
     }
     return dict(levels), forms, info
+
+
+def _contracted(key: str, why: str) -> str:
+    """A contraction as the overlay comment writes it with its apostrophe (HES: he's), else the key."""
+    written: str
+    for written in re.findall(r"[A-Za-z]+'[A-Za-z]+", why):
+        if written.replace("'", "").lower() == key:
+            return written
+    return key
 
 
 def _phrase(key: str, why: str) -> str:
@@ -203,7 +214,8 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     changes: dict[str, list[str]] = {"clipped": [], "promoted": [], "forms": [], "kept": [], "demoted": [], "left_out": [],
                                      "capitalised_word": [], "contraction": [], "name_twin": [], "abbreviation_name": [],
                                      "surname": [], "named": [], "numeral": [],
-                                     "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": []}
+                                     "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": [],
+                                     "follows_base": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -295,8 +307,74 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
             changes["demoted"].append(key)
         else:
             changes["kept"].append(key)
+    _follow_bases(levels, legal, wordnet, is_irregular, changes)
     _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
+
+
+def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wordnet: WordNet,
+                  is_irregular: Callable[[str, str], bool], changes: dict[str, list[str]]) -> None:
+    """Rule 9 (issue 36), forms follow their base above the default level: a word SCOWL lists at size 70 or 80
+    that the rule table reads as a regular form of a legal base (``morphology.REGULAR_FORMS``: BIRRS, BIRRED,
+    YARNING, REDOS, LAVAGES, MODALLY, HELMING) becomes a word at the default level, whatever its frequency.
+
+    The rule table's guards hold (no BLOWED, LOYALER, STOPED), and the base must be a lemma WordNet writes in
+    lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
+    an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
+    of a past tense (HIDDER: HID) is no form. An adjective that is also an adverb takes no -ly (FASTLY,
+    LONGLY), a superlative no plural (LATESTS), a mass noun no plural (HELIUMS, DEAFNESSES, DANDRUFFS: an
+    abstract ending, or only WordNet senses of attributes, states and substances), and a word with at least as
+    many noun or verb senses in WordNet as adjective ones no -er, -est or -ly (MURKER, HAZELLY). Size 95,
+    SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly nonce
+    (MUGGERED, GYBER, HEXS). A form made legal vouches for its own forms in turn (REDOS: REDO)."""
+    word = SENSES.index("word")
+    promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
+
+    def lemma_parts(base: str) -> set[str]:
+        return {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses} \
+            if base in wordnet.common else set()
+
+    def form(key: str) -> bool:
+        found = morphology.form_of(key, legal, lemma_parts, is_irregular, morphology.REGULAR_FORMS)
+        if found is None:
+            return False
+        known = lemma_parts(found.base)
+        if not known & set(_FORM_NEEDS[found.rule]):
+            return False
+        base = found.base
+        if found.rule == "plural_or_third_person" and "verb" not in known and (
+                (base.endswith("est") and "adjective" in known)  # LATESTS, LEASTS: "the latest" takes no plural
+                or base.endswith(_ABSTRACT_ENDINGS)
+                or all(wordnet.lexfiles.get(("noun", o)) in _MASS_KINDS for o in wordnet.senses[(base, "noun")])):
+            return False  # HELIUMS, DEAFNESSES, DANDRUFFS: a substance, quality or state is a mass noun
+        if found.rule in ("comparative", "superlative", "adverb") and not base.endswith("y") and (
+                len(wordnet.senses.get((base, "adjective"), ())) <= max(
+                    len(wordnet.senses.get((base, "noun"), ())), len(wordnet.senses.get((base, "verb"), ())))):
+            return False  # MURKER, CRANKLY, HAZELLY: as much a noun or verb as an adjective that grades
+        return not (found.rule == "adverb" and "adverb" in known)
+
+    moved: list[str] = []
+    pending = sorted(key for key, slot in levels.items() if slot[word] in promotable)
+    while pending:
+        later = [key for key in pending if not form(key)]
+        for key in sorted(set(pending) - set(later)):
+            levels[key][word] = DEFAULT_CODE
+            moved.append(key)
+        if len(later) == len(pending):
+            break
+        pending = later
+    changes["follows_base"] = sorted(moved)
+
+
+#: WordNet's lexicographer files of attributes, states and substances (noun.attribute, noun.state,
+#: noun.substance): nouns all of whose senses are of these kinds are mass nouns, without a plural.
+_MASS_KINDS = frozenset({7, 26, 27})
+#: Endings of abstract nouns of quality or doctrine that take no plural (DEAFNESSES, ARABILITIES, -ISMS).
+_ABSTRACT_ENDINGS = ("ness", "ity", "ism", "ence", "ancy", "ency")
+#: The part of speech a base must be a WordNet lemma of, per regular form (rule 9).
+_FORM_NEEDS: dict[str, tuple[str, ...]] = {
+    "plural_or_third_person": ("noun", "verb"), "past": ("verb",), "present_participle": ("verb",),
+    "agent": ("verb",), "comparative": ("adjective",), "superlative": ("adjective",), "adverb": ("adjective",)}
 
 
 def _apply_reason_rules(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]],

@@ -56,6 +56,8 @@ class WordNet:
     #: (part of speech, offset, lemma) -> where the synset writes the lemma, 0 first: a word written late in
     #: a synset is another word's sense (FIN in five, 5, V, ... fin; PRODIGY in omen, portent, ... prodigy).
     places: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    #: (part, offset) -> the lexicographer file's number (noun.substance is 27): what kind of thing a synset is.
+    lexfiles: dict[tuple[str, int], int] = field(default_factory=dict)
     #: (part of speech, offset, lemma) -> how the synset writes the lemma, where it has a capital (Ravel,
     #: Marks, WHO, kHz).
     named_senses: dict[tuple[str, int, str], str] = field(default_factory=dict)
@@ -124,6 +126,7 @@ def read_wordnet(path: Path) -> WordNet:
             except (IndexError, ValueError):
                 raise BuildError(f"{path / f'data.{suffix}'}:{number}: not a WordNet data line") from None
             wordnet.glosses[(part, offset)] = _gloss(gloss)
+            wordnet.lexfiles[(part, offset)] = int(fields[1])
             try:
                 pointers = int(fields[4 + 2 * count])
                 symbols = fields[5 + 2 * count:5 + 2 * count + 4 * pointers:4]

@@ -1,0 +1,155 @@
+"""Issue 36's figures for lexicon_report.py: four samples drawn after its work, with seeds no sample used before.
+
+- refusals_30k_issue36.tsv (seed 107): 200 refusals among wordfreq's 30,000 most frequent 3-7 letter words, none in
+  an earlier refusals sample: plain words refused (target <= 1%) and right first reasons (target >= 98%);
+- definitions_issue36.tsv (seed 109): 100 legal words in no earlier definitions sample: first definition right
+  (target >= 93);
+- forms_issue36.tsv (seed 127): 200 regular forms spelled by ``regular_forms`` from random legal words, judged
+  real (a table plays it) or made up: real ones legal (target >= 97%), made-up ones legal (target 0);
+- moved_issue36.tsv (seed 131): 200 of the words rule 9 (forms follow their base) made legal: a table plays them
+  (target >= 98%).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchmarks.lexicon_report import (
+    JUDGED,
+    first_definition,
+    frequent_words,
+    in_dictionary,
+    judged_code,
+    keep_judged,
+    keep_judged_codes,
+    keep_judged_definitions,
+    legal_words,
+    read_judged,
+    stable_sample,
+)
+from dictionaries.definitions import open_definitions
+from dictionaries.dictionary import Dictionary
+from dictionaries.verdict import judge
+
+REFUSALS = JUDGED / "refusals_30k_issue36.tsv"   # right | wrong | plain, as in refusals_30k.tsv
+DEFINED = JUDGED / "definitions_issue36.tsv"      # right | wrong | none, as in definitions_sample.tsv
+FORMS = JUDGED / "forms_issue36.tsv"              # real | madeup
+MOVED = JUDGED / "moved_issue36.tsv"              # accept | refuse | borderline
+REFUSALS_SEED, DEFINED_SEED, FORMS_SEED, MOVED_SEED = 107, 109, 127, 131
+POOL, SIZE, DEFINED_SIZE = 30_000, 200, 100
+
+
+def regular_forms(base: str, adjective: bool) -> list[str]:
+    """The regular forms English spelling makes of ``base`` (-s, -ed, -ing; -er, -est, -ly of an adjective),
+    real or not: the pool the forms sample is drawn from, spelled without the rule table it measures."""
+    vowels = "aeiou"
+    double = (len(base) >= 3 and base[-1] not in vowels + "wxy" and base[-2] in vowels and base[-3] not in vowels
+              and sum(c in vowels for c in base) == 1)
+    stem = base + base[-1] if double else base
+    if base.endswith("e"):
+        past, ing, er, est = base + "d", base[:-1] + "ing", base + "r", base + "st"
+    elif base.endswith("y") and base[-2] not in vowels:
+        past, ing, er, est = base[:-1] + "ied", base + "ing", base[:-1] + "ier", base[:-1] + "iest"
+    else:
+        past, ing, er, est = stem + "ed", stem + "ing", stem + "er", stem + "est"
+    plural = (base + "es" if base.endswith(("s", "x", "z", "ch", "sh")) else
+              base[:-1] + "ies" if base.endswith("y") and base[-2] not in vowels else base + "s")
+    forms = [plural, past, ing]
+    if adjective:
+        forms += [er, est, base[:-1] + "ily" if base.endswith("y") else base[:-1] + "y" if base.endswith("le") and base[-3] not in vowels
+                  else base + "ly"]
+    return forms
+
+
+def earlier(prefix: str) -> set[str]:
+    """Every word in an earlier judged file whose name starts with ``prefix`` (not the issue 36 ones)."""
+    return {w for path in JUDGED.glob(f"{prefix}*.tsv") if "issue36" not in path.name for w in read_judged(path)}
+
+
+def samples(dictionary: Dictionary, moved: list[str]) -> dict[Path, list[Any]]:
+    """The four samples from today's data."""
+    from tools.wordnet import DEFAULT_WORDNET, read_wordnet  # build-time input
+
+    wordnet = read_wordnet(DEFAULT_WORDNET)
+    legal = legal_words(dictionary)
+    before = earlier("refusals_30k")
+    refusals = [(w, judge(dictionary, w).reasons[0].code) for w in frequent_words(POOL)
+                if not judge(dictionary, w).legal and w not in before]
+    defined_before = earlier("definitions_")
+    bases = [w for w in legal if len(w) <= 6]
+    pool = sorted({form for base in bases
+                   for form in regular_forms(base, (base, "adjective") in wordnet.senses)
+                   if 3 <= len(form) <= 7 and form not in set(bases)})
+    return {
+        REFUSALS: sorted(stable_sample(refusals, SIZE, REFUSALS_SEED)),
+        DEFINED: sorted(stable_sample([w for w in legal if w not in defined_before], DEFINED_SIZE, DEFINED_SEED)),
+        FORMS: sorted(stable_sample(pool, SIZE, FORMS_SEED)),
+        MOVED: sorted(stable_sample(moved, SIZE, MOVED_SEED)),
+    }
+
+
+def write(drawn: dict[Path, list[Any]]) -> None:
+    """Write the four lists to judge, keeping the judgements made."""
+    keep_judged_codes(REFUSALS, f"{SIZE} random refusals (seed {REFUSALS_SEED}) among wordfreq's {POOL} most frequent "
+                      "3-7 letter words, in no earlier refusals sample, drawn after issue 36's work.\n"
+                      "right | wrong | plain, as in refusals_30k.tsv", drawn[REFUSALS])
+    keep_judged_definitions(DEFINED, f"{DEFINED_SIZE} random legal words (seed {DEFINED_SEED}), in no earlier "
+                            "definitions sample, drawn after issue 36's work.\nright | wrong | none, as in "
+                            "definitions_sample.tsv", drawn[DEFINED])
+    keep_judged(FORMS, f"{SIZE} regular forms (seed {FORMS_SEED}) English spelling makes of random legal words of 3-6 "
+                "letters (benchmarks/lexicon_issue36.py regular_forms), drawn after issue 36's work.\nreal = a "
+                "careful table plays it (a real form of that word); madeup = no such form (a noun's -ed, a "
+                "non-grading adjective's -er)", drawn[FORMS])
+    keep_judged(MOVED, f"{SIZE} random words rule 9 (forms follow their base, issue 36) made legal (seed {MOVED_SEED}).\n"
+                "accept = a careful table plays it; refuse = it would not; borderline = either way", drawn[MOVED])
+
+
+def report(dictionary: Dictionary, drawn: dict[Path, list[Any]], moved_count: int) -> list[str]:
+    """Print issue 36's figures; return the targets missed."""
+    failures: list[str] = []
+    sample = drawn[REFUSALS]
+    judged = {w: j for w, j in read_judged(REFUSALS).items() if judged_code(j) == dict(sample).get(w)}
+    plain = [w for w, _c in sample if judged.get(w, ("",))[0] == "plain"]
+    right = [w for w, _c in sample if judged.get(w, ("",))[0] == "right"]
+    wrong = [(w, c) for w, c in sample if judged.get(w, ("",))[0] == "wrong"]
+    print(f"\n== issue 36: of {len(sample)} refusals among the {POOL} most frequent words ({REFUSALS.name}, seed "
+          f"{REFUSALS_SEED}), {len(plain)} are plain words ({len(plain) / len(sample):.1%}; target <= 1%): "
+          f"{', '.join(plain) or 'none'}; {len(right)} carry the right reason ({len(right) / len(sample):.1%}; "
+          f"target >= 98%), wrong: {', '.join(f'{w} ({c})' for w, c in wrong) or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w, _c in sample) or len(plain) > 0.01 * len(sample) \
+            or len(right) < 0.98 * len(sample):
+        failures.append(f"issue 36 refusals ({REFUSALS.name})")
+
+    definitions = open_definitions()
+    words = drawn[DEFINED]
+    judged = {w: j for w, j in read_judged(DEFINED).items() if j[1] == first_definition(definitions, w)}
+    right_first = [w for w in words if judged.get(w, ("",))[0] == "right"]
+    print(f"\n== issue 36 definitions: of {len(words)} legal words ({DEFINED.name}, seed {DEFINED_SEED}) the first "
+          f"sense is the one a player means for {len(right_first)} (target >= 93); wrong: "
+          f"{', '.join(w for w in words if judged.get(w, ('',))[0] == 'wrong') or 'none'}; none: "
+          f"{', '.join(w for w in words if not definitions.lookup(w)) or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w in words) or len(right_first) < 93:
+        failures.append(f"issue 36 definitions ({DEFINED.name})")
+
+    judged = read_judged(FORMS)
+    real = [w for w in drawn[FORMS] if judged.get(w, ("",))[0] == "real"]
+    madeup = [w for w in drawn[FORMS] if judged.get(w, ("",))[0] == "madeup"]
+    real_legal = [w for w in real if in_dictionary(dictionary, w)]
+    madeup_legal = [w for w in madeup if in_dictionary(dictionary, w)]
+    share = len(real_legal) / len(real) if real else 0.0
+    print(f"\n== issue 36 forms: of {len(drawn[FORMS])} regular forms of legal words ({FORMS.name}, seed {FORMS_SEED}), "
+          f"{len(real)} are real: {len(real_legal)} legal ({share:.1%}; target >= 97%), refused: "
+          f"{', '.join(w for w in real if w not in real_legal) or 'none'}; {len(madeup)} made up, legal: "
+          f"{', '.join(madeup_legal) or 'none'} (target 0)")
+    if any(not judged.get(w, ("",))[0] for w in drawn[FORMS]) or share < 0.97 or madeup_legal:
+        failures.append(f"issue 36 forms ({FORMS.name})")
+
+    judged = read_judged(MOVED)
+    good = [w for w in drawn[MOVED] if judged.get(w, ("",))[0] == "accept"]
+    print(f"\n== issue 36 rule 9 moved {moved_count} spellings to the default level; of {len(drawn[MOVED])} "
+          f"({MOVED.name}, seed {MOVED_SEED}) a table plays {len(good)} ({len(good) / len(drawn[MOVED]):.1%}; target "
+          f">= 98%); refuses: {', '.join(w for w in drawn[MOVED] if judged.get(w, ('',))[0] == 'refuse') or 'none'}; "
+          f"borderline: {', '.join(w for w in drawn[MOVED] if judged.get(w, ('',))[0] == 'borderline') or 'none'}")
+    if any(not judged.get(w, ("",))[0] for w in drawn[MOVED]) or len(good) < 0.98 * len(drawn[MOVED]):
+        failures.append(f"issue 36 moved words ({MOVED.name})")
+    return failures

@@ -1,0 +1,112 @@
+"""Issue 36 on the shipped data: forms follow their base at every promotable size, each word's own definition
+first, no GCIDE text (every word it defined still defined, by the project's own glosses), and reasons that
+name what a word is. Each word the issue names is a case here."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dictionaries import morphology
+from dictionaries.definitions import open_definitions
+from dictionaries.dictionary import Dictionary
+from dictionaries.verdict import judge
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("word", ["birrs", "birred", "birring", "yarned", "yarning", "redos", "lavages", "modally",
+                                  "movably", "helmed", "helming"])
+def test_a_regular_form_of_a_legal_base_is_legal_whatever_size_scowl_gives_it(dictionary: Dictionary, word: str) -> None:
+    assert judge(dictionary, word).legal, word
+
+
+@pytest.mark.parametrize("word", ["blowed", "loyaler", "stoped", "quited", "latests", "heliums", "fastly", "saidest"])
+def test_the_guards_still_refuse_nonce_forms(dictionary: Dictionary, word: str) -> None:
+    """BLOWED (BLOW has BLEW), LOYALER (LOYAL does not grade), STOPED (STOP doubles its P), QUITED (QU is a
+    consonant: QUITTED), LATESTS (a superlative), HELIUMS (a substance), FASTLY (FAST is an adverb), SAIDEST."""
+    assert not judge(dictionary, word).legal, word
+
+
+def test_form_of_can_be_limited_to_the_regular_forms() -> None:
+    legal, parts = {"cat", "clump"}.__contains__, lambda _base: {"noun"}
+    assert morphology.form_of("catlike", legal, parts) is not None
+    assert morphology.form_of("catlike", legal, parts, rules=morphology.REGULAR_FORMS) is None
+    assert morphology.form_of("cats", legal, parts, rules=morphology.REGULAR_FORMS) is not None
+
+
+def first(word: str) -> tuple[str, str, str]:
+    found = open_definitions().lookup(word)
+    assert found, word
+    return found[0].part_of_speech, found[0].text, found[0].source
+
+
+@pytest.mark.parametrize(("word", "base"), [
+    ("bees", "bee"), ("sines", "sine"), ("sites", "site"), ("runes", "rune"), ("robes", "robe"), ("canes", "cane"),
+    ("tapes", "tape"), ("wines", "wine"), ("planes", "plane"), ("manes", "mane"), ("suites", "suite"),
+    ("nodes", "node"), ("singes", "singe")])
+def test_a_plural_in_es_leads_with_the_base_the_rule_table_reads(word: str, base: str) -> None:
+    """BEES leads with the insect, not BE; SINES with the ratio, not SIN (WordNet's morphy strips -es too)."""
+    shown = first(word)
+    own = {(d.part_of_speech, d.text) for d in open_definitions().lookup(base)}
+    assert shown[:2] in own, (word, shown)
+
+
+def test_no_es_word_leads_with_the_shorter_word_unless_the_rule_table_reads_it(dictionary: Dictionary) -> None:
+    """Of the legal -es words whose STEM+E and STEM are both legal, none leads with a sense of STEM only, unless
+    the rule table reads STEM+ES too (PASSES: PASS, after a sibilant; DOES: DO, whose DO is too short to play)."""
+    definitions = open_definitions()
+    led_by_stem = []
+    for key in dictionary._words.keys():
+        if not re.fullmatch(r"[a-z]{4,7}es", key) or not judge(dictionary, key).legal:
+            continue
+        stem = key[:-2]
+        if not (judge(dictionary, stem + "e").legal and judge(dictionary, stem).legal):
+            continue
+        shown = definitions.lookup(key)
+        short = {(d.part_of_speech, d.text) for d in definitions.lookup(stem)}
+        long = {(d.part_of_speech, d.text) for d in definitions.lookup(stem + "e")}
+        if shown and (shown[0].part_of_speech, shown[0].text) in short - long:
+            led_by_stem.append(key)
+    assert all(key[:-2].endswith(("s", "x", "z", "ch", "sh", "o")) for key in led_by_stem), led_by_stem
+    assert "passes" in led_by_stem  # the test reads them
+
+
+def test_a_word_s_own_senses_and_verb_forms() -> None:
+    assert first("coping")[:2] == ("verb", "come to terms with")  # COPE's, before the wall's top course
+    for word, verb in (("guested", "to appear as a guest"), ("doled", "to give out"), ("doming", "to cover with a dome")):
+        part, text, source = first(word)
+        assert part == "verb" and text.startswith(verb) and source == "own glosses", (word, text)  # WordNet: nouns only
+    assert first("nowadays")[:2] == ("adverb", "in these times")
+    assert first("sriracha")[0] == "noun" and "chili" in first("sriracha")[1]
+
+
+def test_every_word_gcide_defined_is_still_defined_by_wordnet_or_the_project(dictionary: Dictionary) -> None:
+    """Each spelling GCIDE defined before issue 36 that is still a word (SHES is a contraction now) has a
+    definition, and the function words whose WordNet senses are only names lead with their own."""
+    definitions = open_definitions()
+    words = [line for line in (ROOT / "tests" / "data" / "lexicon" / "gcide_defined.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    assert len(words) == 1390
+    undefined = [word for word in words if not definitions.lookup(word) and (dictionary.senses(word) or b"\0")[0]]
+    assert undefined == []
+    assert not definitions.lookup("shes") and judge(dictionary, "shes").codes == ("contraction",)
+    for word in ("from", "amid", "whither", "whereto", "mister", "quinoa", "drongo", "trug", "windrow", "who"):
+        assert {d.source for d in definitions.lookup(word)} <= {"WordNet", "own glosses"}, word
+    assert first("who")[0] == "pronoun" and first("us")[0] == "pronoun"  # not the WHO, not the United States
+
+
+@pytest.mark.parametrize(("word", "codes", "says"), [
+    ("lev", ["uncommon"], None), ("dorado", ["uncommon"], None), ("cummins", ["uncommon"], None),
+    ("warcraft", ["too_long", "uncommon"], None), ("noir", [], None),
+    ("terra", ["phrase_piece"], "terra firma"), ("toto", ["phrase_piece"], "in toto"),
+    ("ngos", ["acronym"], "NGOS"), ("ngo", ["acronym"], "NGO"), ("gcse", ["acronym"], "GCSE"),
+    ("gcses", ["acronym"], None), ("dems", ["abbreviation"], None), ("nvidia", ["proper_noun"], None),
+    ("hes", ["contraction"], "he's"), ("shes", ["contraction"], "she's"),
+])
+def test_reasons_name_what_a_word_is(dictionary: Dictionary, word: str, codes: list[str], says: str | None) -> None:
+    verdict = judge(dictionary, word)
+    assert list(verdict.codes) == codes, (word, verdict.codes)
+    if says is not None:
+        assert says in str(verdict.reasons[-1].message), verdict.reasons[-1].message
