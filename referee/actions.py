@@ -24,6 +24,7 @@ from referee.engine import (
     Discarded,
     Event,
     Game,
+    NotYours,
     Outcome,
     Phase,
     PlayerLeft,
@@ -223,6 +224,9 @@ class Referee:
                 raise RequestError(msg("{seen!r} is not a game's version; send the version the game was read with",
                                        seen=seen[:40]))
             seen = Seen(version=seen)
+        elif seen is not None and not isinstance(seen, Seen):  # an event count, bytes...: a caller's mistake, in words
+            raise RequestError(msg("{seen!r} is not a game's version; send the version the game was read with",
+                                   seen=seen))
         return seen
 
     def _words(self, game: Game, word: str | Prepared) -> Verdict:
@@ -387,7 +391,11 @@ class Referee:
             verdict = self._words(game, move.word)
             judged.append(verdict)
             # Recorded as the game spells the name, whatever case was typed (an unknown name: the engine says why).
-            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
+            own = seat.name if isinstance(seat, SeatKey) else seat
+            if own is not None and by and by.casefold() != own.casefold():  # a seat speaks for its own player only
+                raise RequestError(msg("{seat} names words for themselves only; leave out the other player's name",
+                                       seat=own))
+            named = by or own or ""
             namer = next((p.name for p in game.state.players if p.name.casefold() == named.casefold()), named)
             return _apply_allowing(game, lambda a: BindNamed(namer, verdict.word, verdict.score, verdict.legal,
                                                              verdict.codes, a), allow)
@@ -427,8 +435,15 @@ class Referee:
         return self._result(self.act(game_id, Undo(actions), seen=seen))
 
     def _undo(self, game_id: int | None, actions: int, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
+            if seat is not None and actions != 1:  # a seat's own undo is of its last action: more are the host's
+                name = seat.name if isinstance(seat, SeatKey) else seat
+                raise NotYours(msg("{seat} can only undo their own last action, until the next player acts; ask the "
+                                   "host for any other undo", seat=name), name)
+            return undo_events(events, redo, actions)
+
         gid, game, _, removed = self.store.rewrite(
-            game_id, lambda events, redo: undo_events(events, redo, actions),
+            game_id, change,
             lambda taken: Correction(CorrectionKind.UNDO, actions, tuple(taken)), seen, seat)
         return Result(gid, game, (), removed=tuple(removed))
 

@@ -1,0 +1,62 @@
+"""A second read of the one write path (issue 33), as a table, a bot and an attacker would use it: what a seat may do
+through the library as well as through its phone, the version every read gives, and a correction asked while
+another write is in flight."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_support import run
+
+from referee.actions import Referee, RequestError
+from referee.engine import NotYours
+from referee.moves import Bind, Discard, Play, Undo
+from referee.store import Store
+
+
+def referee_on(db: Path) -> Referee:
+    from dictionaries.dictionary import open_for_command
+
+    return Referee(Store(db), open_for_command)
+
+
+def test_a_seat_undoes_its_own_last_action_only_not_the_ones_before_it(db: Path) -> None:
+    """A seat's own undo takes back its own last action; asked for more (the library's ``Undo(3)``), it would take
+    back the other players' actions too, which only the host may: refused, nothing changed."""
+    run(db, "new", "Cy", "Ann", "Bob", "--first", "Cy", check=True)
+    referee = referee_on(db)
+    played = referee.act(1, Play("rum", 15), seat="Cy", seen=referee.load(1)[1].version)
+    discarded = referee.act(1, Discard(), seat="Ann", seen=played.version)
+    bob = referee.act(1, Discard(), seat="Bob", seen=discarded.version)
+    before = db.read_bytes()
+    with pytest.raises(NotYours):
+        referee.act(1, Undo(3), seat="Bob", seen=bob.version)
+    assert db.read_bytes() == before
+    undone = referee.act(1, Undo(), seat="Bob", seen=bob.version)  # its own, one action: still its right
+    assert undone.version == discarded.version
+
+
+def test_a_seat_names_a_word_in_its_own_name_only(db: Path) -> None:
+    """Spell Binding: a seat names a word for its own player; naming it for another (the library's ``by``) would
+    put words in another player's mouth and give the seat the right to undo them: refused, nothing changed."""
+    run(db, "new", "Cy", "Ann", "Bob", "--first", "Cy", "--spell-binding", check=True)
+    referee = referee_on(db)
+    discarded = referee.act(1, Discard("RUMSTEA"), seat="Cy", seen=referee.load(1)[1].version)
+    before = db.read_bytes()
+    with pytest.raises(RequestError):
+        referee.act(1, Bind("steam", by="Ann"), seat="Bob", seen=discarded.version)
+    assert db.read_bytes() == before
+    named = referee.act(1, Bind("steam", by="bob"), seat="Bob", seen=discarded.version)  # its own name, any case
+    assert any("Bob names STEAM" in note for note in named.notes), named.notes
+
+
+def test_an_integer_seen_in_the_library_is_a_request_error_saying_what_to_send(db: Path) -> None:
+    """The library's ``seen`` is the version read (a string, or a ``Seen``); an event count is refused in words,
+    as the phones' API answers 400, never an AttributeError from inside the store."""
+    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
+    referee = referee_on(db)
+    before = db.read_bytes()
+    for seen in (2, 2.0, b"2-0123456789abcdef"):
+        with pytest.raises(RequestError, match="not a game's version"):
+            referee.act(1, Discard(), seen=seen)  # type: ignore[arg-type]  # what a careless caller sends
+    assert db.read_bytes() == before
