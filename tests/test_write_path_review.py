@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run
+from test_board_players import act, client_for, join, version
 
 from referee.actions import Referee, RequestError
 from referee.engine import NotYours
@@ -60,3 +61,16 @@ def test_an_integer_seen_in_the_library_is_a_request_error_saying_what_to_send(d
         with pytest.raises(RequestError, match="not a game's version"):
             referee.act(1, Discard(), seen=seen)  # type: ignore[arg-type]  # what a careless caller sends
     assert db.read_bytes() == before
+
+
+def test_the_boards_game_api_gives_the_version_a_write_takes(db: Path) -> None:
+    """``GET /api/games/N`` gives the fields of ``status --json``, the version among them: a bot that reads the game
+    there sends it back as ``seen`` (an event count is refused with 400)."""
+    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
+    client = client_for(db)
+    cy = join(client, "Cy").get_json()["token"]
+    read = client.get("/api/games/1").get_json()
+    assert read["version"] == version(client, cy)
+    played = act(client, cy, action="play", word="rum", roll=12, seen=read["version"])
+    assert played.status_code == 200, played.get_json()
+    assert client.get("/api/games/1").get_json()["version"] == played.get_json()["version"]

@@ -477,10 +477,10 @@ def _game_json(shown: Shown) -> dict[str, Any]:
     state = shown.state.to_dict()
     if "waiting_for" in state:
         state["waiting_for"] = say(shown.state.waiting_for())
-    # ``events``: the number of the game's last event, which a program acting on the game (board --players)
-    # sends back as what it saw.
+    # ``version``: the game's version, which a program acting on the game (board --players) sends back as what it
+    # saw (``seen``); ``events``: the game's event count.
     return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent,
-            "events": shown.game.count}
+            "events": shown.game.count, "version": shown.version}
 
 
 @board.get("/api/games")
