@@ -3,16 +3,20 @@ through the library as well as through its phone, the version every read gives, 
 another write is in flight."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_support import run
+from postgres_support import Backend
 from test_board_players import act, client_for, join, version
 
 from referee.actions import Referee, RequestError
-from referee.engine import NotYours
+from referee.engine import Discarded, NotYours, RollOff, Setup
 from referee.moves import Bind, Discard, Play, Undo
 from referee.store import Store
+from referee.store_seats import SeatBook, SeatRequest
 
 
 def referee_on(db: Path) -> Referee:
@@ -74,3 +78,52 @@ def test_the_boards_game_api_gives_the_version_a_write_takes(db: Path) -> None:
     played = act(client, cy, action="play", word="rum", roll=12, seen=read["version"])
     assert played.status_code == 200, played.get_json()
     assert client.get("/api/games/1").get_json()["version"] == played.get_json()["version"]
+
+
+def test_a_correction_asked_while_another_write_is_in_flight_is_not_kept(backend: Backend) -> None:
+    """A seat asks the host to undo on the version it read while another write to the game is being made: the
+    request must not outlive that write (the host would then take back the other write's action, not the one the
+    seat asked about). The request waits for the write's lock, then finds the game moved and keeps nothing."""
+    store = backend.store()
+    gid, _, _ = store.create(Setup(players=("Ann", "Bob"), card_accounting=False),
+                             lambda g: g.apply(RollOff(first="Ann")))
+    seen = store.load(gid)[1]
+    assert seen.version is not None
+    reached, go = threading.Event(), threading.Event()
+    base: Any = type(store)
+
+    class Paused(base):  # type: ignore[misc]
+        """The store, its write stopped after the write's own rows and before its commit."""
+
+        def _seat_wrote(self, *args: Any) -> None:
+            super()._seat_wrote(*args)
+            reached.set()
+            go.wait(30)
+
+    errors: list[BaseException] = []
+    asked: list[bool] = []
+
+    def write() -> None:
+        try:
+            Paused(backend.url).act(gid, lambda g: g.apply(Discarded("Ann")))
+        except BaseException as exc:
+            errors.append(exc)
+
+    def ask() -> None:
+        try:
+            asked.append(SeatBook(backend.store()).ask(gid, SeatRequest("r1", "Bob", "undo", seen.count, None,
+                                                                           seen.version)))
+        except BaseException as exc:
+            errors.append(exc)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert reached.wait(30)
+    asker = threading.Thread(target=ask)
+    asker.start()
+    asker.join(2)  # (no bound on time: the request may wait for the write's lock, or be made before its commit)
+    go.set()
+    writer.join(60)
+    asker.join(60)
+    assert errors == [] and asked == [False]
+    assert backend.sql("SELECT id FROM seat_requests") == []
