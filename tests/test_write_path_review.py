@@ -127,3 +127,29 @@ def test_a_correction_asked_while_another_write_is_in_flight_is_not_kept(backend
     asker.join(60)
     assert errors == [] and asked == [False]
     assert backend.sql("SELECT id FROM seat_requests") == []
+
+
+def test_a_seat_whose_own_action_put_it_out_is_not_offered_an_undo_and_is_told_why(db: Path) -> None:
+    """A seat cannot undo once its player is out, even when its own action put it out (issue 33): the write's answer
+    must not offer the undo (``can_undo``), and the refusal says why (out of the game), not that another player
+    acted since; in Spanish too. Nothing is changed."""
+    from test_board_players import bearer, problem
+
+    run(db, "new", "Cy", "Ann", "Bob", "--first", "Cy", check=True)
+    client = client_for(db)
+    cy = join(client, "Cy").get_json()["token"]
+    for word in ("rum", "cat", "dog", "pen"):  # four failed sanity checks: one pawn left
+        assert act(client, cy, action="play", word=word, roll=1, seen=version(client, cy)).status_code == 200
+        run(db, "discard", check=True)
+        run(db, "discard", check=True)
+    out = act(client, cy, action="play", word="sun", roll=1, seen=version(client, cy)).get_json()
+    assert any("out of the game" in note for note in out["notes"]), out["notes"]
+    assert not out["can_undo"]
+    assert not client.get("/api/games/1/play", headers=bearer(cy)).get_json()["can_undo"]
+    before = db.read_bytes()
+    detail = problem(act(client, cy, action="undo", seen=out["version"]), 403, "not-yours")
+    assert "Cy is out of the game" in detail and "next player" not in detail, detail
+    spanish = client.post("/api/games/1/actions", json={"action": "undo", "seen": out["version"]},
+                          headers={**bearer(cy), "Accept-Language": "es"})
+    assert "fuera de la partida" in problem(spanish, 403, "not-yours")
+    assert db.read_bytes() == before

@@ -267,9 +267,8 @@ def act(game_id: int) -> Any:
     move = moves[action]()
     try:
         result = board_referee().act(game_id, move, seat=key, seen=seen)
-    except NotYours as exc:
-        raise Problem(403, "not-yours", _("{seat} can only undo their own last action, until the next player acts; "
-                                          "ask the host for any other undo.").format(seat=exc.seat)) from None
+    except NotYours as exc:  # (its words say why: another write came since, or its player is out)
+        raise Problem(403, "not-yours", sentence(say(message_of(exc)))) from None
     except GameOver as exc:
         raise Problem(409, "game-over", sentence(say(message_of(exc)))) from None
     except NotTheirTurn as exc:
@@ -278,7 +277,9 @@ def act(game_id: int) -> Any:
         raise _moved(exc) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    view = game_view(game_id, result.game, key.name, can_undo=action != "undo")  # its own: recorded in the write
+    player = next((p for p in result.game.state.players if p.name.casefold() == key.name.casefold()), None)
+    own = action != "undo" and player is not None and not player.out  # its own, recorded in the write (``_check_own``)
+    view = game_view(game_id, result.game, key.name, can_undo=own)
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
 
