@@ -153,3 +153,34 @@ def test_a_seat_whose_own_action_put_it_out_is_not_offered_an_undo_and_is_told_w
                           headers={**bearer(cy), "Accept-Language": "es"})
     assert "fuera de la partida" in problem(spanish, 403, "not-yours")
     assert db.read_bytes() == before
+
+
+def test_a_flag_that_is_not_true_or_false_is_a_400_not_a_yes(db: Path) -> None:
+    """``skip`` (a phone's Psychotherapy roll) and ``confirm`` (the host's answer) are booleans: a string such as
+    "no" or "false" was read as true and skipped the roll, or made the correction the host meant to refuse. They
+    are refused (400) and nothing is changed: the roll still awaited, the request still waiting."""
+    from test_board_players import HOST, bearer, problem
+
+    run(db, "new", "Cy", "Ann", "--first", "Cy", "--psychotherapy", check=True)
+    client = client_for(db)
+    cy = join(client, "Cy").get_json()["token"]
+    ann = join(client, "Ann").get_json()["token"]
+    assert act(client, cy, action="play", word="rum", roll=1, seen=version(client, cy)).status_code == 200
+    run(db, "discard", "ABCDEFG", check=True)  # Ann's
+    discarded = act(client, cy, action="discard", letters="RUMSTEA", seen=version(client, cy)).get_json()
+    assert discarded["phase"] == "psychotherapy"
+    before = db.read_bytes()
+    for skip in ("no", "false", 0, 1, [], {}):
+        assert "skip" in problem(act(client, cy, action="roll", skip=skip, seen=discarded["version"]), 400,
+                                 "bad-request")
+    assert db.read_bytes() == before
+    asked = client.post("/api/games/1/requests", json={"action": "undo", "seen": discarded["version"]},
+                        headers=bearer(ann)).get_json()["request"]
+    before = db.read_bytes()
+    for confirm in ("no", "false", 0, 1, []):
+        answer = client.post(f"/api/games/1/requests/{asked}", json={"confirm": confirm}, headers=bearer(HOST))
+        assert "confirm" in problem(answer, 400, "bad-request")
+    assert db.read_bytes() == before
+    assert [r["id"] for r in client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]] == [asked]
+    assert client.post(f"/api/games/1/requests/{asked}", json={}, headers=bearer(HOST)).status_code == 204
+    assert act(client, cy, action="roll", skip=True, seen=discarded["version"]).status_code == 200
