@@ -170,14 +170,15 @@ def test_a_flag_that_is_not_true_or_false_is_a_400_not_a_yes(db: Path) -> None:
     discarded = act(client, cy, action="discard", letters="RUMSTEA", seen=version(client, cy)).get_json()
     assert discarded["phase"] == "psychotherapy"
     before = db.read_bytes()
-    for skip in ("no", "false", 0, 1, [], {}):
+    flags: tuple[object, ...] = ("no", "false", 0, 1, [], {})
+    for skip in flags:
         assert "skip" in problem(act(client, cy, action="roll", skip=skip, seen=discarded["version"]), 400,
                                  "bad-request")
     assert db.read_bytes() == before
     asked = client.post("/api/games/1/requests", json={"action": "undo", "seen": discarded["version"]},
                         headers=bearer(ann)).get_json()["request"]
     before = db.read_bytes()
-    for confirm in ("no", "false", 0, 1, []):
+    for confirm in flags:
         answer = client.post(f"/api/games/1/requests/{asked}", json={"confirm": confirm}, headers=bearer(HOST))
         assert "confirm" in problem(answer, 400, "bad-request")
     assert db.read_bytes() == before

@@ -34,6 +34,7 @@ from referee.board.seats import (
     join_box,
     join_path,
     json_body,
+    json_flag,
     limit_address,
     limit_seat,
     new_secret,
@@ -258,7 +259,7 @@ def act(game_id: int) -> Any:
     roll = data.get("roll")
     if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
-    skip = _flag(data, "skip")
+    skip = json_flag(data, "skip")
     word = str(data.get("word", ""))[:40]
     letters = data.get("letters")
     moves: dict[str, Callable[[], Any]] = {
@@ -283,15 +284,6 @@ def act(game_id: int) -> Any:
     view = game_view(game_id, result.game, key.name, can_undo=own)
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
-
-
-def _flag(data: dict[str, Any], name: str) -> bool:
-    """A body's boolean ``name`` (absent or null: false); anything else is a 400, never read as a yes ("no" is true
-    to Python)."""
-    value = data.get(name)
-    if value is not None and not isinstance(value, bool):
-        raise Problem(400, "bad-request", _("\"{name}\" is true or false.").format(name=name))
-    return bool(value)
 
 
 # -- the host ------------------------------------------------------------------------------------
@@ -360,7 +352,7 @@ def answer_request(game_id: int, rid: str) -> Any:
     """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
     made on the game as the seat saw it: refused with 409 when the game moved since."""
     require_host(_("Only the host can undo or redo another player's action."))
-    confirm = _flag(_body(), "confirm")  # a bad body is a 400 that leaves the request waiting
+    confirm = json_flag(_body(), "confirm")  # a bad body is a 400 that leaves the request waiting
     asked = seat_book().answer(game_id, rid)  # taken out: one host's answer only, whichever replica gets it
     if asked is None:
         raise Problem(404, "no-request", _("There is no such request (already answered?)."))
