@@ -300,7 +300,7 @@ class Referee:
         roll, allow = move.roll, move.allow
         if isinstance(move.word, Prepared):
             self.check_roll_given(move.word.setup, roll)
-            game_id = move.word.game_id
+            game_id = _prepared_game(game_id, move.word)
         judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
@@ -384,7 +384,7 @@ class Referee:
     def _bind(self, game_id: int | None, move: Bind, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         by, allow = move.by, move.allow
         if isinstance(move.word, Prepared):
-            game_id = move.word.game_id
+            game_id = _prepared_game(game_id, move.word)
         judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
@@ -572,6 +572,15 @@ class Referee:
 
         gid, game, _, fix = self.store.rewrite(game_id, change, record, seen)
         return Amended(gid, game, fix.seq, fix.player, fix.old, roll, fix.before, 0, fix.notes)
+
+
+def _prepared_game(game_id: int | None, prepared: Prepared) -> int:
+    """The game a prepared word is played in: the one it was judged for; another game named is refused (it would
+    write to the game judged, not the one named)."""
+    if game_id is not None and game_id != prepared.game_id:
+        raise RequestError(msg("this word was judged for game {judged}, not game {game}; prepare it in the game it is "
+                               "played in", judged=prepared.game_id, game=game_id))
+    return prepared.game_id
 
 
 def shown_name(name: str, most: int = 40) -> str:

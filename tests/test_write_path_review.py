@@ -185,3 +185,19 @@ def test_a_flag_that_is_not_true_or_false_is_a_400_not_a_yes(db: Path) -> None:
     assert [r["id"] for r in client.get("/api/games/1/host", headers=bearer(HOST)).get_json()["requests"]] == [asked]
     assert client.post(f"/api/games/1/requests/{asked}", json={}, headers=bearer(HOST)).status_code == 204
     assert act(client, cy, action="roll", skip=True, seen=discarded["version"]).status_code == 200
+
+
+def test_a_word_prepared_for_one_game_is_not_played_in_another(db: Path) -> None:
+    """``act(2, Play(prepared))`` with a word ``prepare`` judged for game 1 wrote to game 1, not the game named:
+    refused, nothing written to either."""
+    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
+    run(db, "new", "Bob", "Dee", "--first", "Bob", check=True)
+    referee = referee_on(db)
+    prepared = referee.prepare(1, "rum")
+    before = db.read_bytes()
+    with pytest.raises(RequestError, match="game 1"):
+        referee.act(2, Play(prepared, 15))
+    with pytest.raises(RequestError, match="game 1"):
+        referee.act(2, Bind(prepared))
+    assert db.read_bytes() == before
+    assert referee.act(1, Play(prepared, 15)).game_id == 1
