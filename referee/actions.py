@@ -25,6 +25,7 @@ from referee.engine import (
     Discarded,
     Event,
     Game,
+    NotYours,
     Outcome,
     Phase,
     PlayerLeft,
@@ -237,6 +238,9 @@ class Referee:
                 raise RequestError(msg("{seen!r} is not a game's version; send the version the game was read with",
                                        seen=seen[:40]))
             seen = Seen(version=seen)
+        elif seen is not None and not isinstance(seen, Seen):  # an event count, bytes...: a caller's mistake, in words
+            raise RequestError(msg("{seen!r} is not a game's version; send the version the game was read with",
+                                   seen=seen))
         return seen
 
     def _words(self, game: Game, word: str | Prepared) -> Verdict:
@@ -310,7 +314,7 @@ class Referee:
         roll, allow = move.roll, move.allow
         if isinstance(move.word, Prepared):
             self.check_roll_given(move.word.setup, roll)
-            game_id = move.word.game_id
+            game_id = _prepared_game(game_id, move.word)
         judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
@@ -394,14 +398,18 @@ class Referee:
     def _bind(self, game_id: int | None, move: Bind, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         by, allow = move.by, move.allow
         if isinstance(move.word, Prepared):
-            game_id = move.word.game_id
+            game_id = _prepared_game(game_id, move.word)
         judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
             verdict = self._words(game, move.word)
             judged.append(verdict)
             # Recorded as the game spells the name, whatever case was typed (an unknown name: the engine says why).
-            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
+            own = seat.name if isinstance(seat, SeatKey) else seat
+            if own is not None and by and by.casefold() != own.casefold():  # a seat speaks for its own player only
+                raise RequestError(msg("{seat} names words for themselves only; leave out the other player's name",
+                                       seat=own))
+            named = by or own or ""
             namer = next((p.name for p in game.state.players if p.name.casefold() == named.casefold()), named)
             return _apply_allowing(game, lambda a: BindNamed(namer, verdict.word, verdict.score, verdict.legal,
                                                              verdict.codes, a), allow)
@@ -462,8 +470,15 @@ class Referee:
         return self._result(self.act(game_id, Undo(actions), seen=seen))
 
     def _undo(self, game_id: int | None, actions: int, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event], list[Event]]:
+            if seat is not None and actions != 1:  # a seat's own undo is of its last action: more are the host's
+                name = seat.name if isinstance(seat, SeatKey) else seat
+                raise NotYours(msg("{seat} can only undo their own last action, until the next player acts; ask the "
+                                   "host for any other undo", seat=name), name)
+            return undo_events(events, redo, actions)
+
         gid, game, _, removed = self.store.rewrite(
-            game_id, lambda events, redo: undo_events(events, redo, actions),
+            game_id, change,
             lambda taken: Correction(CorrectionKind.UNDO, actions, tuple(taken)), seen, seat)
         return Result(gid, game, (), removed=tuple(removed))
 
@@ -616,6 +631,15 @@ def _rounds_needed(rounds: tuple[tuple[tuple[str, int], ...], ...], players: tup
         if len(contenders) == 1:
             return number
     return len(rounds)
+
+
+def _prepared_game(game_id: int | None, prepared: Prepared) -> int:
+    """The game a prepared word is played in: the one it was judged for; another game named is refused (it would
+    write to the game judged, not the one named)."""
+    if game_id is not None and game_id != prepared.game_id:
+        raise RequestError(msg("this word was judged for game {judged}, not game {game}; prepare it in the game it is "
+                               "played in", judged=prepared.game_id, game=game_id))
+    return prepared.game_id
 
 
 def shown_name(name: str, most: int = 40) -> str:

@@ -981,8 +981,11 @@ class Store:
         row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone() \
             if self._version >= 6 else None
         player = next((p for p in game.state.players if p.name.casefold() == seat.casefold()), None)
+        if player is not None and player.out:  # (its own last action may be what put it out: that is the host's now)
+            raise NotYours(msg("{seat} is out of the game and can no longer undo; ask the host for any undo",
+                               seat=player.name), seat)
         if (row is None or int(row[0]) != game.count or str(row[1]).casefold() != seat.casefold() or player is None
-                or player.out or player.left):
+                or player.left):
             raise NotYours(msg("{seat} can only undo their own last action, until the next player acts; ask the "
                                "host for any other undo", seat=seat), seat)
 

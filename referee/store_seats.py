@@ -104,6 +104,9 @@ class SeatBook:
         drops its requests: ``Store._seat_wrote``). False, nothing kept, when the game is no longer at the version
         the seat asked on (``asked.version``, when given)."""
         with self.store._transaction() as conn:
+            # The game's row first (PostgreSQL: locked, as a write locks it): a write in flight commits before the
+            # version is read, so a request is never kept on a version that write has already left.
+            self.store._resolve(conn, game_id)
             if asked.version is not None and self.store._version_now(conn, game_id) != asked.version:
                 return False
             conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "

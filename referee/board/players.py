@@ -36,6 +36,7 @@ from referee.board.seats import (
     join_box,
     join_path,
     json_body,
+    json_flag,
     limit_address,
     limit_seat,
     new_secret,
@@ -217,18 +218,18 @@ def act(game_id: int) -> Any:
     roll = data.get("roll")
     if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
+    skip = json_flag(data, "skip")
     word = str(data.get("word", ""))[:40]
     letters = data.get("letters")
     moves: dict[str, Callable[[], Any]] = {
-        "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
+        "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, skip),
         "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": lambda: CloseBinding(),
         "bind": lambda: BindMove(word), "pass": lambda: PassBinding(), "undo": lambda: Undo()}
     move = moves[action]()
     try:
         result = board_referee().act(game_id, move, seat=key, seen=seen)
-    except NotYours as exc:
-        raise Problem(403, "not-yours", _("{seat} can only undo their own last action, until the next player acts; "
-                                          "ask the host for any other undo.").format(seat=exc.seat)) from None
+    except NotYours as exc:  # (its words say why: another write came since, or its player is out)
+        raise Problem(403, "not-yours", sentence(say(message_of(exc)))) from None
     except GameOver as exc:
         raise Problem(409, "game-over", sentence(say(message_of(exc)))) from None
     except NotTheirTurn as exc:
@@ -239,7 +240,9 @@ def act(game_id: int) -> Any:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
     if action in ("bind", "pass"):  # Spell Binding closes once every other seated player named a word or passed
         result = _close_binding(game_id, result)
-    view = game_view(game_id, result.game, key.name, can_undo=action != "undo")  # its own: recorded in the write
+    player = next((p for p in result.game.state.players if p.name.casefold() == key.name.casefold()), None)
+    own = action != "undo" and player is not None and not player.out  # its own, recorded in the write (``_check_own``)
+    view = game_view(game_id, result.game, key.name, can_undo=own)
     view["notes"] = [sentence(say(n)) for n in result.told]  # (an undo too: the phone says what it took back)
     return jsonify(view)
 
@@ -316,7 +319,7 @@ def answer_request(game_id: int, rid: str) -> Any:
     """The host confirms (``{"confirm": true}``) or refuses a correction a seat asked for. Confirmed, it is
     made on the game as the seat saw it: refused with 409 when the game moved since."""
     require_host(_("Only the host can undo or redo another player's action."))
-    confirm = _body().get("confirm")  # a bad body is a 400 that leaves the request waiting
+    confirm = json_flag(_body(), "confirm")  # a bad body is a 400 that leaves the request waiting
     asked = seat_book().answer(game_id, rid)  # taken out: one host's answer only, whichever replica gets it
     if asked is None:
         raise Problem(404, "no-request", _("There is no such request (already answered?)."))

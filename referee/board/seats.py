@@ -190,6 +190,15 @@ def json_body() -> Any:
         return None
 
 
+def json_flag(data: dict[str, Any], name: str) -> bool:
+    """A body's boolean ``name`` (absent or null: false); anything else is a 400, never read as a yes ("no" is true
+    to Python)."""
+    value = data.get(name)
+    if value is not None and not isinstance(value, bool):
+        raise Problem(400, "bad-request", _("\"{name}\" is true or false.").format(name=name))
+    return bool(value)
+
+
 def client_address() -> str:
     """The address of the device that sent the request."""
     return str(request.remote_addr or "?")
