@@ -26,7 +26,7 @@ What one run of N tables does, per backend:
   and streams move to the other one); ``pg-restart`` stops the cluster (immediate mode) and starts it again
   after ``--fault-seconds``; ``netcut`` runs the second replica inside a network namespace and takes its link to
   the database down for ``--fault-seconds`` (its phones reach it through the namespace's other link and name
-  themselves in X-Forwarded-For, ``UW_BOARD_PROXIES=1``).
+  themselves in X-Forwarded-For, ``UW_BOARD_PROXIES=127.0.0.1``).
 
 Figures: actions per second (done), p50 and p99 action latency (first post to the answer), p50 and p99 commit to
 viewer (post to the moment each of the 4 streams delivered the board that names the next player: an upper bound
@@ -84,7 +84,7 @@ class Run:
         viewers = 4 * self.count + 100
         replicas = 2 if self.kind == "postgresql" else 1
         if self.fault == "netcut":
-            env["UW_BOARD_PROXIES"] = "1"
+            env["UW_BOARD_PROXIES"] = "127.0.0.1"
             self.namespace = Namespace()
         found: list[Replica] = []
         for i in range(replicas):

@@ -262,7 +262,7 @@ def test_a_burst_after_the_thread_pool_s_threads_expired_gets_no_500(postgres_db
     from concurrent.futures import ThreadPoolExecutor
 
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
-    monkeypatch.setenv("UW_BOARD_PROXIES", "1")  # each caller its own forwarded address (no per-address limit hit)
+    monkeypatch.setenv("UW_BOARD_PROXIES", "127.0.0.1")  # each caller its own forwarded address (no per-address limit hit)
     monkeypatch.setenv("GEVENT_THREADPOOL_IDLE_TASK_TIMEOUT", "0.3")
     with Board(postgres_db, "--hosted") as board:  # no current game: the worker's pool is opened by a request
         status, table = answer(f"{board.url}/api/tables", {"players": ["Cindi", "Paul", "Sue"], "dice": "virtual"})

@@ -763,8 +763,8 @@ def test_a_request_waits_when_the_hosts_answer_cannot_be_read(db: Path) -> None:
 
 
 def test_behind_a_proxy_the_limits_count_each_players_address(db: Path) -> None:
-    """With UW_BOARD_PROXIES=1 (deploy/uw-board.env), wrong codes from one phone do not lock out another."""
-    client = client_for(db, BOARD_PROXIES=1)
+    """With UW_BOARD_PROXIES=127.0.0.1 (deploy/uw-board.env), wrong codes from one phone do not lock out another."""
+    client = client_for(db, BOARD_PROXIES="127.0.0.1")
     for _i in range(5):
         problem(join_from(client, "10.0.0.1", "AAAAAA"), 403, "wrong-code")
     problem(join_from(client, "10.0.0.1", CODE), 429, "too-many-codes")

@@ -125,6 +125,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
                                                                          "--max-per-address")
     os.environ["UW_BOARD_STREAMS"] = str(viewers)
     os.environ["UW_BOARD_PER_ADDRESS"] = str(per_address)
+    _proxies()
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     players = players or hosted
@@ -261,6 +262,24 @@ def _public_url() -> str | None:
         raise click.BadParameter(_("UW_BOARD_PUBLIC_URL={value} is not an http:// or https:// address").format(
             value=repr(text)), param_hint="--players")
     return text.rstrip("/") + "/"
+
+
+def _proxies() -> None:
+    """``UW_BOARD_PROXIES`` names the proxies by address or network (``referee.board.addresses``); a usage error when
+    it does not: a count such as ``1`` would believe anyone's ``X-Forwarded-For`` on a board reachable directly."""
+    from referee.board.addresses import ProxiesError, trusted_networks
+
+    text = os.environ.get("UW_BOARD_PROXIES", "")
+    try:
+        trusted_networks(text)
+    except ProxiesError as exc:
+        if str(exc).isdigit():
+            raise click.UsageError(" ".join((
+                _("UW_BOARD_PROXIES={value} is a count of proxies: name their addresses or networks instead (behind "
+                  "one nginx on this machine: UW_BOARD_PROXIES=127.0.0.1).").format(value=repr(text.strip())),
+                _("A count would believe the X-Forwarded-For of anyone who reaches the board directly.")))) from None
+        raise click.UsageError(_("UW_BOARD_PROXIES names {value}, which is not an address or a network (such as "
+                                 "127.0.0.1 or 10.0.0.0/8).").format(value=repr(str(exc)))) from None
 
 
 def _env_count(name: str, default: int, option: str) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from referee.board.addresses import PER_ADDRESS, refusal_text
+from referee.board.addresses import PER_ADDRESS, is_trusted, refusal_text, trusted_networks
 from referee.board.runtime import MAX_VIEWERS, runtime
 
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
@@ -100,8 +100,8 @@ def worker_class() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
-            if int(os.environ.get("UW_BOARD_PROXIES") or 0) > 0:  # every peer is the proxy: the app counts instead
-                self.per_address = 0  # (``referee.board.addresses``: by the forwarded address)
+            # a trusted proxy's connections are not counted here: the app counts its forwarded addresses instead
+            self.proxies = trusted_networks(os.environ.get("UW_BOARD_PROXIES") or "")
             self.open: dict[Any, int] = {}
 
         def handle_quit(self, _sig: int, _frame: Any) -> None:
@@ -115,7 +115,7 @@ def worker_class() -> type:
         def handle(self, listener: Any, client: Any, addr: Any) -> None:
             host = addr[0] if isinstance(addr, tuple) and addr else addr
             count = self.open.get(host, 0)
-            if self.per_address and count >= self.per_address:
+            if self.per_address and count >= self.per_address and not is_trusted(str(host), self.proxies):
                 try:
                     client.settimeout(1)
                     client.sendall(refusal(self.per_address))

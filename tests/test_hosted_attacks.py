@@ -1,0 +1,82 @@
+"""The hosted site attacked from the open internet (issue 35): each test is one of the attacks that broke it, run
+against a real board (a Flask client or a served one) on SQLite and, where the backend matters, on PostgreSQL."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from board_support import free_port
+
+from referee.board.app import create_app
+from referee.board.runtime import runtime
+
+HOST = "host-secret-of-the-attack-tests-0123456789abcdef"
+
+
+@pytest.fixture
+def apps() -> Iterator[list[Any]]:
+    """The boards a test makes (their watchers stopped after it)."""
+    made: list[Any] = []
+    yield made
+    for app in made:
+        runtime(app).watcher.stop()
+
+
+def hosted_app(db: str, apps: list[Any], **config: Any) -> Any:
+    app = create_app({"BOARD_DB": db, "BOARD_GAME": None, "TESTING": True, "BOARD_HOSTED": True,
+                      "BOARD_HOST_SECRET": HOST, "BOARD_STREAM_SECONDS": 0.2, **config})
+    apps.append(app)
+    return app
+
+
+def start_table(client: Any, **environ: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"players": ["Ann", "Bob"], "dice": "virtual"}, environ_base=environ)
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    made: dict[str, Any] = answer.get_json()
+    return made
+
+
+# -- 4. proxies trusted by address only -------------------------------------------------------------
+
+def test_a_count_of_proxies_is_refused_at_start(tmp_path: Path) -> None:
+    """``UW_BOARD_PROXIES=1`` believed anyone's X-Forwarded-For on a replica reachable directly: the board refuses it
+    at start (exit 2), saying to name the proxies' addresses; an address that is none is refused too."""
+    port = free_port()
+    for value, said in (("1", "127.0.0.1"), ("nginx", "'nginx'")):
+        env = {**os.environ, "UW_BOARD_PROXIES": value, "UW_BOARD_HOST_SECRET": HOST, "LANG": "C", "UW_LANG": "en"}
+        proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "board", "--hosted", "--port", str(port),
+                                 "--db", str(tmp_path / "g.sqlite3")], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:  # it serves: stop it, the test has failed
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+        assert proc.returncode == 2, (value, out, err)
+        assert "UW_BOARD_PROXIES" in err and said in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("proxies", ["10.9.9.9", "127.0.0.1"])
+def test_a_spoofed_x_forwarded_for_does_not_escape_the_wrong_code_lockout(tmp_path: Path, apps: list[Any],
+                                                                         proxies: str) -> None:
+    """One client sends wrong join codes, each with another X-Forwarded-For. A peer that is not a named proxy
+    (``10.9.9.9`` named) is itself the client; through the proxy (``127.0.0.1`` named), the client's own entries,
+    left of the one nginx appends, are never read. Either way the sixth try is locked out (429), and 0 escape."""
+    app = hosted_app(str(tmp_path / "g.sqlite3"), apps, BOARD_PROXIES=proxies)
+    client = app.test_client()
+    table = start_table(client)
+    game, escapes = table["game"], 0
+    for i in range(40):
+        spoofed = f"198.51.100.{i}" if proxies == "10.9.9.9" else f"198.51.100.{i}, 203.0.113.5"
+        answer = client.get(f"/api/games/{game}/seats?code=AAAAAA", headers={"X-Forwarded-For": spoofed})
+        if i >= 5 and answer.status_code != 429:
+            escapes += 1
+    assert escapes == 0
+    other = client.get(f"/api/games/{game}/seats?code={table['code']}", headers={"X-Forwarded-For": "192.0.2.7"})
+    assert other.status_code == (429 if proxies == "10.9.9.9" else 200)  # a peer not the proxy is one address
