@@ -80,3 +80,77 @@ def test_a_spoofed_x_forwarded_for_does_not_escape_the_wrong_code_lockout(tmp_pa
     assert escapes == 0
     other = client.get(f"/api/games/{game}/seats?code={table['code']}", headers={"X-Forwarded-For": "192.0.2.7"})
     assert other.status_code == (429 if proxies == "10.9.9.9" else 200)  # a peer not the proxy is one address
+
+
+# -- 5. no server path or database address reaches a client -----------------------------------------
+
+def _every_route(client: Any, table: dict[str, Any], seat: str) -> list[Any]:
+    """One request to each route a phone, a TV or the host of ``table`` uses, with their credentials."""
+    game, code, phone, host = table["game"], table["code"], {"Authorization": f"Bearer {seat}"}, \
+        {"Authorization": f"Bearer {table['host_token']}"}
+    return [client.get(f"/api/games/{game}/play", headers=phone), client.get(f"/api/games/{game}/seats?code={code}"),
+            client.post(f"/api/games/{game}/actions", headers=phone, json={"action": "roll", "seen": 2}),
+            client.get(f"/api/games/{game}/verdict?word=cat", headers=phone),
+            client.get(f"/api/games/{game}/host", headers=host), client.get(f"/games/{game}?code={code}"),
+            client.get(f"/api/games/{game}/export?code={code}"), client.get(f"/api/games/{game}?code={code}"),
+            client.get(f"/games/{game}/join?code={code}"),
+            client.post(f"/api/games/{game}/seats", json={"code": code, "seat": "Bob"}),
+            client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": 2}),
+            client.post("/api/tables", json={"players": ["Cy", "Di"]}), client.post("/tables", data={"player": ["Cy", "Di"]})]
+
+
+def _said_nothing_of(answers: list[Any], places: list[str]) -> int:
+    """The 503s among ``answers``; none of the answers names any of ``places``."""
+    for answer in answers:
+        text = answer.get_data(as_text=True)
+        assert not any(place in text for place in places), (answer.status_code, text[:400])
+    return sum(a.status_code == 503 for a in answers)
+
+
+@pytest.mark.parametrize("damage", ["an event changed", "pages overwritten"])
+def test_a_damaged_sqlite_file_is_not_named_to_the_players(tmp_path: Path, apps: list[Any], damage: str,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """A damaged file's 503 named ``s1/g.sqlite3`` to the phones: now no answer names the file, its folder or its
+    name, and the board's log keeps the whole story (the path included)."""
+    import sqlite3
+
+    (tmp_path / "s1").mkdir()
+    db = tmp_path / "s1" / "g.sqlite3"
+    client = hosted_app(str(db), apps).test_client()
+    table = start_table(client)
+    seat = client.post(f"/api/games/{table['game']}/seats", json={"code": table["code"], "seat": "Ann"}).get_json()
+    if damage == "an event changed":
+        with sqlite3.connect(db) as con:
+            con.execute("UPDATE events SET data = replace(data, 'Ann', 'Anx') WHERE seq = 0")
+        con.close()
+    else:
+        size = db.stat().st_size
+        with open(db, "r+b") as file:
+            file.seek(4096)
+            file.write(bytes(range(256)) * ((size - 4096) // 256))
+        for extra in ("-wal", "-shm"):
+            Path(f"{db}{extra}").unlink(missing_ok=True)
+    refused = _said_nothing_of(_every_route(client, table, seat["token"]), [str(tmp_path), "s1/", "g.sqlite3"])
+    assert refused >= 3
+    assert str(db) in caplog.text  # the operator's log keeps the detail
+
+
+def test_a_database_server_away_is_not_named_to_the_players(postgres_db: str, apps: list[Any],
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """Damage and an unreachable server on PostgreSQL: no answer names the server's address or its database."""
+    import psycopg
+
+    client = hosted_app(postgres_db, apps).test_client()
+    table = start_table(client)
+    seat = client.post(f"/api/games/{table['game']}/seats", json={"code": table["code"], "seat": "Ann"}).get_json()
+    with psycopg.connect(postgres_db, autocommit=True) as conn:
+        conn.execute("UPDATE events SET data = replace(data, 'Ann', 'Anx') WHERE seq = 0")
+    address = postgres_db.split("@")[-1].split("?")[0]
+    places = [address, address.split("/")[0]]
+    assert _said_nothing_of(_every_route(client, table, seat["token"]), places) >= 1  # its writes refused
+    away = f"postgresql://uw@127.0.0.1:{free_port()}/nowhere"
+    client = hosted_app(away, apps, BOARD_POLL_SECONDS=60).test_client()
+    answers = [client.post("/api/tables", json={"players": ["Cy", "Di"]}),
+               client.get(f"/api/games/1/seats?code={table['code']}")]
+    assert _said_nothing_of(answers, [away, f"127.0.0.1:{away.split(':')[2].split('/')[0]}", "nowhere"]) >= 1
+    assert "nowhere" in caplog.text

@@ -35,6 +35,7 @@ from referee.board.seats import (
     json_body,
     limit_address,
     problem_answer,
+    public_words,
     seat_for,
     store_problem,
     table_token,
@@ -164,8 +165,10 @@ def _refusal(exc: Problem) -> Response:
 
 
 def store_refusal(exc: Exception) -> Problem:
-    """The store's 503 (``seats.store_problem``: its words without the database's address) as a refusal."""
-    return Problem(503, "store", str(store_problem(exc).get_json()["detail"]))
+    """The store's 503 (``seats.store_problem``: its words without the database's address) as a refusal; the
+    operator's log keeps the whole message."""
+    log.warning("the hosted board cannot use the games: %s", say(message_of(exc)))
+    return Problem(503, "store", public_words(exc))
 
 
 def _remember_code(response: Response) -> Response:

@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
 import secrets
 import threading
 import time
@@ -259,15 +260,42 @@ def store_problem(exc: Exception) -> Response:
     """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
     full disk, a server away): 503 saying why in words a player can use, without the file's path or the
     server's address and error (those go to the operator's log); nothing was changed. No such game: 404."""
-    from dictionaries.i18n import Message
     from referee.store import NoGame
 
     if isinstance(exc, NoGame):
         game = (request.view_args or {}).get("game_id")
         return problem_answer(Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game)))))
-    said = message_of(exc)
-    log.warning("the players' API cannot use the games: %s", say(said))
-    if isinstance(said, Message):
-        hidden = {"path": msg("the games' database"), "why": msg("the board's log says why")}
-        said = Message(said.template, {k: hidden.get(k, v) for k, v in said.params.items()}, said.plural, said.n)
-    return problem_answer(Problem(503, "store", sentence(say(said))))
+    log.warning("the players' API cannot use the games: %s", say(message_of(exc)))
+    return problem_answer(Problem(503, "store", public_words(exc)))
+
+
+#: The fields of the store's messages that name a place of the server (a path, an address) or quote an error
+#: whose text may (SQLite's and psycopg's): a client is told neither.
+SERVER_FIELDS = ("path", "why", "files", "detail", "error", "address")
+
+
+def public_words(exc: Exception) -> str:
+    """What a client may read of the store's error ``exc``, in the request's language: its sentence with every
+    field that names the server's files or addresses replaced, at any depth, and none at all (a plain "cannot be
+    used") if the database's name is still in it. The operator's log keeps the whole message."""
+    from dictionaries.i18n import Message
+
+    def hidden(said: Any) -> Any:
+        if not isinstance(said, Message):
+            return said
+        params = {k: (msg("the games' database") if k == "path" else msg("the board's log says why"))
+                  if k in SERVER_FIELDS else hidden(v) for k, v in said.params.items()}
+        return Message(said.template, params, said.plural, said.n)
+
+    words = sentence(say(hidden(message_of(exc))))
+    from referee.store_pg import is_database_url, shown_address
+
+    where = str(current_app.config.get("BOARD_DB") or "")
+    if is_database_url(where):  # the server's address, with and without its user
+        names = {shown_address(where), where.split("@")[-1].split("/")[0].split("?")[0]}
+    else:  # the file's path as given and in full, and its name
+        names = {where, os.path.abspath(where), os.path.basename(where)}
+    names.discard("")
+    if any(name in words for name in names):  # a message of the store not shaped as expected: say nothing of it
+        return sentence(say(msg("the games cannot be used at the moment; the board's log says why")))
+    return words
