@@ -196,10 +196,12 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
     from referee.board.seats import join_code
     from referee.engine import RollOff, Setup
     from referee.store_pg import close_pools, open_store
+    from referee.store_seats import SeatBook
 
     store = open_store(db)
     games = [store.create(Setup(players=PLAYERS, card_accounting=False), lambda g: g.apply(RollOff(first=PLAYERS[0]))
                           )[0] for _ in range(count)]
+    salts = {game: SeatBook(store).salt(game) or "" for game in games}  # each table's code is made from its salt
     close_pools()
     run = Run(kind, db, count, args, cluster)
     limit = args.limit or (args.seconds * 3 + 120 + count / 5)
@@ -208,7 +210,7 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
     marks: dict[str, float] = {}
     try:
         clients = Clients(run.start())
-        tables = [Table(game, i % len(run.servers), join_code(SECRET, game), 4 * i) for i, game in enumerate(games)]
+        tables = [Table(game, i % len(run.servers), join_code(SECRET, game, salts[game]), 4 * i) for i, game in enumerate(games)]
         watchdog.start()
         began = time.monotonic()
         asyncio.run(seat_all(clients, tables))

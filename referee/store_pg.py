@@ -105,6 +105,12 @@ PG_MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats, as SQLite's version 6 (the same statements).
     SEATS_SCHEMA,
+    # Version 7: a salt per game, as SQLite's version 7 (an identity never gives a number twice already): the games
+    # written before keep '' (and so their join codes), each new one gets 122 random bits.
+    """
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '')
+    """,
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).
 PG_FIRST_SCHEMA = 5

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 #: Schema 6 on both backends: the seats a board gave (the player's name casefolded and as shown, the SHA-256 of its
 #: token and of its CSRF token: never a token itself), the corrections a seat asked the host for, and the last action
@@ -43,6 +43,22 @@ SEATS_SCHEMA = """
         events INTEGER NOT NULL,
         seat TEXT NOT NULL
     )
+    """
+
+#: Schema 7 on SQLite: the games table again, with numbers never reused and a salt per game (MIGRATIONS[6]).
+IDS_NEVER_REUSED = """
+    CREATE TABLE games_v7 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        summary TEXT,
+        salt TEXT NOT NULL DEFAULT (lower(hex(randomblob(16))))
+    );
+    INSERT INTO games_v7 (id, created_at, updated_at, summary, salt)
+        SELECT id, created_at, updated_at, summary, '' FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_v7 RENAME TO games;
+    CREATE INDEX games_by_activity ON games(updated_at, id)
     """
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
@@ -103,6 +119,11 @@ MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats (``referee.store_seats``), so that any board process serves any table's phones.
     SEATS_SCHEMA,
+    # Version 7: a game's number is never given again (AUTOINCREMENT: a purged game's number was the next game's,
+    # and so were its join code and host token), and each game has a random salt that its code and host token are
+    # made from (``referee.board.seats.join_code``). The games written before keep the salt '' and so their codes.
+    # SQLite cannot add AUTOINCREMENT in place: the table is made again (foreign keys off meanwhile, ``migrate``).
+    IDS_NEVER_REUSED,
 ]
 
 
@@ -177,6 +198,8 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
         return
     if version:
         verify(conn, version)
+    keys = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    conn.execute("PRAGMA foreign_keys=OFF")  # a table made again (version 7) is dropped: no cascade, no refusal
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
@@ -188,9 +211,13 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
                 _fill_chains(conn)
             if step == 4:
                 _fill_recent(conn)
+        if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            raise sqlite3.IntegrityError("a row refers to a game that is not there")
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         rollback(conn)
         raise
+    finally:
+        conn.execute(f"PRAGMA foreign_keys={'ON' if keys else 'OFF'}")

@@ -92,6 +92,15 @@ class SeatBook:
         with self.store._transaction(write=False) as conn:
             return {str(seat) for (seat,) in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
 
+    def salt(self, game_id: int) -> str | None:
+        """The game's random salt (schema 7), which its join code and host token are made from ('' for a game
+        written before); None when there is no such game (never there, or purged)."""
+        if not 0 < game_id < 2**63:
+            return None
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT salt FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     # -- the corrections asked for ----------------------------------------------------------------
 
     def ask(self, game_id: int, asked: SeatRequest) -> None:

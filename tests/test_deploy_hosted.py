@@ -200,7 +200,7 @@ def start_table(site: Site) -> tuple[int, str]:
     nginx (``POST /api/tables``), the ``--players`` site's host with the CLI; its number and join code."""
     if not site.hosted:
         gid = new_game(site.db)
-        return gid, code_of(gid)
+        return gid, code_of(gid, site.db)
     status, made = call(f"{site.base}/api/tables", {"players": ["Cindi", "Paul", "Sue"], "dice": "physical",
                                                     "first": "Cindi", "card_accounting": False})
     assert status == 201, made

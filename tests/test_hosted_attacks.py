@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from board_support import free_port
+from postgres_support import Backend
 
 from referee.board.app import create_app
 from referee.board.runtime import runtime
@@ -154,3 +155,94 @@ def test_a_database_server_away_is_not_named_to_the_players(postgres_db: str, ap
                client.get(f"/api/games/1/seats?code={table['code']}")]
     assert _said_nothing_of(answers, [away, f"127.0.0.1:{away.split(':')[2].split('/')[0]}", "nowhere"]) >= 1
     assert "nowhere" in caplog.text
+
+
+# -- 1. a table's number, code and host token are never reused ----------------------------------------
+
+def test_a_purged_tables_code_and_host_token_never_open_another_table(backend: Backend, apps: list[Any]) -> None:
+    """Purging a hosted table and starting a new one gave the new table the purged one's number on SQLite, so its
+    join code and host token: the old links opened a stranger's table (host page 200, a seat taken 201). Ten
+    rounds of start, seat, finish, purge, start again: 0 numbers reused, and every purged table's code and host
+    token answer 404, on its own number and on every table started after it."""
+    from cli_support import run
+
+    app = hosted_app(backend.url, apps)
+    gone: list[dict[str, Any]] = []
+    numbers: list[int] = []
+    reused, devices = 0, iter(range(1, 10**6))
+
+    def device() -> Any:  # each its own address: the wrong-code lockout of one is not what is tested here
+        n = next(devices)
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = f"10.{n // 65536}.{n // 256 % 256}.{n % 256}"
+        return client
+
+    for _round in range(10):
+        table = device().post("/api/tables", json={"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann",
+                                                   "target": 5}).get_json()
+        numbers.append(table["game"])
+        for old in gone:
+            for game in (old["game"], table["game"]):
+                host = {"Authorization": f"Bearer {old['host_token']}"}
+                answers = [device().get(f"/api/games/{game}/seats?code={old['code']}"),
+                           device().get(f"/api/games/{game}/host", headers=host),
+                           device().post(f"/api/games/{game}/seats", json={"code": old["code"], "seat": "Ann"}),
+                           device().get(f"/games/{game}/host?code={old['code']}")]
+                reused += sum(a.status_code != 404 for a in answers)
+        seated = device().post(f"/api/games/{table['game']}/seats", json={"code": table["code"], "seat": "Bob"})
+        assert seated.status_code == 201
+        played = run(backend.url, "--game", str(table["game"]), "play", "taps", "--roll", "15")  # type: ignore[arg-type]
+        assert played.exit_code == 0
+        store = backend.store()
+        assert store.purge(lambda summaries, n=table["game"]: [s.id for s in summaries if s.id == n]) == [table["game"]]
+        store.close()
+        gone.append(table)
+    assert len(set(numbers)) == len(numbers), numbers
+    assert reused == 0
+
+
+def test_the_migration_keeps_the_old_tables_codes_and_seats_and_never_gives_a_number_again(tmp_path: Path) -> None:
+    """A schema-6 file: its games keep their join codes (salt '') and their seats (the games table is made again
+    with foreign keys off: nothing cascades), and a number purged after the migration is never given again."""
+    import sqlite3
+
+    from board_support import game_code
+
+    from referee.board.seats import join_code
+    from referee.engine import RollOff, Setup
+    from referee.store import Store
+    from referee.store_seats import SeatBook
+
+    db = tmp_path / "g.sqlite3"
+    store = Store(db)
+    for _i in range(3):
+        store.create(Setup(players=("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))
+    assert SeatBook(store).take(3, "Ann", "token", "csrf")
+    store.close()
+    with sqlite3.connect(db) as con:  # the games table as schema 6 made it
+        con.executescript("""
+            PRAGMA foreign_keys=OFF;
+            CREATE TABLE games_v6 (id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+                                   summary TEXT);
+            INSERT INTO games_v6 SELECT id, created_at, updated_at, summary FROM games;
+            DROP TABLE games;
+            ALTER TABLE games_v6 RENAME TO games;
+            CREATE INDEX games_by_activity ON games(updated_at, id);
+            DELETE FROM sqlite_sequence;
+            PRAGMA user_version = 6;
+        """)
+    con.close()
+    store = Store(db)
+    book = SeatBook(store)
+    assert book.seat("token") is not None and book.seat("token").game == 3  # type: ignore[union-attr]
+    assert game_code(db, HOST, 2) == join_code(HOST, 2)  # an old table's code as it was
+    assert store.verify()[2] == []
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM seats")
+        con.execute("DELETE FROM snapshots WHERE game_id = 3")
+        con.execute("DELETE FROM events WHERE game_id = 3")
+        con.execute("DELETE FROM games WHERE id = 3")
+    con.close()
+    new = store.create(Setup(players=("Cy", "Di")), lambda g: g.apply(RollOff(first="Cy")))[0]
+    assert new == 4 and book.salt(4) not in ("", None) and game_code(db, HOST, 4) != join_code(HOST, 4)
+    store.close()

@@ -220,12 +220,25 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
                             "Finished games are kept {days} days after their last action.", int(days)).format(
             url=base, days=f"{days:g}"))
         return
-    if game is None:
+    salt = _salt(game) if game is not None else None
+    if game is None or salt is None:
         click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
     else:
         click.echo(_("Players join game {game} at {url} with the code {code} (each new game gets its own code, "
-                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game)))
+                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game, salt)))
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
+
+
+def _salt(game: int) -> str | None:
+    """The game's salt (its join code is made from it), or None when the database cannot say it now."""
+    from referee.store import StoreError
+    from referee.store_pg import open_store
+    from referee.store_seats import SeatBook
+
+    try:
+        return SeatBook(open_store(os.environ["UW_BOARD_DB"])).salt(game)
+    except StoreError:
+        return None
 
 
 #: The placeholder of deploy/uw-board.env, and the shortest host secret a hosted board takes.

@@ -9,7 +9,8 @@ credentials and when the game exists; any other refusal (no such game, a missing
 same 404: the answer does not tell a game without its code from no game (the numbers are sequential, so no
 secret; the code is). A route of no game is open only when it shows none: the start form, the OpenAPI document,
 the judge without a game, the static files. No page lists the games. A table's code and
-host token are HMACs of its number under the board's host secret: every replica checks them without memory.
+host token are HMACs of its number and its random salt (kept with the game) under the board's host secret: every
+replica checks them with one read, and a number given again (a restored file) gets another code and token.
 """
 from __future__ import annotations
 
@@ -31,14 +32,12 @@ from referee.board.seats import (
     Problem,
     client_address,
     is_host,
-    join_code,
     json_body,
     limit_address,
     problem_answer,
     public_words,
     seat_for,
     store_problem,
-    table_token,
     tables,
 )
 from referee.board.source import BoardError, sentence
@@ -104,9 +103,14 @@ def admit(game: int) -> None:
     (and the game exists); else ``hidden``. A wrong code counts toward the address's limit of wrong codes; over it,
     a code given is refused unread, but a request with credentials (a seat's or the host's token, the game's code
     cookie the board set) guesses nothing and goes through: one address is often a whole venue's (NAT)."""
+    from referee.store import StoreError
+
     t = tables()
     address = client_address()
-    right = join_code(t.host, game)
+    try:
+        right = t.code(game)  # of no game: a code nobody is given
+    except StoreError as exc:
+        raise store_refusal(exc) from None
     code = _code_given(game)
     cookie = request.cookies.get(CODE_COOKIE + str(game), "")
     granted = (is_host(game) or _seated(game)
@@ -309,7 +313,7 @@ def links(game: int) -> dict[str, Any]:
     fragment, never sent in a request line)."""
     t = tables()
     base = str(current_app.config.get("BOARD_PUBLIC_URL") or request.host_url).rstrip("/")
-    code, token = join_code(t.host, game), table_token(t.host, game)
+    code, token = t.code(game), t.host_token(game)
     return {"game": game, "code": code, "join": f"{base}/games/{game}/join?code={code}",
             "board": f"{base}/games/{game}?code={code}", "host": f"{base}/games/{game}/host?code={code}#{token}",
             "host_token": token, "keep_days": current_app.config.get("BOARD_KEEP_DAYS")}

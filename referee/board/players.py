@@ -25,6 +25,7 @@ from referee.board.seats import (
     ACTIONS,
     ASKABLE,
     COOKIE_PREFIX,
+    NO_SALT,
     TURN_ACTIONS,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
@@ -104,6 +105,8 @@ def take_seat(game_id: int) -> Any:
     limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
+    if t.salt(game_id) == NO_SALT:  # no such game: no code opens it (a hosted board's gate said so already)
+        _game_or_404(game_id)
     if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
         t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
         raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))

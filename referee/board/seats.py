@@ -54,10 +54,12 @@ ASKABLE = ("undo", "redo", "amend", "leave")
 log = logging.getLogger(__name__)
 
 
-def join_code(secret: str, game: int) -> str:
-    """The join code of ``game``: six letters of an HMAC of its number under the host secret. Only the board
-    (and whoever reads it from the TV) knows it; another game's code says nothing about it."""
-    digest = hmac.new(secret.encode(), f"join:{game}".encode(), hashlib.sha256).digest()
+def join_code(secret: str, game: int, salt: str = "") -> str:
+    """The join code of ``game``: six letters of an HMAC of its number and its random salt (kept with the game,
+    ``SeatBook.salt``) under the host secret. Only the board (and whoever reads it from the TV) knows it; another
+    game's code says nothing about it, and a game that gets the number of a purged one gets another code."""
+    mark = f"join:{game}:{salt}" if salt else f"join:{game}"  # '': a game written before salts, its code kept
+    digest = hmac.new(secret.encode(), mark.encode(), hashlib.sha256).digest()
     n = int.from_bytes(digest[:8], "big")  # 64 bits for 31**6 (about 2**30) codes: no visible bias
     letters = []
     for _i in range(CODE_LENGTH):
@@ -66,11 +68,16 @@ def join_code(secret: str, game: int) -> str:
     return "".join(letters)
 
 
-def table_token(secret: str, game: int) -> str:
-    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number under the host secret, so
-    that every replica checks it without memory; it makes its bearer the host of that game only."""
-    digest = hmac.new(secret.encode(), f"host:{game}".encode(), hashlib.sha256).digest()
+def table_token(secret: str, game: int, salt: str = "") -> str:
+    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number and salt under the host
+    secret, so that every replica checks it with one read; it makes its bearer the host of that game only."""
+    mark = f"host:{game}:{salt}" if salt else f"host:{game}"
+    digest = hmac.new(secret.encode(), mark.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+#: The salt a game that does not exist is checked with: no game's (theirs are hex or ''), so no code matches it.
+NO_SALT = "-"
 
 
 def new_secret() -> str:
@@ -122,6 +129,7 @@ class Tables:
     host: str
     hits: dict[str, deque[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    salts: dict[int, str] = field(default_factory=dict)
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
         """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
@@ -138,8 +146,31 @@ class Tables:
             hits.append(now)
             return False
 
+    def salt(self, game: int) -> str:
+        """The game's salt (``SeatBook.salt``), kept once read (``forget`` drops them: a file restored); ``NO_SALT``
+        when there is no such game (not kept: it may be started yet)."""
+        with self.lock:
+            found = self.salts.get(game)
+        if found is None:
+            found = seat_book().salt(game)
+            if found is None:
+                return NO_SALT
+            with self.lock:
+                if len(self.salts) > MAX_KEYS:
+                    self.salts.clear()
+                self.salts[game] = found
+        return found
+
+    def forget(self) -> None:
+        """Drop the salts read (the database was replaced: its games may be others under the same numbers)."""
+        with self.lock:
+            self.salts.clear()
+
     def code(self, game: int) -> str:
-        return join_code(self.host, game)
+        return join_code(self.host, game, self.salt(game))
+
+    def host_token(self, game: int) -> str:
+        return table_token(self.host, game, self.salt(game))
 
     def over(self, key: str, most: int, seconds: float) -> bool:
         """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
@@ -227,7 +258,7 @@ def is_host(game: int | None = None) -> bool:
         return True
     game = game if game is not None else (request.view_args or {}).get("game_id")
     return (bool(current_app.config.get("BOARD_HOSTED")) and isinstance(game, int)
-            and hmac.compare_digest(given.encode(), table_token(tables().host, game).encode()))
+            and hmac.compare_digest(given.encode(), tables().host_token(game).encode()))
 
 
 def require_host(refusal: str) -> None:
