@@ -194,7 +194,8 @@ def test_a_purged_tables_code_and_host_token_never_open_another_table(backend: B
         played = run(backend.url, "--game", str(table["game"]), "play", "taps", "--roll", "15")  # type: ignore[arg-type]
         assert played.exit_code == 0
         store = backend.store()
-        assert store.purge(lambda summaries, n=table["game"]: [s.id for s in summaries if s.id == n]) == [table["game"]]
+        number: int = table["game"]
+        assert store.purge(lambda summaries: [s.id for s in summaries if s.id == number]) == [number]
         store.close()
         gone.append(table)
     assert len(set(numbers)) == len(numbers), numbers
