@@ -251,3 +251,64 @@ def test_the_migration_keeps_the_old_tables_codes_and_seats_and_never_gives_a_nu
     new = store.create(Setup(players=("Cy", "Di")), lambda g: g.apply(RollOff(first="Cy")))[0]
     assert new == 4 and book.salt(4) not in ("", None) and game_code(db, HOST, 4) != join_code(HOST, 4)
     store.close()
+
+
+# -- 3. deadlines -----------------------------------------------------------------------------------
+
+def _trickle(url: str, path: str, length: int, most_bytes: int) -> tuple[bytes, int, bool]:
+    """Send a request whose body of ``length`` bytes comes one byte a second; what the board answered, how many
+    body bytes were sent before it did (stops after ``most_bytes``) and whether the board then closed the
+    connection (within 5 s)."""
+    import socket
+    import time
+
+    host, port = url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)), timeout=5)
+    conn.sendall(f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {length}\r\n\r\n".encode())
+    conn.setblocking(False)
+    got, sent, closed = b"", 0, False
+    try:
+        while sent < most_bytes and not got:
+            try:
+                conn.sendall(b" ")
+                sent += 1
+            except OSError:
+                break
+            time.sleep(1)
+            try:
+                got = conn.recv(65536)
+            except BlockingIOError:
+                pass
+        conn.setblocking(True)
+        conn.settimeout(5)
+        while True:
+            try:
+                more = conn.recv(65536)
+            except OSError:
+                break
+            if not more:
+                closed = True
+                break
+            got += more
+    finally:
+        conn.close()
+    return got, sent, closed
+
+
+def test_a_body_trickled_in_is_cut_with_408_and_the_connection_closed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A body sent one byte a second held its request open for as long as the client liked (still open after
+    90 s). Now the whole body must arrive within ``UW_BOARD_BODY_SECONDS`` (3 s here): the board answers 408, in
+    problem+json, and closes the connection, well before the 40 bytes of a 1,000-byte body were sent."""
+    from board_support import Board
+
+    monkeypatch.setenv("UW_BOARD_BODY_SECONDS", "3")
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", HOST)
+    with Board(tmp_path / "g.sqlite3", "--hosted") as board:
+        got, sent, closed = _trickle(board.url, "/api/tables", 1000, 40)
+        assert board.proc.poll() is None
+    head, _sep, body = got.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), (got[:300], sent)
+    assert b"application/problem+json" in head and b"within 3 seconds" in body
+    assert sent < 40 and closed

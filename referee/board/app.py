@@ -63,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["board"] = Runtime(app.config["BOARD_DB"], app.config["BOARD_STREAMS"], make_render(app),
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
+    app.before_request(_late_body)
     app.register_blueprint(board)
     if app.config["BOARD_PLAYERS"] or app.config["BOARD_HOSTED"]:  # phones may play (--players); else it only reads
         from referee.board import players
@@ -76,6 +77,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_secure)
     app.register_error_handler(Exception, _error)
     return app
+
+
+def _late_body() -> None:
+    """A request whose body did not arrive within its deadline (``referee.board.deadlines``): 408, nothing done."""
+    from werkzeug.exceptions import RequestTimeout
+
+    from referee.board.deadlines import LATE
+
+    if LATE in request.environ:
+        raise RequestTimeout()
 
 
 def _secure(response: Response) -> Response:
@@ -107,6 +118,11 @@ def _error(exc: Exception) -> Any:
             detail = _("There is no such page on the board.")
         elif status == 413:
             detail = _("This request is too large for the board (at most {size} kB).").format(size=MAX_BODY // 1024)
+        elif status == 408:
+            from referee.board.deadlines import LATE
+
+            detail = _("The request's body arrived too slowly: it must arrive within {seconds} seconds.").format(
+                seconds=f"{float(request.environ.get(LATE, 0)):g}")
         elif status == 405:
             detail = _("The board can only be read: it takes no {method} requests.").format(method=request.method)
         else:
@@ -127,6 +143,7 @@ def _error(exc: Exception) -> Any:
 
 
 def _title(status: int) -> str:
-    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 413: _("Too large"),
+    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 408: _("Too slow"),
+              413: _("Too large"),
               500: _("Internal server error"), 503: _("The games cannot be read")}
     return titles.get(status, _("Error"))

@@ -11,6 +11,8 @@ default), and:
   (gunicorn times the head read of its async workers with it; it is also how long an idle
   kept-alive connection stays open);
 - a connection that cannot be written to for ``SEND_SECONDS`` (a viewer that never reads) is closed;
+- a request's whole body must arrive within ``UW_BOARD_BODY_SECONDS`` (10 s), else 408 and the connection is
+  closed (``referee.board.deadlines``);
 - one client address holds at most ``--max-per-address`` connections at once (100 by default):
   one device cannot take every connection. The ones over it get a 503 naming the limit. Behind a proxy
   (``UW_BOARD_PROXIES``) the app counts the forwarded address instead (``referee.board.addresses``);
@@ -174,9 +176,12 @@ class BoardServer(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from referee.board.app import create_app
+        from referee.board.app import MAX_BODY, create_app
+        from referee.board.deadlines import BodyDeadline, body_seconds
 
-        return create_app()
+        app = create_app()
+        app.wsgi_app = BodyDeadline(app.wsgi_app, body_seconds(), MAX_BODY)  # type: ignore[method-assign]  # 408
+        return app
 
 
 __all__ = ["PER_ADDRESS", "BoardServer", "refusal", "worker_class"]
