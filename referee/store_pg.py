@@ -106,10 +106,14 @@ PG_MIGRATIONS: list[str] = [
     # Version 6: the players' seats, as SQLite's version 6 (the same statements).
     SEATS_SCHEMA,
     # Version 7: a salt per game, as SQLite's version 7 (an identity never gives a number twice already): the games
-    # written before keep '' (and so their join codes), each new one gets 122 random bits.
+    # written before keep '' (and so their join codes), each new one gets 122 random bits; one correction waits per
+    # seat and kind.
     """
     ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
-    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '')
+    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
+    DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
+        AND a.action = b.action AND a.ctid > b.ctid;
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action)
     """,
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).

@@ -103,12 +103,19 @@ class SeatBook:
 
     # -- the corrections asked for ----------------------------------------------------------------
 
-    def ask(self, game_id: int, asked: SeatRequest) -> None:
-        """Keep a correction a seat asked for until the host answers it (or the game moves on)."""
+    def ask(self, game_id: int, asked: SeatRequest) -> SeatRequest:
+        """Keep a correction a seat asked for until the host answers it (or the game moves on): the request kept,
+        ``asked`` or the one of this seat and kind already waiting on the same game (one per seat and kind, by the
+        table's unique key; one asked on an earlier state of the game gives way to the new one)."""
         with self.store._transaction() as conn:
+            conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seat = ? AND action = ? AND seen <> ?",
+                         (game_id, asked.seat, asked.action, asked.seen))
             conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "
-                         "(?, ?, ?, ?, ?, ?, ?)",
+                         "(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, action) DO NOTHING",
                          (game_id, asked.id, asked.seat, asked.action, asked.seen, asked.roll, now()))
+            row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND seat = ? "
+                               "AND action = ?", (game_id, asked.seat, asked.action)).fetchone()
+        return asked if row is None else _request(row)
 
     def answer(self, game_id: int, rid: str) -> SeatRequest | None:
         """Take the request out to answer it: None when there is none (already answered, by this process or

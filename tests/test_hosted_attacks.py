@@ -234,6 +234,7 @@ def test_the_migration_keeps_the_old_tables_codes_and_seats_and_never_gives_a_nu
             ALTER TABLE games_v6 RENAME TO games;
             CREATE INDEX games_by_activity ON games(updated_at, id);
             DELETE FROM sqlite_sequence;
+            DROP INDEX one_request_per_seat_and_kind;
             PRAGMA user_version = 6;
         """)
     con.close()
@@ -312,3 +313,67 @@ def test_a_body_trickled_in_is_cut_with_408_and_the_connection_closed(tmp_path: 
     assert head.startswith(b"HTTP/1.1 408"), (got[:300], sent)
     assert b"application/problem+json" in head and b"within 3 seconds" in body
     assert sent < 40 and closed
+
+
+# -- 2. reads have limits too -------------------------------------------------------------------------
+
+def _seated_table(app: Any, address: str = "192.0.2.1") -> tuple[dict[str, Any], str]:
+    """A table (physical dice, Ann first) and Ann's seat's token."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    table = client.post("/api/tables", json={"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann"}).get_json()
+    seat = client.post(f"/api/games/{table['game']}/seats", json={"code": table["code"], "seat": "Ann"}).get_json()
+    return table, str(seat["token"])
+
+
+@pytest.mark.parametrize("route", ["play", "verdict?word=cat", "seats", "host", "", "export"])
+def test_one_address_cannot_read_without_limit(backend: Backend, apps: list[Any], route: str) -> None:
+    """One address ran ``wrk -c90`` against the database-backed reads and made the other tables' reads 44 times
+    slower (66 on PostgreSQL). Now each address has an allowance of reads per window (then 429 with Retry-After),
+    and so has each seat's or host's token whatever address it comes from; another address reads on."""
+    from referee.board import seats
+
+    address_reads, token_reads = getattr(seats, "ADDRESS_READS", 300), getattr(seats, "TOKEN_READS", 60)
+    app = hosted_app(backend.url, apps)
+    table, token = _seated_table(app)
+    game = table["game"]
+    credential = table["host_token"] if route == "host" else token
+    path = f"/api/games/{game}/{route}".rstrip("/")
+    flooder = app.test_client()
+    flooder.environ_base["REMOTE_ADDR"] = "203.0.113.66"
+    statuses = [flooder.get(path, headers={"Authorization": f"Bearer {credential}"}).status_code
+                for _i in range(token_reads + 1)]
+    assert 429 not in statuses[:token_reads] and statuses[-1] == 429  # the token's allowance
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "203.0.113.66"
+    statuses = [other.get(f"/api/games/{game}/seats?code={table['code']}").status_code for _i in range(address_reads)]
+    assert statuses[-1] == 429 and statuses.count(429) == token_reads + 1  # the address's allowance
+    answer = other.get(f"/api/games/{game}/seats?code={table['code']}")
+    assert answer.status_code == 429 and answer.headers["Retry-After"] and answer.mimetype == "application/problem+json"
+    elsewhere = app.test_client()
+    elsewhere.environ_base["REMOTE_ADDR"] = "198.51.100.9"
+    assert elsewhere.get(f"/api/games/{game}/seats?code={table['code']}").status_code == 200
+
+
+def test_a_seat_has_one_pending_request_per_kind(backend: Backend, apps: list[Any],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """One seat sent 240 correction requests in 2 s: all 240 waited on the host's page and printed 240 lines on
+    the board's terminal. Now the same request again is the one already waiting (200, its id): one line, one
+    request on the host's page; another kind is another request, and a request on a newer state replaces it."""
+    app = hosted_app(backend.url, apps)
+    table, token = _seated_table(app)
+    game, phone = table["game"], {"Authorization": f"Bearer {token}"}
+    client = app.test_client()
+    ids = set()
+    for i in range(240):
+        client.environ_base["REMOTE_ADDR"] = f"10.1.{i // 200}.{i % 200}"  # past the per-address write limit
+        answer = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": 2})
+        assert answer.status_code in (200, 202), answer.get_data(as_text=True)
+        ids.add(answer.get_json()["request"])
+    client.environ_base["REMOTE_ADDR"] = "10.2.0.1"
+    leave = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "leave", "seen": 2})
+    assert leave.status_code == 202
+    host = client.get(f"/api/games/{game}/host", headers={"Authorization": f"Bearer {table['host_token']}"})
+    waiting = host.get_json()["requests"]
+    assert len(ids) == 1 and sorted(r["action"] for r in waiting) == ["leave", "undo"]
+    assert capsys.readouterr().out.count("asks to undo") == 1

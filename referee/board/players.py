@@ -37,6 +37,7 @@ from referee.board.seats import (
     join_path,
     json_body,
     limit_address,
+    limit_reads,
     limit_seat,
     new_secret,
     problem_answer,
@@ -61,6 +62,7 @@ PHONE_RECENT = 3
 def install(app: Any) -> None:
     """Let phones play: the host secret from the app's config (else a new one)."""
     app.extensions["players"] = Tables(host=app.config.get("BOARD_HOST_SECRET") or new_secret())
+    app.before_request(limit_reads)  # before a hosted board's gate, which reads too
     app.register_blueprint(players)
 
 
@@ -328,10 +330,11 @@ def ask(game_id: int) -> Any:
     if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
         raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
     asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
-    seat_book().ask(game_id, asked)
-    _tell_the_terminal(game_id, asked)
-    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen_n, roll=asked.roll)
-    answer.status_code = 202
+    kept = seat_book().ask(game_id, asked)  # one per seat and kind: the same again is the one already waiting
+    if kept.id == asked.id:
+        _tell_the_terminal(game_id, asked)
+    answer = jsonify(request=kept.id, seat=seat.name, action=action, seen=kept.seen, roll=kept.roll)
+    answer.status_code = 202 if kept.id == asked.id else 200
     return answer
 
 
