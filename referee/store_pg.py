@@ -107,13 +107,15 @@ PG_MIGRATIONS: list[str] = [
     SEATS_SCHEMA,
     # Version 7: a salt per game, as SQLite's version 7 (an identity never gives a number twice already): the games
     # written before keep '' (and so their join codes), each new one gets 122 random bits; one correction waits per
-    # seat and kind.
+    # seat and kind; the replicas' shared limits.
     """
     ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
     ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
     DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
         AND a.action = b.action AND a.ctid > b.ctid;
-    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action)
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
+    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
+                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
     """,
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).

@@ -60,7 +60,9 @@ IDS_NEVER_REUSED = """
     ALTER TABLE games_v7 RENAME TO games;
     CREATE INDEX games_by_activity ON games(updated_at, id);
     DELETE FROM seat_requests WHERE rowid NOT IN (SELECT min(rowid) FROM seat_requests GROUP BY game_id, seat, action);
-    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action)
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
+    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
+                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
     """
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
@@ -124,7 +126,8 @@ MIGRATIONS: list[str] = [
     # Version 7: a game's number is never given again (AUTOINCREMENT: a purged game's number was the next game's,
     # and so were its join code and host token), and each game has a random salt that its code and host token are
     # made from (``referee.board.seats.join_code``). The games written before keep the salt '' and so their codes.
-    # And one correction waits per seat and kind (one seat had sent 240 in 2 s, each printed on the terminal).
+    # And one correction waits per seat and kind (one seat had sent 240 in 2 s, each printed on the terminal), and
+    # the limits every replica shares (wrong join codes, tables started) are counted here (``SeatBook.hit``).
     # SQLite cannot add AUTOINCREMENT in place: the table is made again (foreign keys off meanwhile, ``migrate``).
     IDS_NEVER_REUSED,
 ]

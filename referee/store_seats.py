@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+import time
 from dataclasses import dataclass
 
 from referee.store_format import now
@@ -138,6 +140,29 @@ class SeatBook:
             rows = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? "
                                 "ORDER BY at, id", (game_id,)).fetchall()
         return [_request(row) for row in rows]
+
+    # -- the limits every board process shares ----------------------------------------------------
+
+    def hit(self, key: str, seconds: float) -> int:
+        """Count one hit of ``key`` (a limit's key: ``wrong-code:ADDRESS``) in the current window of ``seconds``;
+        the hits of the window so far, this one included, whichever board process counted them. Windows past their
+        end are deleted now and then (one hit in 64)."""
+        at = time.time()
+        slot = int(at // seconds)
+        with self.store._transaction(create=True) as conn:  # the first table's start may come first
+            row = conn.execute("INSERT INTO rate_limits (key, slot, hits, until) VALUES (?, ?, 1, ?) ON CONFLICT "
+                               "(key, slot) DO UPDATE SET hits = rate_limits.hits + 1 RETURNING hits",
+                               (key, slot, (slot + 1) * seconds)).fetchone()
+            if secrets.randbelow(64) == 0:
+                conn.execute("DELETE FROM rate_limits WHERE until < ?", (at,))
+        return int(row[0]) if row else 1
+
+    def hits(self, key: str, seconds: float) -> int:
+        """The hits of ``key`` in the current window of ``seconds`` (counts none)."""
+        slot = int(time.time() // seconds)
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT hits FROM rate_limits WHERE key = ? AND slot = ?", (key, slot)).fetchone()
+        return int(row[0]) if row else 0
 
     # -- the last phone action --------------------------------------------------------------------
 

@@ -377,3 +377,21 @@ def test_a_seat_has_one_pending_request_per_kind(backend: Backend, apps: list[An
     waiting = host.get_json()["requests"]
     assert len(ids) == 1 and sorted(r["action"] for r in waiting) == ["leave", "undo"]
     assert capsys.readouterr().out.count("asks to undo") == 1
+
+
+# -- 8. limits shared by the replicas ------------------------------------------------------------------
+
+def test_two_replicas_give_an_address_one_allowance_of_wrong_codes_and_tables(backend: Backend,
+                                                                             apps: list[Any]) -> None:
+    """Each replica counted its own: an address that spread its requests over two replicas had twice the wrong-code
+    tries and twice the tables. The wrong codes and the tables started are counted in the database: over two
+    replicas (two boards on one database) an address gets 5 wrong codes in all, then 429 on both, and 10 tables."""
+    one, two = hosted_app(backend.url, apps).test_client(), hosted_app(backend.url, apps).test_client()
+    for client in (one, two):
+        client.environ_base["REMOTE_ADDR"] = "203.0.113.50"
+    started = [(one if i % 2 else two).post("/api/tables", json={"players": ["Ann", "Bob"]}).status_code
+               for i in range(12)]
+    assert started.count(201) == 10 and started[-2:] == [429, 429]
+    game = 1
+    tries = [(one if i % 2 else two).get(f"/api/games/{game}/seats?code=AAAAAA").status_code for i in range(10)]
+    assert tries[:5] == [404] * 5 and tries[5:] == [429] * 5

@@ -46,6 +46,10 @@ LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.
 REFUSAL_DELAY = 1.0
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: The limits every replica counts together, in the database (``SeatBook.hit``): the wrong join codes and the
+#: tables started, the ones a client spreading its requests over replicas would multiply. The others (reads,
+#: writes, actions) are each replica's, shared in front of them by nginx's zones (deploy/hosted-nginx.conf).
+SHARED = ("wrong-code:", "tables:")
 #: Counters kept before the ones that ran out are forgotten.
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
@@ -141,7 +145,26 @@ class Tables:
     salts: dict[int, str] = field(default_factory=dict)
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
-        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
+        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``. A key of ``SHARED`` is
+        also counted in the database, in windows of ``seconds`` (every replica's hits: ``shared_hits``)."""
+        if key.startswith(SHARED):
+            over = self._counted(key, most, seconds)
+            return self.shared_hits(key, seconds, count=True) > most or over
+        return self._counted(key, most, seconds)
+
+    def shared_hits(self, key: str, seconds: float, count: bool = False) -> int:
+        """The hits of ``key`` in the database's current window (one counted first when ``count``); 0 when the
+        database cannot say (this process's own count stands then, and the log says why)."""
+        from referee.store import StoreError
+
+        try:
+            book = seat_book()
+            return int(book.hit(key, seconds) if count else book.hits(key, seconds))
+        except StoreError as exc:
+            log.warning("the shared limits cannot be counted in the database: %s", say(message_of(exc)))
+            return 0
+
+    def _counted(self, key: str, most: int, seconds: float) -> bool:
         now = time.monotonic()
         with self.lock:
             if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
@@ -182,11 +205,14 @@ class Tables:
         return table_token(self.host, game, self.salt(game))
 
     def over(self, key: str, most: int, seconds: float) -> bool:
-        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
+        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing): this process's count,
+        then, for a ``SHARED`` key, the database's (every replica's)."""
         now = time.monotonic()
         with self.lock:
             hits = self.hits.get(key, deque())
-            return sum(1 for t in hits if t > now - seconds) >= most
+            if sum(1 for t in hits if t > now - seconds) >= most:
+                return True
+        return key.startswith(SHARED) and self.shared_hits(key, seconds) >= most
 
 
 def tables() -> Tables:
