@@ -134,7 +134,7 @@ def test_a_damaged_sqlite_file_is_not_named_to_the_players(tmp_path: Path, apps:
             Path(f"{db}{extra}").unlink(missing_ok=True)
     refused = _said_nothing_of(_every_route(client, table, seat["token"]), [str(tmp_path), "s1/", "g.sqlite3"])
     assert refused >= 3
-    assert str(db) in caplog.text  # the operator's log keeps the detail
+    assert str(db) in caplog.text and "Stop any board serving" in caplog.text  # the log: the detail, what to do
 
 
 def test_a_database_server_away_is_not_named_to_the_players(postgres_db: str, apps: list[Any],
@@ -395,3 +395,41 @@ def test_two_replicas_give_an_address_one_allowance_of_wrong_codes_and_tables(ba
     game = 1
     tries = [(one if i % 2 else two).get(f"/api/games/{game}/seats?code=AAAAAA").status_code for i in range(10)]
     assert tries[:5] == [404] * 5 and tries[5:] == [429] * 5
+
+
+# -- 9. a file restored under a running board -----------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_file_restored_under_a_running_board_is_shown_again(tmp_path: Path) -> None:
+    """Copying a backup over the database (and removing -wal/-shm) froze the TV for good, though the file checked
+    clean: the board watched the file's identity only, which a copy in place keeps. Now it notices the file was
+    replaced (its size or time changed behind it), reopens it (the store checks a file it did not write before
+    reading it) and shows the restored game; a play on the restored file reaches the TV too."""
+    import shutil
+    import sqlite3
+
+    from board_support import Board
+    from cli_support import run
+    from test_board_pg import Stream
+
+    db, backup = tmp_path / "g.sqlite3", tmp_path / "backup.sqlite3"
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
+    source, target = sqlite3.connect(db), sqlite3.connect(backup)
+    source.backup(target)
+    source.close()
+    target.close()
+    with Board(db, "--game", "1") as board:
+        tv = Stream(f"{board.url}/games/1/events")
+        try:
+            assert tv.wait_for(1, 10)
+            assert run(db, "play", "taps", "--roll", "11").exit_code == 0
+            assert tv.wait_for(2, 10) and "TAPS" in tv.payloads[-1]["html"]
+            shutil.copyfile(backup, db)  # in place: the same inode
+            for extra in ("-wal", "-shm"):
+                Path(f"{db}{extra}").unlink(missing_ok=True)
+            assert tv.wait_for(3, 10), "the TV never showed the restored file"
+            assert "TAPS" not in tv.payloads[-1]["html"]
+            assert run(db, "play", "look", "--roll", "12").exit_code == 0
+            assert tv.wait_for(4, 10) and "LOOK" in tv.payloads[-1]["html"]
+        finally:
+            tv.close()

@@ -143,6 +143,7 @@ class Tables:
     hits: dict[str, deque[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     salts: dict[int, str] = field(default_factory=dict)
+    reopened: int = 0  # the watcher's count of files opened anew when the salts were read
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
         """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``. A key of ``SHARED`` is
@@ -181,7 +182,13 @@ class Tables:
     def salt(self, game: int) -> str:
         """The game's salt (``SeatBook.salt``), kept once read (``forget`` drops them: a file restored); ``NO_SALT``
         when there is no such game (not kept: it may be started yet)."""
+        from referee.board.runtime import runtime
+
+        reopened = getattr(runtime(current_app).watcher, "reopened", 0)  # an SQLite file opened anew: restored?
         with self.lock:
+            if reopened != self.reopened:
+                self.salts.clear()
+                self.reopened = reopened
             found = self.salts.get(game)
         if found is None:
             found = seat_book().salt(game)
