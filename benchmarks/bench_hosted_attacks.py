@@ -6,7 +6,7 @@ directly. Prints each figure with its baseline and the ratio; run it with the Py
     python benchmarks/bench_hosted_attacks.py --python /tmp/venv/bin/python --db sqlite
     python benchmarks/bench_hosted_attacks.py --python /tmp/venv/bin/python --db postgresql://postgres@127.0.0.1/test
 
-The victim reads from 127.0.0.3 (a loopback address of its own), wrk from 127.0.0.1; the victim reads four times a
+The victim reads from 127.0.0.3 (a loopback address of its own), wrk from 127.0.0.1; the victim reads twice a
 second (under any per-seat limit), before the flood (the baseline) and during it.
 """
 from __future__ import annotations
@@ -47,7 +47,7 @@ end
 SPOOF = """
 function request()
   n = n + 1
-  wrk.headers["X-Forwarded-For"] = string.format("198.51.%d.%d", n %% 250, math.floor(n / 250) %% 250)
+  wrk.headers["X-Forwarded-For"] = string.format("198.51.%d.%d", n % 250, math.floor(n / 250) % 250)
   return wrk.format(nil, nil)
 end
 """
@@ -114,7 +114,7 @@ def table(port: int, source: str) -> tuple[dict[str, Any], str]:
 
 
 def victim_reads(port: int, path: str, token: str, seconds: float) -> list[float]:
-    """Read ``path`` four times a second from 127.0.0.3 on one kept-alive connection: each read's latency (s)."""
+    """Read ``path`` twice a second from 127.0.0.3 on one kept-alive connection: each read's latency (s)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=("127.0.0.3", 0))
     took, end = [], time.monotonic() + seconds
     while time.monotonic() < end:
@@ -124,7 +124,7 @@ def victim_reads(port: int, path: str, token: str, seconds: float) -> list[float
         answer.read()
         took.append(time.monotonic() - began)
         assert answer.status == 200, answer.status
-        time.sleep(max(0.0, 0.25 - (time.monotonic() - began)))
+        time.sleep(max(0.0, 0.5 - (time.monotonic() - began)))
     conn.close()
     return took
 
@@ -188,6 +188,8 @@ def spoof(args: argparse.Namespace, db: str) -> None:
         mine, _token = table(board.port, "127.0.0.3")
         out = wrk(f"http://127.0.0.1:{board.port}/api/games/{mine['game']}/seats?code=AAAAAA", SPOOF, 4, 10)
         statuses = re.search(r"404=(\d+) 429=(\d+)", out)
+        if statuses is None:
+            print(out)
         tried = int(statuses.group(1)) if statuses else -1
         print(f"spoofed X-Forwarded-For (UW_BOARD_PROXIES={args.proxies}, reached directly): {tried} wrong codes "
               f"evaluated (404), {statuses.group(2) if statuses else '?'} locked out (429); escapes past the 5 "

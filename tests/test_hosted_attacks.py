@@ -333,7 +333,7 @@ def test_one_address_cannot_read_without_limit(backend: Backend, apps: list[Any]
     and so has each seat's or host's token whatever address it comes from; another address reads on."""
     from referee.board import seats
 
-    address_reads, token_reads = getattr(seats, "ADDRESS_READS", 300), getattr(seats, "TOKEN_READS", 60)
+    address_reads, token_reads = getattr(seats, "ADDRESS_READS", 300), getattr(seats, "TOKEN_READS", 30)
     app = hosted_app(backend.url, apps)
     table, token = _seated_table(app)
     game = table["game"]

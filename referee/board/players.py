@@ -33,6 +33,7 @@ from referee.board.seats import (
     Seat,
     Tables,
     client_address,
+    end_read,
     join_box,
     join_path,
     json_body,
@@ -63,6 +64,7 @@ def install(app: Any) -> None:
     """Let phones play: the host secret from the app's config (else a new one)."""
     app.extensions["players"] = Tables(host=app.config.get("BOARD_HOST_SECRET") or new_secret())
     app.before_request(limit_reads)  # before a hosted board's gate, which reads too
+    app.teardown_request(end_read)
     app.register_blueprint(players)
 
 

@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import logging
 import os
+import random
 import secrets
 import threading
 import time
@@ -24,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, g, jsonify, request
 
 from dictionaries.i18n import _, message_of, msg, say
 from referee.board.offloop import OffTheLoop
@@ -36,14 +37,19 @@ CODE_LENGTH = 6
 #: Actions one seat may post, and requests one address may write, per window of seconds.
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Database-backed reads (``LIMITED_READS``) one address, and one seat's or host's token, may make per window: a
-#: phone reads its game after each action it sees (a few a second at most), a venue's phones share one address.
-ADDRESS_READS, TOKEN_READS = 300, 60
+#: phone reads its game after each action it sees and a verdict as its player types (150 ms apart at most: a word
+#: of ten letters is ten), a venue's phones share one address.
+ADDRESS_READS, TOKEN_READS = 300, 30
+#: Such reads one address may have under way at once (the others are refused as over the limit): a flood's allowed
+#: reads then come one after another, not in bursts that stall the other tables' reads.
+READS_AT_ONCE = 2
 #: The reads so limited: each reads the database (a seat, a verdict, the host's view, an export).
 LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.list_seats", "players.host_view",
                            "board.api_game", "hosted.export"})
-#: Seconds a refusal over a read limit waits before it is sent, when served: a client that floods the board with
-#: requests (``wrk -c90``) then makes about one a second per connection, each refused at no cost.
-REFUSAL_DELAY = 1.0
+#: Seconds a refusal over a read limit waits before it is sent, when served (drawn at random between them, so that
+#: the refusals of a flood do not come back in step): a client that floods the board with requests (``wrk -c90``)
+#: then makes one every 3 s per connection, each refused at next to no cost.
+REFUSAL_DELAY = (2.0, 4.0)
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 #: The limits every replica counts together, in the database (``SeatBook.hit``): the wrong join codes and the
@@ -144,6 +150,7 @@ class Tables:
     lock: threading.Lock = field(default_factory=threading.Lock)
     salts: dict[int, str] = field(default_factory=dict)
     reopened: int = 0  # the watcher's count of files opened anew when the salts were read
+    reading: dict[str, int] = field(default_factory=dict)  # limited reads under way, per address
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
         """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``. A key of ``SHARED`` is
@@ -178,6 +185,23 @@ class Tables:
                 return True
             hits.append(now)
             return False
+
+    def start_read(self, address: str) -> bool:
+        """One more limited read under way for ``address``; False (none counted) when it has ``READS_AT_ONCE``."""
+        with self.lock:
+            now = self.reading.get(address, 0)
+            if now >= READS_AT_ONCE:
+                return False
+            self.reading[address] = now + 1
+            return True
+
+    def end_read(self, address: str) -> None:
+        with self.lock:
+            left = self.reading.get(address, 1) - 1
+            if left > 0:
+                self.reading[address] = left
+            else:
+                self.reading.pop(address, None)
 
     def salt(self, game: int) -> str:
         """The game's salt (``SeatBook.salt``), kept once read (``forget`` drops them: a file restored); ``NO_SALT``
@@ -333,15 +357,27 @@ def limit_reads() -> Response | None:
     header = request.headers.get("Authorization", "")
     token = header[7:].strip() if header.startswith("Bearer ") else request.cookies.get(
         COOKIE_PREFIX + str((request.view_args or {}).get("game_id")), "")
-    if t.limited("read:" + client_address(), ADDRESS_READS, WINDOW_SECONDS):
+    address = client_address()
+    started = t.start_read(address)
+    if not started or t.limited("read:" + address, ADDRESS_READS, WINDOW_SECONDS):
         refusal = Problem(429, "rate-limit", _("Too many reads from this device: wait a few seconds."))
     elif token and t.limited("read-token:" + hashlib.sha256(token.encode(errors="replace")).hexdigest()[:32],
                              TOKEN_READS, WINDOW_SECONDS):
         refusal = Problem(429, "rate-limit", _("Too many reads for this seat: wait a few seconds."))
     else:
+        g.read_address = address  # under way until the request ends (``end_read``)
         return None
-    _hold(REFUSAL_DELAY)
+    if started:
+        t.end_read(address)
+    _hold(random.uniform(*REFUSAL_DELAY))
     return problem_answer(refusal)
+
+
+def end_read(_exc: BaseException | None = None) -> None:
+    """A limited read ended (its answer made, or failed): its address may start another."""
+    address = g.pop("read_address", None)
+    if address is not None:
+        tables().end_read(address)
 
 
 def _hold(seconds: float) -> None:
