@@ -137,7 +137,7 @@ class Site:
     def served(self) -> list[tuple[str, str, int]]:
         """nginx's access log so far: (method and path, the replica's port that answered, the status)."""
         time.sleep(0.2)  # nginx writes a line once the answer is sent
-        found = re.findall(r'"(\S+ \S+)" (\d+) .* upstream=127\.0\.0\.1:(\d+)$',
+        found = re.findall(r'"(\S+ \S+)" (\d+) .* upstream=127\.0\.0\.1:(\d+)(?: ustatus=.*)?$',
                            (self.prefix / "access.log").read_text(), re.M)
         return [(request, port, int(status)) for request, status, port in found]
 

@@ -133,13 +133,19 @@ def _error(exc: Exception) -> Any:
         current_app.logger.exception("unexpected error")
         status, detail = 500, _("The board failed to show this page; the game is untouched.")
     title = _title(status)
+    allowed = getattr(exc, "valid_methods", None) if status == 405 else None
     if request.path.startswith("/api/"):
         body = jsonify(type="about:blank", title=title, status=status, detail=detail)
         body.status_code = status
         body.mimetype = "application/problem+json"
+        if allowed:
+            body.headers["Allow"] = ", ".join(sorted(allowed))
         return body
     page = render_template("error.html", status=status, title=title, detail=detail)
-    return Response(page, status=status, mimetype="text/html")
+    answer = Response(page, status=status, mimetype="text/html")
+    if allowed:
+        answer.headers["Allow"] = ", ".join(sorted(allowed))
+    return answer
 
 
 def _title(status: int) -> str:
