@@ -76,6 +76,7 @@ schema = schemathesis.openapi.from_wsgi(
                                             "schemathesis-board.toml")))
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=int(os.environ.get("SCHEMATHESIS_EXAMPLES", 25)), deadline=None,
           suppress_health_check=list(HealthCheck))
