@@ -7,7 +7,8 @@ directly. Prints each figure with its baseline and the ratio; run it with the Py
     python benchmarks/bench_hosted_attacks.py --python /tmp/venv/bin/python --db postgresql://postgres@127.0.0.1/test
 
 The victim reads from 127.0.0.3 (a loopback address of its own), wrk from 127.0.0.1; the victim reads twice a
-second (under any per-seat limit), before the flood (the baseline) and during it.
+second (under any per-seat limit), before the flood and after it (together the baseline: the machine's load
+drifts) and during it.
 """
 from __future__ import annotations
 
@@ -171,6 +172,8 @@ def flood(args: argparse.Namespace, db: str) -> None:
         time.sleep(2)
         under = victim_reads(board.port, path, mine_token, args.seconds)
         flooding.join()
+        time.sleep(10)  # the flood's refusals answered, its token's window past
+        base += victim_reads(board.port, path, mine_token, args.seconds)  # the baseline before and after the flood
         (b50, b90), (u50, u90) = quantiles(base), quantiles(under)
         rate = re.search(r"Requests/sec:\s+([\d.]+)", found["out"])
         statuses = re.search(r"STATUSES .*", found["out"])

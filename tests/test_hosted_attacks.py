@@ -433,3 +433,54 @@ def test_a_file_restored_under_a_running_board_is_shown_again(tmp_path: Path) ->
             assert tv.wait_for(4, 10) and "LOOK" in tv.payloads[-1]["html"]
         finally:
             tv.close()
+
+
+def _discard(player: str, game: Any) -> Any:
+    from referee.engine import Discarded
+
+    return game.apply(Discarded(player))
+
+
+@pytest.mark.slow
+def test_a_stream_that_cannot_be_written_to_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A viewer that never reads held its stream (a viewer's place and one of its address's connections) for as long
+    as the kernel's buffers took the boards sent to it: megabytes on loopback, never filled by a quiet game. A
+    stream's socket now buffers at most ``SEND_BUFFER`` bytes, and a write that waits ``UW_BOARD_SEND_SECONDS`` (2 s
+    here) ends the connection: after a few dozen commits, the silent viewer is dropped."""
+    import socket
+    import time
+
+    from board_support import Board
+    from cli_support import run
+
+    from referee.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
+    monkeypatch.setenv("UW_BOARD_SEND_SECONDS", "2")
+    with Board(db, "--game", "1") as board:
+        silent = socket.socket()
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.connect(("127.0.0.1", board.port))
+        silent.sendall(b"GET /games/1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        store = Store(db)
+        players = ("Ann", "Bob")
+        for i in range(150):  # about ten boards a second reach the stream (one per watcher poll)
+            store.act(1, functools.partial(_discard, players[i % 2]))
+            time.sleep(0.03)
+        store.close()
+        time.sleep(4)  # the last write's wait runs out
+        silent.settimeout(5)
+        dropped = False
+        try:
+            while True:
+                if not silent.recv(1 << 20):
+                    dropped = True
+                    break
+        except TimeoutError:
+            pass  # still open: the server is waiting to write more
+        except ConnectionResetError:
+            dropped = True
+        silent.close()
+        assert board.proc.poll() is None
+    assert dropped

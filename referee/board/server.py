@@ -37,8 +37,12 @@ from referee.board.addresses import PER_ADDRESS, is_trusted, refusal_text, trust
 from referee.board.runtime import MAX_VIEWERS, runtime
 
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
-#: connection is closed.
+#: connection is closed (``UW_BOARD_SEND_SECONDS`` changes it).
 SEND_SECONDS = 30
+#: Bytes the kernel keeps for a connection's unsent answers (its send buffer; Linux doubles it). Left to autotune,
+#: a viewer that never read held its stream while megabytes of boards piled up unsent, for as long as a quiet game
+#: took to fill them; with this, a few dozen boards fill it and ``SEND_SECONDS`` later the viewer is dropped.
+SEND_BUFFER = 64 * 1024
 #: Seconds for a request's head to arrive, and for an idle kept-alive connection to stay open.
 HEAD_SECONDS = 5
 #: Connections beyond the live pages: page requests, the judge, the JSON view, the ones refused.
@@ -105,6 +109,7 @@ def worker_class() -> type:
             # a trusted proxy's connections are not counted here: the app counts its forwarded addresses instead
             self.proxies = trusted_networks(os.environ.get("UW_BOARD_PROXIES") or "")
             self.open: dict[Any, int] = {}
+            self.send_seconds = float(os.environ.get("UW_BOARD_SEND_SECONDS") or SEND_SECONDS)
 
         def handle_quit(self, _sig: int, _frame: Any) -> None:
             """Ctrl-C (SIGINT) or SIGQUIT: stop as SIGTERM does, the streams ended first. gunicorn's own
@@ -131,7 +136,8 @@ def worker_class() -> type:
                 return
             self.open[host] = count + 1
             try:
-                client.settimeout(SEND_SECONDS)  # gunicorn makes it blocking; a reader that never reads is cut off
+                client.settimeout(self.send_seconds)  # gunicorn makes it blocking; a reader that never reads is cut off
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
                 AsyncWorker.handle(self, listener, client, addr)
             finally:
                 left = self.open[host] - 1
