@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dictionaries.i18n import msg
 from referee.store import CHAIN_SQL, PURGE_ORDER, Store
 from referee.store_format import NoGame, StoreError
-from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, SEATS_SCHEMA
+from referee.store_schema import APPLICATION_ID, PG_SCHEMA_7, SCHEMA_VERSION, SEATS_SCHEMA
 
 TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
 if TYPE_CHECKING:
@@ -105,18 +105,7 @@ PG_MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats, as SQLite's version 6 (the same statements).
     SEATS_SCHEMA,
-    # Version 7: a salt per game, as SQLite's version 7 (an identity never gives a number twice already): the games
-    # written before keep '' (and so their join codes), each new one gets 122 random bits; one correction waits per
-    # seat and kind; the replicas' shared limits.
-    """
-    ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
-    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
-    DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
-        AND a.action = b.action AND a.ctid > b.ctid;
-    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
-    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
-                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
-    """,
+    PG_SCHEMA_7,  # version 7: a salt per game, one waiting request per seat and kind, the shared limits
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).
 PG_FIRST_SCHEMA = 5

@@ -65,6 +65,19 @@ IDS_NEVER_REUSED = """
                                             until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
     """
 
+#: Schema 7 on PostgreSQL (``store_pg.PG_MIGRATIONS``): the salt, as SQLite's (an identity never gives a number
+#: twice already: the games written before keep '' and so their join codes, each new one gets 122 random bits), one
+#: waiting request per seat and kind, the replicas' shared limits.
+PG_SCHEMA_7 = """
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
+    DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
+        AND a.action = b.action AND a.ctid > b.ctid;
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
+    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
+                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
+    """
+
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
 MIGRATIONS: list[str] = [
     """

@@ -25,7 +25,6 @@ from referee.board.seats import (
     ACTIONS,
     ASKABLE,
     COOKIE_PREFIX,
-    NO_SALT,
     TURN_ACTIONS,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
@@ -33,7 +32,6 @@ from referee.board.seats import (
     Seat,
     Tables,
     client_address,
-    end_read,
     join_box,
     join_path,
     json_body,
@@ -63,8 +61,7 @@ PHONE_RECENT = 3
 def install(app: Any) -> None:
     """Let phones play: the host secret from the app's config (else a new one)."""
     app.extensions["players"] = Tables(host=app.config.get("BOARD_HOST_SECRET") or new_secret())
-    app.before_request(limit_reads)  # before a hosted board's gate, which reads too
-    app.teardown_request(end_read)
+    limit_reads(app)  # before a hosted board's gate, which reads too
     app.register_blueprint(players)
 
 
@@ -109,12 +106,10 @@ def take_seat(game_id: int) -> Any:
     limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
-    if t.salt(game_id) == NO_SALT:  # no such game: no code opens it (a hosted board's gate said so already)
-        _game_or_404(game_id)
+    _gid, game = _game_or_404(game_id)  # no such game: 404 (it has no code: no salt to make one from)
     if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
         t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
         raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))
-    _gid, game = _game_or_404(game_id)
     if game.state.is_over():
         raise Problem(409, "game-over", sentence(say(game.state.waiting_for())))
     asked = str(data.get("seat", "")).strip()

@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Response, current_app, g, jsonify, request
+from flask import Response, current_app, jsonify, request
 
 from dictionaries.i18n import _, message_of, msg, say
 from referee.board.offloop import OffTheLoop
@@ -50,6 +50,8 @@ LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.
 #: the refusals of a flood do not come back in step): a client that floods the board with requests (``wrk -c90``)
 #: then makes one every 3 s per connection, each refused at next to no cost.
 REFUSAL_DELAY = (2.0, 4.0)
+#: The WSGI environ's key of a limited read under way (its address).
+READING = "uw.reading"
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 #: The limits every replica counts together, in the database (``SeatBook.hit``): the wrong join codes and the
@@ -204,7 +206,8 @@ class Tables:
                 self.reading.pop(address, None)
 
     def salt(self, game: int) -> str:
-        """The game's salt (``SeatBook.salt``), kept once read (``forget`` drops them: a file restored); ``NO_SALT``
+        """The game's salt (``SeatBook.salt``), kept once read (dropped when the watcher opened the file anew: it may
+        have been restored, its numbers other games); ``NO_SALT``
         when there is no such game (not kept: it may be started yet)."""
         from referee.board.runtime import runtime
 
@@ -223,11 +226,6 @@ class Tables:
                     self.salts.clear()
                 self.salts[game] = found
         return found
-
-    def forget(self) -> None:
-        """Drop the salts read (the database was replaced: its games may be others under the same numbers)."""
-        with self.lock:
-            self.salts.clear()
 
     def code(self, game: int) -> str:
         return join_code(self.host, game, self.salt(game))
@@ -347,7 +345,13 @@ def limit_address(t: Tables, address: str) -> None:
         raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
 
 
-def limit_reads() -> Response | None:
+def limit_reads(app: Any) -> None:
+    """Limit the database-backed reads of ``app`` (``read_limit``), before any other check that reads."""
+    app.before_request(read_limit)
+    app.teardown_request(end_read)
+
+
+def read_limit() -> Response | None:
     """Before a database-backed read (``LIMITED_READS``), before the gate reads anything: refuse it (429, sent after
     ``REFUSAL_DELAY`` when served) when its address has made ``ADDRESS_READS`` in the window, or its seat's or host's
     token ``TOKEN_READS``. One address running ``wrk -c90`` made the other tables' reads 44 times slower."""
@@ -365,7 +369,7 @@ def limit_reads() -> Response | None:
                              TOKEN_READS, WINDOW_SECONDS):
         refusal = Problem(429, "rate-limit", _("Too many reads for this seat: wait a few seconds."))
     else:
-        g.read_address = address  # under way until the request ends (``end_read``)
+        request.environ[READING] = address  # under way until the request ends (``end_read``)
         return None
     if started:
         t.end_read(address)
@@ -375,7 +379,7 @@ def limit_reads() -> Response | None:
 
 def end_read(_exc: BaseException | None = None) -> None:
     """A limited read ended (its answer made, or failed): its address may start another."""
-    address = g.pop("read_address", None)
+    address = request.environ.pop(READING, None)
     if address is not None:
         tables().end_read(address)
 
