@@ -189,7 +189,7 @@ def game_host_token(db: Path | str, secret: str, game: int) -> str:
 
 
 def _salt(db: Path | str, game: int) -> str:
-    from referee.store_pg import open_store
+    from referee.store_pg import close_pools, open_store
     from referee.store_seats import SeatBook
 
     store = open_store(str(db), read_only=True)
@@ -197,5 +197,6 @@ def _salt(db: Path | str, game: int) -> str:
         salt = SeatBook(store).salt(game)
     finally:
         store.close()
+        close_pools()  # no connection of the test's kept open: a test may restart the server next
     assert salt is not None, f"no game {game} in {db}"
     return salt
