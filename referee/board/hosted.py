@@ -27,6 +27,7 @@ from dictionaries.i18n import _, message_of, msg, say
 from referee.board.offloop import board_referee, off_the_loop
 from referee.board.runtime import runtime
 from referee.board.seats import (
+    COOKIE_PREFIX,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
     Problem,
@@ -107,14 +108,17 @@ def admit(game: int) -> None:
 
     t = tables()
     address = client_address()
+    cookie = request.cookies.get(CODE_COOKIE + str(game), "")
+    carried = bool(cookie or request.headers.get("Authorization") or (COOKIE_PREFIX + str(game)) in request.cookies)
+    if not carried and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):  # before anything is read
+        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
+    code = _code_given(game)
     try:
         right = t.code(game)  # of no game: a code nobody is given
+        granted = (is_host(game) or _seated(game)
+                   or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
     except StoreError as exc:
         raise store_refusal(exc) from None
-    code = _code_given(game)
-    cookie = request.cookies.get(CODE_COOKIE + str(game), "")
-    granted = (is_host(game) or _seated(game)
-               or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
     if not granted and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
         raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
     if not granted and code:
