@@ -339,7 +339,7 @@ def phones(actions: int) -> None:
             before, began = cpu_seconds(pid), time.monotonic()
             since = time.time()
             if i % 2 == 0:
-                call(f"{base}/api/games/{game}/actions", {"action": "discard", "seen": view.count},
+                call(f"{base}/api/games/{game}/actions", {"action": "discard", "seen": view.version or view.count},
                      token=tokens[current])
                 taps += tv.wait(since, 10)
             else:

@@ -44,8 +44,9 @@ from dictionaries.dictionary import open_dictionary
 
 kind, path, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 d = open_dictionary()
-words = [w.word for letters in ("aeilnrstoupcmdhgbykf", "eeaioulnrstwvxzjqgdp", "aaeioorstlnmdpcbhgfk")
-         for w in d.rack(letters) if 0 < w.score < 20]
+words = [w.word for letters in ("aeilnrs", "toupcmd", "hgbykfe", "eaioult", "nrstwvx", "zjqgdpa", "aeiorst",
+                                "lnmdpcb", "hgfkaeo", "aeinrst", "oulmpcd", "eiatnsl", "aeirstd", "eoarnlt")
+         for w in d.rack(letters) if 0 < w.score < 20]  # a rack is a hand: 7 letters
 words = [w for w in dict.fromkeys(words) if w != "RUM"]  # RUM is the word the benchmark plays
 store = Store(path)
 

@@ -88,6 +88,24 @@ def sample_words(n: int = 200, seed: int = 3) -> list[str]:
     return words
 
 
+def unseen_words(n: int = 100_000, seed: int = 6) -> list[str]:
+    """``n`` distinct inputs drawn like ``sample_words``' and none of them: cycled, no cache holds them (the
+    service's holds 1,024 words per language; it held 50,000 before issue 37), so every answer is judged."""
+    dictionary = open_dictionary()
+    rng = random.Random(seed)
+    seen = set(sample_words()) | set(sample_words(BATCH_SIZE, seed=4)) | {w.lower() for w in playable_sample()}
+    keys = [k for k in dictionary._words.iterkeys() if 3 <= len(k) <= 9 and k not in seen]
+    words = rng.sample(keys, n - n // 10)
+    gibberish: set[str] = set()
+    while len(gibberish) < n // 10:
+        word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8)))
+        if word not in seen and word not in dictionary:
+            gibberish.add(word)
+    words += sorted(gibberish)
+    rng.shuffle(words)
+    return words
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -108,6 +126,24 @@ def process_tree_cpu(pid: int) -> float:
     return total / tick
 
 
+_PEERS_ONLY: list[str] = []
+
+
+def import_root() -> str:
+    """Where gunicorn imports the apps from: the repository, unless this interpreter has the package
+    installed (a normal ``pip install .``), and then a folder holding only ``benchmarks`` (the peers),
+    so that the service is the installed one."""
+    found = subprocess.run([sys.executable, "-c", "import service; print(service.__file__)"], cwd="/",
+                           capture_output=True, text=True)
+    if found.returncode or Path(found.stdout.strip()).resolve().is_relative_to(ROOT):
+        return str(ROOT)
+    if not _PEERS_ONLY:
+        folder = Path(tempfile.mkdtemp(prefix="uw-peers-"))
+        (folder / "benchmarks").symlink_to(ROOT / "benchmarks")
+        _PEERS_ONLY.append(str(folder))
+    return _PEERS_ONLY[0]
+
+
 @contextmanager
 def server(target: str, extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
     """gunicorn serving ``target`` on loopback, with the service's config (and ``extra_env``); yields
@@ -116,8 +152,9 @@ def server(target: str, extra_env: dict[str, str] | None = None) -> Iterator[tup
     gunicorn = shutil.which("gunicorn", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     command = [gunicorn or "gunicorn", "--config", str(ROOT / "service/gunicorn_conf.py"),
                "--bind", f"127.0.0.1:{port}", target]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PORT": str(port), **(extra_env or {})}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    root = import_root()
+    env = {**os.environ, "PYTHONPATH": root, "PORT": str(port), **(extra_env or {})}
+    process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -203,7 +240,8 @@ def python_load(base: str, requests: list[tuple[str, str, bytes | None]], second
             errors += bad
 
     started = time.monotonic()
-    workers = [threading.Thread(target=run, args=(i * 7,)) for i in range(connections)]
+    spread = max(len(requests) // connections, 7)  # each connection its own share: an unseen word is sent once
+    workers = [threading.Thread(target=run, args=(i * spread,)) for i in range(connections)]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -214,12 +252,26 @@ def python_load(base: str, requests: list[tuple[str, str, bytes | None]], second
     return Result(len(latencies) / elapsed, pick(0.50), pick(0.99), errors, len(latencies))
 
 
+#: wrk's threads each run the script: each starts at its own share of the table (an unseen word is sent once).
+_WRK_SPREAD = """
+local threads = 0
+function setup(thread)
+  thread:set("share", threads)
+  threads = threads + 1
+end
+function init(args)
+  i = (share * 50021) % #TABLE
+end
+"""
+
+
 def single_word_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
     if args.loader == "wrk":
         table = ", ".join(json.dumps(w) for w in words)
         script = f"""
 local words = {{{table}}}
-local i = 0
+i = 0
+{_WRK_SPREAD.replace("TABLE", "words")}
 request = function()
   i = i % #words + 1
   return wrk.format("GET", "/v1/words/" .. words[i])
@@ -240,6 +292,24 @@ wrk.headers["Content-Type"] = "application/json"
 """
         return wrk(base, script, args.seconds, args.batch_connections, args.threads)
     return python_load(base, [("POST", "/v1/words", body.encode())], args.seconds, args.batch_connections)
+
+
+def unseen_batch_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
+    """Batches of 1,000 words, each batch other words (``words`` cut in batches, cycled)."""
+    bodies = [json.dumps({"words": words[i:i + BATCH_SIZE]}) for i in range(0, len(words) - BATCH_SIZE + 1, BATCH_SIZE)]
+    if args.loader == "wrk":
+        table = ", ".join(json.dumps(b) for b in bodies)
+        script = f"""
+local bodies = {{{table}}}
+i = 0
+{_WRK_SPREAD.replace("TABLE", "bodies")}
+request = function()
+  i = i % #bodies + 1
+  return wrk.format("POST", "/v1/words", {{["Content-Type"] = "application/json"}}, bodies[i])
+end
+"""
+        return wrk(base, script, args.seconds, args.batch_connections, args.threads)
+    return python_load(base, [("POST", "/v1/words", b.encode()) for b in bodies], args.seconds, args.batch_connections)
 
 
 def revalidate_load(base: str, words: list[str], args: argparse.Namespace) -> Result:
@@ -436,6 +506,84 @@ end
                 replica.wait(timeout=30)
 
 
+# -- memory under any traffic (issue 37) ----------------------------------------------------------
+
+MEMORY_WORDS = 1_000_000
+
+
+def worker_rss_kib(master: int) -> list[int]:
+    """VmRSS (KiB) of each worker process of the gunicorn master ``master``."""
+    sizes = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) != master:
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue
+        found = re.search(r"VmRSS:\s+(\d+)", status)
+        if found:
+            sizes.append(int(found.group(1)))
+    return sizes
+
+
+def million_words(n: int = MEMORY_WORDS, seed: int = 7) -> list[str]:
+    """``n`` distinct inputs: every spelling of the dictionary, then distinct gibberish up to ``n``."""
+    dictionary = open_dictionary()
+    words = list(dictionary._words.iterkeys())
+    rng = random.Random(seed)
+    have = set(words)
+    while len(words) < n:
+        word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12)))
+        if word not in have:
+            have.add(word)
+            words.append(word)
+    return words[:n]
+
+
+def memory_bench(targets: dict[str, tuple[str, dict[str, str]]], connections: int = 4) -> dict[str, tuple[int, int]]:
+    """Each app with one worker: its RSS once warm, then after ``MEMORY_WORDS`` distinct words, each judged in
+    English and in Spanish, in batches of 1,000, and 20,000 distinct single GETs (10,000 per language,
+    ten times the service's cache of single words): name -> (KiB before, KiB after)."""
+    words = million_words()
+    batches = [json.dumps({"words": words[i:i + BATCH_SIZE]}).encode() for i in range(0, len(words), BATCH_SIZE)]
+    singles = words[::len(words) // 10_000][:10_000]
+    sent = [(language, "POST", "/v1/words", body) for body in batches for language in ("en", "es")]
+    sent += [(language, "GET", f"/v1/words/{w}", None) for w in singles for language in ("en", "es")]
+    found: dict[str, tuple[int, int]] = {}
+    for name, (target, extra_env) in targets.items():
+        with server(target, {**extra_env, "WEB_CONCURRENCY": "1"}) as (base, pid):
+            host, port = base.removeprefix("http://").split(":")
+            for language in ("en", "es"):  # warm: the first answers in each language made what every answer uses
+                urllib.request.urlopen(urllib.request.Request(f"{base}/v1/words/jazz", headers={
+                    "Accept-Language": language}), timeout=10).read()
+            before = max(worker_rss_kib(pid))
+            failures: list[int] = []
+
+            def send(share: int, host: str = host, port: str = port, failures: list[int] = failures) -> None:
+                conn = http.client.HTTPConnection(host, int(port), timeout=60)
+                for language, method, path, body in sent[share::connections]:
+                    headers = {"Accept-Language": language, **({"Content-Type": "application/json"} if body else {})}
+                    conn.request(method, path, body=body, headers=headers)
+                    response = conn.getresponse()
+                    response.read()
+                    if response.status != 200:
+                        failures.append(response.status)
+                conn.close()
+
+            threads = [threading.Thread(target=send, args=(share,)) for share in range(connections)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            after = max(worker_rss_kib(pid))
+            found[name] = (before, after)
+            print(f"memory {name:>10}: one worker {before / 1024:6.1f} MiB warm, {after / 1024:6.1f} MiB after "
+                  f"{len(words):,} distinct words in English and Spanish ({len(sent):,} requests, "
+                  f"{len(failures)} not 200): {(after - before) / 1024:+.1f} MiB", flush=True)
+    return found
+
+
 # -- main -----------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -454,6 +602,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --nginx: also /healthz through nginx running this configuration (e.g. an older one)")
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL:VAR=VALUE,...",
                         help="also the service with these environment variables, as app service[LABEL]")
+    parser.add_argument("--no-memory", action="store_true",
+                        help=f"skip the memory phase ({MEMORY_WORDS:,} distinct words per app, one worker)")
     parser.add_argument("--in-process", action="store_true",
                         help="instead: the service's own part of an answer, and an access-log line, without a server")
     args = parser.parse_args(argv)
@@ -466,17 +616,19 @@ def main(argv: list[str] | None = None) -> int:
         label, _, assignments = spec.partition(":")
         targets[f"service[{label}]"] = (APPS["service"], dict(a.split("=", 1) for a in assignments.split(",") if a))
 
+    apps = dict(targets)  # ``targets`` is the list of targets met or missed at the end
     words = sample_words()
     # Letters only: the peers know nothing of apostrophes, and the same inputs go to all three.
     words = [w for w in words if w.isalpha()]
     mixed = sample_words(BATCH_SIZE, seed=4)
     playable = playable_sample()
+    unseen = unseen_words()
     print(f"loader: {args.loader}; {args.seconds} s per run; single GETs over {args.connections} connections, "
           f"batches of {BATCH_SIZE} over {args.batch_connections}; {len(words)} distinct words "
           f"({sum(w.upper() in legal_words() for w in words)} playable; mixed batches "
           f"{sum(w.upper() in legal_words() for w in mixed)} of {len(mixed)} playable); {os.cpu_count()} CPUs; "
           f"gunicorn config service/gunicorn_conf.py; load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    kinds = ("single", "batch-mixed", "batch-playable", "revalidate", "healthz-c64")
+    kinds = ("single", "single-unseen", "batch-mixed", "batch-unseen", "batch-playable", "revalidate", "healthz-c64")
     runs: dict[str, dict[str, list[Result]]] = {name: {kind: [] for kind in kinds} for name in targets}
     for round_ in range(1, args.rounds + 1):
         for name, (target, extra_env) in targets.items():  # interleaved: a burst of other load hits every app
@@ -484,7 +636,9 @@ def main(argv: list[str] | None = None) -> int:
                 single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
                 measured = {}
                 loads = [("single", lambda: single_word_load(base, words, args)),
+                         ("single-unseen", lambda: single_word_load(base, unseen, args)),
                          ("batch-mixed", lambda: batch_load(base, mixed, args)),
+                         ("batch-unseen", lambda: unseen_batch_load(base, unseen, args)),
                          ("batch-playable", lambda: batch_load(base, playable, args)),
                          ("healthz-c64", lambda: health_load(base, args))]
                 if name.startswith("service"):
@@ -517,7 +671,17 @@ def main(argv: list[str] | None = None) -> int:
                       f" req/s; batches {service['batch-mixed'].requests_per_s / other['batch-mixed'].requests_per_s:.2f}x"
                       f" (mixed), {service['batch-playable'].requests_per_s / other['batch-playable'].requests_per_s:.2f}x"
                       " (playable) words/s")
+        per_word = {kind: service[kind].cpu_us_per_request / BATCH_SIZE for kind in ("batch-mixed", "batch-unseen")}
+        print(f"service CPU per word in batches of {BATCH_SIZE:,}: the same batch again {per_word['batch-mixed']:.2f} us, "
+              f"unseen words {per_word['batch-unseen']:.2f} us (" + ", ".join(
+                  f"{peer} {results[peer]['batch-unseen'].cpu_us_per_request / BATCH_SIZE:.2f} us"
+                  for peer in ("flask-peer", "bare-wsgi") if peer in results) + ")")
+        print("server CPU per single GET, cached / unseen word: " + "; ".join(
+            f"{name} {r['single'].cpu_us_per_request:.1f} / {r['single-unseen'].cpu_us_per_request:.1f} us"
+            for name, r in results.items()))
         targets = [
+            ("unseen words in batches <= 5 us CPU per word (>= 200,000 words/s per worker)",
+             per_word["batch-unseen"] <= 5.0),
             ("single GET p99 <= 10 ms", service["single"].p99_ms <= 10),
             ("batches >= 200,000 words/s (mixed)", service["batch-mixed"].requests_per_s * BATCH_SIZE >= 200_000),
             ("batches >= 200,000 words/s (playable)", service["batch-playable"].requests_per_s * BATCH_SIZE >= 200_000),
@@ -526,6 +690,9 @@ def main(argv: list[str] | None = None) -> int:
             targets.append(("single GET >= 1.0x flask-peer",
                             service["single"].requests_per_s >= results["flask-peer"]["single"].requests_per_s))
         if "bare-wsgi" in results:
+            ratio = service["single-unseen"].cpu_us_per_request / results["bare-wsgi"]["single-unseen"].cpu_us_per_request
+            print(f"single unseen-word GET: service {ratio:.3f}x bare-wsgi's server CPU")
+            targets.append(("single unseen-word GET <= 1.05x bare-wsgi's CPU", ratio <= 1.05))
             targets.append(("single GET >= 0.6x bare-wsgi",
                             service["single"].requests_per_s >= 0.6 * results["bare-wsgi"]["single"].requests_per_s))
         revalidate, health = service["revalidate"], service["healthz-c64"]
@@ -550,6 +717,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{cpus / service['single'].cpu_us_per_request * 1e6:.0f} req/s and "
               f"{cpus / service['batch-mixed'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (mixed) / "
               f"{cpus / service['batch-playable'].cpu_us_per_request * 1e6 * BATCH_SIZE:.0f} (playable) words/s")
+    if not args.no_memory:
+        grown = memory_bench(apps)
+        if "service" in grown:
+            before, after = grown["service"]
+            print(f"target a worker's RSS within +16 MiB of a fresh one after {MEMORY_WORDS:,} distinct words in both "
+                  f"languages: {(after - before) / 1024:+.1f} MiB {'met' if after - before <= 16 * 1024 else 'MISSED'}")
     failed = any(r.errors for measured in results.values() for kind, r in measured.items() if kind != "revalidate")
     if failed:
         print("some requests failed (see errors above)")
@@ -558,12 +731,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _line(measured: dict[str, Result]) -> str:
     single, mixed, playable = measured["single"], measured["batch-mixed"], measured["batch-playable"]
+    fresh, unseen = measured["single-unseen"], measured["batch-unseen"]
     return (f"GET {single.requests_per_s:6.0f} req/s p50 {single.p50_ms:5.2f} ms p99 {single.p99_ms:6.2f} ms"
-            f" ({single.cpu_us_per_request:4.0f} us CPU/req) err {single.errors}"
+            f" ({single.cpu_us_per_request:4.0f} us CPU/req), unseen {fresh.requests_per_s:6.0f} req/s"
+            f" ({fresh.cpu_us_per_request:4.0f} us CPU/req) err {single.errors + fresh.errors}"
             f" | batches {mixed.requests_per_s * BATCH_SIZE:7.0f} words/s mixed"
             f" ({mixed.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word),"
+            f" {unseen.requests_per_s * BATCH_SIZE:7.0f} unseen ({unseen.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word),"
             f" {playable.requests_per_s * BATCH_SIZE:7.0f} playable ({playable.cpu_us_per_request / BATCH_SIZE:5.1f} us CPU/word)"
-            f" err {mixed.errors + playable.errors}")
+            f" err {mixed.errors + playable.errors + unseen.errors}")
 
 
 def in_process(repeats: int = 7, n: int = 20000) -> int:

@@ -58,6 +58,7 @@ class Table:
     rejoined: int = 0   # seats joined again after a replica refused their token
     kept_token: int = 0  # seats whose token the other replica took after a failover
     confirmed: int = 0  # actions whose answer was lost, found done by a read
+    version: str = ""   # the game's version its phones last saw (what an action sends as ``seen``)
     unsure: str | None = None  # the player of the action the phone gave up on at the end (done or not: unknown)
     moved: int = 0      # times the phones moved to another replica
     ids: int = 0        # stream messages that carried an ``id:``
@@ -179,9 +180,13 @@ class Clients:
         phone = table.first + PLAYERS.index(name)
         sent = time.monotonic()
         while time.monotonic() < give_up:
+            if not table.version and await self._events(table, name) is None:  # the version its phone reads
+                await asyncio.sleep(RETRY_PAUSE_S)
+                continue
+            seen_version = table.version
             try:
                 status, body = await self.request(table.replica, phone, "POST", f"/api/games/{table.game}/actions",
-                                                  {"action": "discard", "seen": seen}, table.tokens.get(name))
+                                                  {"action": "discard", "seen": seen_version}, table.tokens.get(name))
             except (OSError, TimeoutError):
                 self.log.append((time.monotonic(), 0))
                 table.attempts.append(self.log[-1])
@@ -195,6 +200,7 @@ class Clients:
             table.attempts.append(self.log[-1])
             if status == 200:
                 table.acked.append((name, sent, time.monotonic(), int(body["events"])))
+                table.version = str(body["version"])
                 return int(body["events"])
             table.refused[str(status)] += 1
             if status == 401:  # this replica does not know the seat: join it again there
@@ -216,7 +222,10 @@ class Clients:
                                               f"/api/games/{table.game}/play", None, table.tokens.get(name))
         except (OSError, TimeoutError):
             return None
-        return int(body["events"]) if status == 200 else None
+        if status != 200:
+            return None
+        table.version = str(body["version"])
+        return int(body["events"])
 
     async def _reachable(self, replica: int, phone: int) -> bool:
         where = self.replicas[replica]

@@ -42,6 +42,19 @@ DATA_FILES: tuple[str, ...] = (WORDS_TRIE, WORDS_LEVELS, FORMS_TRIE, RACKS_TRIE,
 NODE_FORMAT = "<IBBHI"           # struct format of one rack node record (12 bytes)
 WORD_ID_FORMAT = "<I"
 
+#: One record per key, for the verdicts' hot path (issue 37): what a verdict needs of a key in one read,
+#: derived from the files above by ``python -m tools.records`` (also the build's last step). Outside
+#: DATA_FILES like the definitions: ``metadata.json`` keeps their sizes and checksums under "records".
+WORDS_RECORDS = "words.records"  # per key id: RECORD_FORMAT
+RECORD_FORMS = "records.forms"   # the spellings records point to, as JSON string content, one after another
+RECORD_LEVELS = "records.levels"  # the distinct level codes per sense (5 bytes each, as in words.levels)
+#: The key's entry in RECORD_LEVELS, flags (RECORD_*), the form's length in bytes, its offset in RECORD_FORMS.
+RECORD_FORMAT = "<HBBI"
+RECORD_STANDARD = 1  # the standard deck holds enough cards of every letter
+RECORD_DOUBLE = 2    # the double deck does
+RECORD_FORM = 4      # the dictionary reason names a form (its length may be 0: a phrase piece of no phrase)
+RECORD_FILES: tuple[str, ...] = (WORDS_RECORDS, RECORD_FORMS, RECORD_LEVELS)
+
 #: Definitions (WordNet glosses) ship beside the word files but outside DATA_FILES: the word
 #: loader never reads them, and ``metadata.json`` keeps their sizes and checksums under "definitions".
 DEFINITIONS_TRIE = "definitions.marisa"  # key -> gloss ids, 3 bytes little-endian each, in display order

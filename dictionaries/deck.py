@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import repeat
 from types import MappingProxyType
 
 from dictionaries.i18n import msg, nmsg
@@ -122,8 +123,7 @@ class Deck:
 
     def score(self, word: str) -> int:
         """Sum of the card points of the letters of ``word`` (any letters, gibberish too)."""
-        points = self._points_of
-        return sum(points.get(c, 0) for c in word.upper())
+        return sum(map(self._points_of.get, word.upper(), repeat(0)))
 
     def over_limit(self, word: str) -> dict[str, tuple[int, int]]:
         """Letters that ``word`` needs more copies of than the deck holds: letter -> (needed, held)."""

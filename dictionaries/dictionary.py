@@ -5,6 +5,7 @@ process. ``UW_DICTIONARY`` points to another directory of built files.
 """
 from __future__ import annotations
 
+import heapq
 import json
 import mmap
 import os
@@ -30,18 +31,28 @@ from dictionaries import (
     RACKS_NODES,
     RACKS_TRIE,
     RACKS_WORDS,
+    RECORD_FILES,
+    RECORD_FORMAT,
+    RECORD_FORMS,
+    RECORD_LEVELS,
     SENSES,
     WORDS_LEVELS,
+    WORDS_RECORDS,
     WORDS_TRIE,
 )
 from dictionaries.deck import STANDARD, Deck
 from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
 from dictionaries.i18n import msg
-from dictionaries.rules import CHANCES
+from dictionaries.rules import CHANCES, HAND_SIZE
 
-MAX_RACK_LETTERS = 20
+#: Most letters of a rack: a hand (RULES.md: 7 cards). A rack is a hand, or a discarded hand for Spell
+#: Binding (the referee checks that it is the player's hand), so no play needs more. The bound is also
+#: what bounds a search's work: at most 2^7 = 128 sub-racks, whatever ``limit`` says (a 20-letter rack
+#: once cost 126 ms; see benchmarks/bench_words.py for the worst 7-letter rack).
+MAX_RACK_LETTERS = HAND_SIZE
 _NODE = struct.Struct(NODE_FORMAT)
 _NODE_SIZE = _NODE.size
+_RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 _N_SENSES = len(SENSES)
 _SENSE_INDEX = {sense: i for i, sense in enumerate(SENSES)} | {PHRASE_PIECE: PHRASE_PIECE_INDEX}
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -91,6 +102,11 @@ class RackWord(_RackWord):
 
 
 
+def records_deck_table(deck: Deck) -> dict[str, dict[str, int]]:
+    """A deck's counts and points as the records' metadata keeps them (the deck the records were made with)."""
+    return {"counts": dict(sorted(deck.counts.items())), "points": dict(sorted(deck.points.items()))}
+
+
 def default_path() -> str:
     """``UW_DICTIONARY`` when set, else the data shipped with the package."""
     env = os.environ.get("UW_DICTIONARY")
@@ -101,7 +117,7 @@ class Dictionary:
     """A built dictionary, memory-mapped from ``path``.
 
     Opening it checks every file's size and, unless ``verify`` is False, its SHA-256 against
-    ``metadata.json`` (about 8 ms for the shipped 6.5 MB): a damaged file is refused before it
+    ``metadata.json`` (the word files and the verdicts' records, ~11 MB): a damaged file is refused before it
     can give a wrong answer or an IndexError.
     """
 
@@ -140,6 +156,41 @@ class Dictionary:
                                           metadata=meta_path, size=size, expected=expected))
         self._rack_word_ids = memoryview(self._rack_words).cast("I") if len(self._rack_words) else ()
         self.checksum: str = self.metadata.get("checksum", "")
+        self._open_records(meta_path)
+
+    def _open_records(self, meta_path: str) -> None:
+        """The verdicts' records (``words.records``, ``records.forms``) when the metadata lists them in
+        this program's format: ``records`` and ``record_forms`` (memory maps), ``records_deck`` (the
+        standard deck they were made with); else all None, and verdicts read the other files."""
+        self.records: mmap.mmap | bytes | None = None
+        self.record_forms: mmap.mmap | bytes | None = None
+        self.records_deck: Any = None
+        self.record_levels: bytes = b""
+        entry = self.metadata.get("records")
+        if not isinstance(entry, dict) or entry.get("format") != RECORD_FORMAT:
+            return
+        files = entry.get("files")
+        if not isinstance(files, dict) or not all(isinstance(files.get(name), dict) for name in RECORD_FILES):
+            raise DictionaryError(msg("dictionary file {path} does not describe every data file; rebuild the "
+                                      "dictionary", path=meta_path))
+        check_sizes(self.path, {name: files[name].get("bytes") for name in RECORD_FILES})
+        records, levels = self._map(WORDS_RECORDS), self._map(RECORD_LEVELS)
+        for name, size, expected in ((WORDS_RECORDS, len(records), len(self._words) * _RECORD_SIZE),
+                                     (RECORD_LEVELS, len(levels) % _N_SENSES, 0)):
+            if size != expected:
+                raise DictionaryError(msg("dictionary file {path} does not match {metadata} ({size} entries or bytes, "
+                                          "expected {expected})", path=os.path.join(self.path, name),
+                                          metadata=meta_path, size=size, expected=expected))
+        self.records, self.record_forms, self.records_deck = records, self._map(RECORD_FORMS), entry.get("deck")
+        self.record_levels = bytes(levels)  # a few kB, read at every verdict
+
+    def _checked_files(self) -> dict[str, Any]:
+        """Every file whose checksum ``metadata.json`` keeps for the word loader: name -> its entry."""
+        files = dict(self.metadata.get("files") or {})
+        records = self.metadata.get("records")
+        if isinstance(records, dict) and records.get("format") == RECORD_FORMAT:
+            files.update(records.get("files") or {})
+        return files
 
     # -- integrity --------------------------------------------------------------------------------
 
@@ -161,7 +212,7 @@ class Dictionary:
         if not isinstance(files, dict) or any(name not in files for name in DATA_FILES):
             raise DictionaryError(msg("dictionary file {path} lists no checksum for some data files; rebuild it",
                                       path=meta_path))
-        for name, entry in files.items():
+        for name, entry in self._checked_files().items():
             file = os.path.join(self.path, name)
             expected = entry.get("sha256") if isinstance(entry, dict) else None
             try:
@@ -177,7 +228,7 @@ class Dictionary:
     def file_signature(self) -> tuple[tuple[object, ...], ...]:
         """Inode, size and modification and change times of every file: cheap to take, and it
         changes whenever a file is written or replaced (the change time cannot be set back)."""
-        names = (METADATA, *self.metadata.get("files", {}))
+        names = (METADATA, *self._checked_files())
         signature: list[tuple[object, ...]] = []
         for name in names:
             try:
@@ -233,10 +284,21 @@ class Dictionary:
 
     def rack(self, letters: str, level: int | str | None = DEFAULT_LEVEL, deck: Deck = STANDARD,
              limit: int | None = None) -> list[RackWord]:
-        """Every legal word at ``level`` formable from the multiset ``letters``, best first.
+        """Every legal word at ``level`` formable from the multiset ``letters``, best first (the first
+        ``limit`` of them when given).
 
         Best is the highest score, then the longer word, then alphabetical. Deck limits apply: a
-        rack can never use more copies of a letter than ``deck`` holds.
+        rack can never use more copies of a letter than ``deck`` holds. A rack has 1 to
+        MAX_RACK_LETTERS letters (InvalidRack otherwise).
+        """
+        return self.rack_search(letters, level, deck, limit)[0]
+
+    def rack_search(self, letters: str, level: int | str | None = DEFAULT_LEVEL, deck: Deck = STANDARD,
+                    limit: int | None = None) -> tuple[list[RackWord], int]:
+        """``rack``'s words and how many there are in all (a list of ``limit`` words names the total).
+
+        The work is bounded twice: the rack's letters bound the sub-racks visited (at most 128), and
+        ``limit`` the words made and sorted (only the best ``limit`` are picked and built).
         """
         code = level_code(level)
         rack = normalize_rack(letters)
@@ -248,10 +310,10 @@ class Dictionary:
         bits = [1 << (ord(c) - 97) for c in distinct]
         points = [deck.letter_points(c) for c in distinct]
         n_distinct = len(distinct)
-        found: list[tuple[int, int, str]] = []
+        found: list[tuple[int, int, int]] = []  # (-score, -length, word id): the words' own keys only when picked
         append = found.append
         nodes, node_get, unpack = self._nodes, self._racks.get, _NODE.unpack_from
-        rack_words, levels, restore = self._rack_word_ids, self._levels, self._words.restore_key
+        rack_words, levels = self._rack_word_ids, self._levels
 
         def visit(prefix: str, start: int, score: int) -> None:
             children, sub_min, own_min, count, first = unpack(nodes, node_get(prefix) * _NODE_SIZE)
@@ -260,7 +322,7 @@ class Dictionary:
             if count and own_min <= code:
                 for word_id in rack_words[first:first + count]:
                     if levels[word_id * _N_SENSES] <= code:
-                        append((-score, -len(prefix), restore(word_id)))
+                        append((-score, -len(prefix), word_id))
             if len(prefix) < MAX_WORD_LETTERS:
                 for i in range(start, n_distinct):
                     if remaining[i] and children & bits[i]:
@@ -270,10 +332,16 @@ class Dictionary:
 
         if len(self._racks):
             visit("", 0, 0)
-        found.sort()
-        chosen = found if limit is None else found[:limit]
+        found_all = len(found)
+        if limit is not None and limit < found_all:
+            # Only the best ``limit`` are spelled out: those before the limit's (score, length), and the
+            # ties with it, which their spelling orders.
+            cut = heapq.nsmallest(limit, found)[-1][:2] if limit > 0 else (0, 1)
+            found = [entry for entry in found if entry[:2] <= cut]
+        restore = self._words.restore_key
+        chosen = sorted([(score, length, restore(word_id)) for score, length, word_id in found])[:limit]
         new, chances = tuple.__new__, _CHANCES
-        return [new(RackWord, (word.upper(), -score, chances[-score])) for score, _, word in chosen]
+        return [new(RackWord, (word.upper(), -score, chances[-score])) for score, _, word in chosen], found_all
 
 
 def read_metadata(meta_path: str) -> tuple[bytes, Any]:
@@ -303,7 +371,7 @@ def check_sizes(directory: str, sizes: dict[str, Any]) -> None:
 
 
 def normalize_rack(letters: str) -> str:
-    """Lower-case letters of a rack; InvalidRack names anything that is not 1..20 letters a-z."""
+    """Lower-case letters of a rack; InvalidRack names anything that is not 1 to MAX_RACK_LETTERS letters a-z."""
     if not isinstance(letters, str):
         raise InvalidRack(msg("rack must be a string of letters, not {kind}", kind=type(letters).__name__))
     rack = letters.strip().lower()
@@ -314,8 +382,8 @@ def normalize_rack(letters: str) -> str:
         raise InvalidRack(msg("rack {rack!r} has characters that are not letters A-Z: {characters}", rack=letters,
                               characters=" ".join(map(repr, bad))))
     if len(rack) > MAX_RACK_LETTERS:
-        raise InvalidRack(msg("rack {rack!r} has {n} letters; at most {most}", rack=letters, n=len(rack),
-                              most=MAX_RACK_LETTERS))
+        raise InvalidRack(msg("rack {rack!r} has {n} letters; a rack is a hand, at most {most} letters", rack=letters,
+                              n=len(rack), most=MAX_RACK_LETTERS))
     return rack
 
 

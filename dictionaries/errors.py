@@ -15,7 +15,7 @@ class InvalidLevel(WordError):
 
 
 class InvalidRack(WordError):
-    """A rack that is not 1 to 20 letters."""
+    """A rack that is not 1 to MAX_RACK_LETTERS (a hand: 7) letters."""
 
 
 class InvalidDeck(WordError):

@@ -5,7 +5,7 @@ import re
 import unicodedata
 from collections import namedtuple
 
-from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, SENSES
+from dictionaries import DEFAULT_LEVEL, LEVELS, MAX_WORD_LETTERS, PHRASE_PIECE, SENSES
 from dictionaries.deck import STANDARD, Deck, deck_name
 from dictionaries.dictionary import Dictionary, level_code
 from dictionaries.errors import InvalidWord
@@ -31,6 +31,7 @@ _SENSE_AT = {sense: i for i, sense in enumerate(SENSES)}
 
 TYPE_CHECKING = False  # typing costs more to import than a word check takes: its names are for the checkers
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, NamedTuple
 
     class _Reason(NamedTuple):
@@ -145,29 +146,52 @@ def judge(dictionary: Dictionary, text: str, level: int | str | None = DEFAULT_L
         smallest = min(senses.replace(b"\x00", b""))
         return _new_verdict(Verdict, (word, True, (), score, bytes(points), _LEVEL_OF[smallest],
                                       _CHANCES[score] if score < len(_CHANCES) else success_chance(score)))
-    reasons = _reasons(dictionary, text, key, word, senses, code, deck)
+    reasons = word_reasons(lambda sense: shown_form(dictionary, key, sense), text, len(key), word, senses, code)
+    reasons.extend(deck_reasons(word, deck))
     smallest = min(senses.replace(b"\x00", b"") or b"\x00") if senses is not None else 0
     return _new_verdict(Verdict, (word, not reasons, tuple(reasons), score, bytes(points), _LEVEL_OF[smallest],
                                   _CHANCES[score] if score < len(_CHANCES) else success_chance(score)))
 
 
-def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: bytes | None, code: int,
-             deck: Deck) -> list[Reason]:
-    """Every reason a word is not playable, most important first (empty when it is)."""
-    reasons: list[Reason] = []
-    n = len(key)
-    written = text.strip()
+def shown_form(dictionary: Dictionary, key: str, sense: str) -> str | None:
+    """The spelling a reason of ``sense`` names for ``key``: a phrase piece's phrase as it is (None
+    when it is no phrase piece); for an exclusion SCOWL's spelling, or None when it is the key itself."""
+    form = dictionary.form(key, sense)
+    if sense == PHRASE_PIECE:
+        return form
+    return form if form and form != key else None
+
+
+def length_reasons(n: int, word: str) -> list[Reason]:
+    """A word of ``n`` letters is too short or too long for a hand ([] when it fits)."""
     if n < MIN_WORD_LETTERS:
-        reasons.append(_reason("too_short", nmsg("{word} has {n} letter; a word needs at least {least}",
-                                                 "{word} has {n} letters; a word needs at least {least}",
-                                                 n, word=word, least=MIN_WORD_LETTERS)))
-    elif n > MAX_WORD_LETTERS:
-        reasons.append(_reason("too_long", msg("{word} has {n} letters; a hand holds only {most}", word=word, n=n,
-                                               most=MAX_WORD_LETTERS)))
+        return [_reason("too_short", nmsg("{word} has {n} letter; a word needs at least {least}",
+                                          "{word} has {n} letters; a word needs at least {least}",
+                                          n, word=word, least=MIN_WORD_LETTERS))]
+    if n > MAX_WORD_LETTERS:
+        return [_reason("too_long", msg("{word} has {n} letters; a hand holds only {most}", word=word, n=n,
+                                        most=MAX_WORD_LETTERS))]
+    return []
+
+
+def dictionary_reasons(form_of: Callable[[str], str | None], word: str, senses: bytes | None,
+                       code: int) -> list[Reason]:
+    """The dictionary's reason against a key of these ``senses`` at level ``code`` ([] when it is a word there)."""
     if senses is None:
-        reasons.append(_reason("unknown", msg("{word} is not in the dictionary at any level", word=word)))
-    elif not senses[0] or senses[0] > code:
-        reasons.append(_dictionary_reason(dictionary, key, word, senses, code))
+        return [_reason("unknown", msg("{word} is not in the dictionary at any level", word=word))]
+    if not senses[0] or senses[0] > code:
+        return [_dictionary_reason(form_of, word, senses, code)]
+    return []
+
+
+def word_reasons(form_of: Callable[[str], str | None], text: str, n: int, word: str, senses: bytes | None,
+                 code: int) -> list[Reason]:
+    """Every reason the dictionary and the rules give against a word of ``n`` letters as written in
+    ``text``, most important first (the deck's aside: ``deck_reasons``). ``form_of(sense)`` is
+    ``shown_form`` of the word's key; ``word`` only fills the sentences (the service's templates
+    pass a stand-in, service/verdict_text.py)."""
+    reasons = length_reasons(n, word) + dictionary_reasons(form_of, word, senses, code)
+    written = text.strip()
     if "'" in written or "." in written:
         # Cards carry no apostrophes or periods: writing one names a contraction or an abbreviation.
         sense = "contraction" if "'" in written else "abbreviation"
@@ -184,17 +208,24 @@ def _reasons(dictionary: Dictionary, text: str, key: str, word: str, senses: byt
                 why = msg("{written} is an abbreviation: written with periods, it is not a word the cards spell",
                           written=written.upper())
             reasons.insert(at, _reason(sense, why))
-    over = None if deck.can_spell(word) else deck.over_limit(word)
-    if over:
-        parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
-        held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
-        reasons.append(_reason("deck_limit", msg("{word} needs {needed}; the {deck} deck holds {held}", word=word,
-                                                 needed=parts, deck=deck_name(deck.name), held=held)))
     return reasons
 
 
-def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: bytes, code: int) -> Reason:
-    """The word's most common sense names why it is not playable (exclusions win a tie)."""
+def deck_reasons(word: str, deck: Deck) -> list[Reason]:
+    """The deck's reason against ``word`` (upper case): more copies of a letter than it holds ([] when none)."""
+    over = None if deck.can_spell(word) else deck.over_limit(word)
+    if not over:
+        return []
+    parts = ", ".join(f"{needed} {letter}" for letter, (needed, held) in over.items())
+    held = ", ".join(f"{held} {letter}" for letter, (needed, held) in over.items())
+    return [_reason("deck_limit", msg("{word} needs {needed}; the {deck} deck holds {held}", word=word,
+                                      needed=parts, deck=deck_name(deck.name), held=held))]
+
+
+def reason_sense(senses: bytes) -> tuple[str, int]:
+    """The sense whose form a dictionary reason names, and its level code: ``phrase_piece`` with the
+    word's own code when the word sense is the most common (a phrase piece or else uncommon), else
+    the most common exclusion (the earlier one on a tie)."""
     _, proper, abbreviation, acronym, contraction = senses
     best_index, best_code = 0, 256
     # Exclusions in their order of precedence: a strict < keeps the earlier one on a tie.
@@ -208,7 +239,15 @@ def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: byte
         best_index, best_code = 4, contraction
     word_code = senses[0]
     if word_code and word_code < best_code:
-        phrase = dictionary.form(key, "phrase_piece")
+        return PHRASE_PIECE, word_code
+    return SENSES[best_index], best_code
+
+
+def _dictionary_reason(form_of: Callable[[str], str | None], word: str, senses: bytes, code: int) -> Reason:
+    """The word's most common sense names why it is not playable (exclusions win a tie)."""
+    sense, sense_code = reason_sense(senses)
+    if sense == PHRASE_PIECE:
+        phrase = form_of(PHRASE_PIECE)
         if phrase is not None:
             if phrase:
                 return _reason("phrase_piece", msg("{word} is only part of a phrase ({phrase}), not a word on its own",
@@ -216,10 +255,8 @@ def _dictionary_reason(dictionary: Dictionary, key: str, word: str, senses: byte
             return _reason("phrase_piece", msg("{word} is only part of a longer word or phrase, not a word on its own",
                                                word=word))
         return _reason("uncommon", msg("{word} is only a size-{size} word; this game allows size {level} and below",
-                                       word=word, size=_LEVEL_OF[word_code], level=_LEVEL_OF[code]))
-    sense = SENSES[best_index]
-    form = dictionary.form(key, sense)
-    return _reason(sense, _exclusion(sense, word, form if form and form != key else None, _LEVEL_OF[best_code]))
+                                       word=word, size=_LEVEL_OF[sense_code], level=_LEVEL_OF[code]))
+    return _reason(sense, _exclusion(sense, word, form_of(sense), _LEVEL_OF[sense_code]))
 
 
 def _exclusion(sense: str, word: str, form: str | None, size: int | None) -> Message:

@@ -1,12 +1,13 @@
 """What a table does to a game (start, play, roll, discard, bind, undo), over a store, as values.
 
-Every face of the referee (the one-shot commands, the ``table`` loop, the board) calls these and
-renders what they return; none of them applies events itself. Each write resumes the game once,
-inside its write transaction. Refusals are ``RulesError``s (nothing changed); a request that does
-not fit the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
+Every face of the referee (the one-shot commands, the ``table`` loop, the board's phones and host, the hosted
+API, the library) writes through one entry point, ``Referee.act`` (a move of ``referee.moves``, who acts, the
+version they saw), and renders what it returns; none of them applies events itself. Each write resumes the game
+once, inside its one write transaction. Refusals are ``RulesError``s (nothing changed); a request that does not fit
+the game's set-up (a roll typed in a game with virtual dice) is a ``RequestError``.
 
-A little over 500 lines: one method per thing a table does, and the amendments' re-checking of later actions
-(``amend``, ``_rederive``) shares the game-flow helpers the turns use.
+Over 500 lines: one shorthand and one implementation per thing a table does behind the one entry point, and the
+amendments' re-checking of later actions (``amend``, ``_rederive``) shares the game-flow helpers the turns use.
 """
 from __future__ import annotations
 
@@ -41,8 +42,24 @@ from referee.engine import (
     undo_events,
 )
 from referee.engine import Created as Created_
+from referee.moves import (
+    SEAT_MOVES,
+    Amend,
+    AmendRollOff,
+    Bind,
+    CloseBinding,
+    Discard,
+    Leave,
+    Move,
+    Play,
+    Prepared,
+    Redo,
+    Roll,
+    Undo,
+)
 from referee.state import Waiting, waiting  # the one answer to what a game waits for, offered here too
 from referee.store import Store
+from referee.store_format import SeatKey, version_count
 from referee.values import value
 from referee.words import action_words
 
@@ -73,6 +90,11 @@ class _GameNow:
     def outcome(self) -> Outcome | None:
         return self.game.state.outcome
 
+    @property
+    def version(self) -> str | None:
+        """The game's version after the action (``Seen.version``): what the next write from this face sends."""
+        return self.game.version
+
 
 @value(frozen=True)
 class Result(_GameNow):
@@ -86,17 +108,6 @@ class Result(_GameNow):
     verdict: Verdict | None = None
     removed: tuple[Event, ...] = ()
     restored: tuple[Event, ...] = ()
-
-
-@value(frozen=True)
-class Prepared:
-    """A word judged for a game by ``Referee.prepare``, before any lock is taken: the game, its set-up and the
-    verdict. Only the referee that judged it plays it (a verdict made elsewhere is refused)."""
-
-    game_id: int
-    setup: Setup
-    verdict: Verdict
-    judged_by: object = None
 
 
 @value(frozen=True)
@@ -165,6 +176,62 @@ class Referee:
         gid, game, notes = self.store.create(setup, build)
         return Result(gid, game, _notes(notes, game))
 
+    # -- the one write path -----------------------------------------------------------------------
+
+    def act(self, game_id: int | None, move: Move, *, seat: str | SeatKey | None = None,
+            seen: Seen | str | None = None) -> Result | Amended:
+        """Make ``move`` in the game, in ONE transaction of the store: the guard (the version the actor saw, the
+        seat's rights), the rules, the events and their chain, the snapshot and summary, the seat's own-undo
+        right, the redo stack and the boards' wake-up commit together or not at all. Every face calls this (the
+        named methods below are its shorthands).
+
+        ``seat``: the player's seat that acts (a phone: its name, or the ``SeatKey`` its request carried, found in
+        the same transaction), None for the terminal or the host. A seat makes only
+        ``SEAT_MOVES``; a turn's move only on its own turn, an undo only of its own last action while that action
+        made the game as it is (``NotYours``). ``seen``: the version the actor saw (``Result.version``,
+        ``Game.version``; a ``Seen``); a move decided on another version is refused (``GameChanged``) saying what
+        happened meanwhile. Returns what a face needs to answer: the game, its new version, the notes."""
+        guard = self._guard(move, seat, seen)
+        if isinstance(move, Play):
+            return self._play(game_id, move, guard, seat)
+        if isinstance(move, Roll):
+            return self._roll(game_id, move.value, move.skip, guard, seat)
+        if isinstance(move, Discard):
+            return self._discard(game_id, move.letters, move.allow, guard, seat)
+        if isinstance(move, Bind):
+            return self._bind(game_id, move, guard, seat)
+        if isinstance(move, CloseBinding):
+            return self._bind_done(game_id, guard, seat)
+        if isinstance(move, Undo):
+            return self._undo(game_id, move.actions, guard, seat)
+        if isinstance(move, Redo):
+            return self._redo(game_id, move.actions, guard)
+        if isinstance(move, Leave):
+            return self._leave(game_id, move.name, guard)
+        if isinstance(move, Amend):
+            return self._amend(game_id, move.roll, move.at, guard)
+        return self._amend_roll_off(game_id, move.name, move.round, move.roll, guard)
+
+    @staticmethod
+    def _guard(move: Move, seat: str | SeatKey | None, seen: Seen | str | None) -> Seen | None:
+        """The turn guard for ``move``: the version seen (a seat's turn is checked by the store, which knows the
+        seat's name only inside the write's transaction)."""
+        if seat is not None and not isinstance(move, SEAT_MOVES):
+            raise RequestError(msg("a seat cannot make this correction on its own; ask the host"))
+        if isinstance(seen, str):
+            if version_count(seen) is None:
+                raise RequestError(msg("{seen!r} is not a game's version; send the version the game was read with",
+                                       seen=seen[:40]))
+            seen = Seen(version=seen)
+        return seen
+
+    def _words(self, game: Game, word: str | Prepared) -> Verdict:
+        """The verdict on ``word``: judged by this referee's ``prepare`` before, or now in the write, with the
+        game's level and deck."""
+        if isinstance(word, Prepared):
+            return self._judged(word)
+        return judge(self._dictionary(), word, game.setup.level, game.setup.deck)
+
     # -- a turn -----------------------------------------------------------------------------------
 
     @staticmethod
@@ -185,9 +252,10 @@ class Referee:
     def prepare(self, game_id: int | None, word: str) -> Prepared:
         """Resolve the game and judge ``word`` with its level and deck, before anything is written.
         The roll, if any, is given once, to ``play``."""
-        gid, setup = self.store.setup(game_id)
-        if self.store.phase(gid) == Phase.OVER.value:  # nothing is judged once the game is over
-            raise RulesError(self.store.load(gid)[1].state.waiting_for())
+        gid, game = self.store.load(game_id)  # one read: its set-up and whether it is over
+        if game.state.is_over():  # nothing is judged once the game is over
+            raise RulesError(game.state.waiting_for())
+        setup = game.setup
         return Prepared(gid, setup, judge(self._dictionary(), word, setup.level, setup.deck), self._token)
 
     def _judged(self, prepared: Prepared) -> Verdict:
@@ -216,10 +284,25 @@ class Referee:
         With virtual dice the referee rolls; with physical dice and no ``roll`` the game then waits for it.
         ``seen``: what the table saw when it chose the word (refused with ``GameChanged`` if the game moved on).
         """
-        verdict = self._judged(prepared)
-        self.check_roll_given(prepared.setup, roll)
+        self._judged(prepared)
+        return self._result(self.act(prepared.game_id, Play(prepared, roll, allow), seen=seen))
+
+    @staticmethod
+    def _result(done: Result | Amended) -> Result:
+        assert isinstance(done, Result)
+        return done
+
+    def _play(self, game_id: int | None, move: Play, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        roll, allow = move.roll, move.allow
+        if isinstance(move.word, Prepared):
+            self.check_roll_given(move.word.setup, roll)
+            game_id = move.word.game_id
+        judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
+            verdict = self._words(game, move.word)
+            judged.append(verdict)
+            self.check_roll_given(game.setup, roll)
             player = self._current(game)
             notes = _apply_allowing(game, lambda a: WordPlayed(player, verdict.word, verdict.score, verdict.legal,
                                                                verdict.codes, a), allow)
@@ -229,12 +312,16 @@ class Referee:
                 notes = notes[:-1] + game.apply(SanityRolled(player, roll))
             return notes
 
-        gid, game, notes = self.store.act(prepared.game_id, action, seen)
-        return Result(gid, game, _notes(notes, game), verdict)
+        gid, game, notes = self.store.act(game_id, action, seen, seat, turn=True)
+        return Result(gid, game, _notes(notes, game), judged[-1])
 
     def roll(self, game_id: int | None, value: int | None = None, *, skip: bool = False,
              seen: Seen | None = None) -> Result:
         """The roll the game waits for: a sanity check, or Psychotherapy (``skip``: the discarder does not roll)."""
+        return self._result(self.act(game_id, Roll(value, skip), seen=seen))
+
+    def _roll(self, game_id: int | None, value: int | None, skip: bool, seen: Seen | None,
+              seat: str | SeatKey | None) -> Result:
         if skip and value is not None:
             raise RequestError(msg("give a roll or skip it, not both"))
 
@@ -254,7 +341,7 @@ class Referee:
             event: Event = SanityRolled(name, rolled) if phase is Phase.SANITY else PsychotherapyRolled(name, rolled)
             return game.apply(event)
 
-        gid, game, notes = self.store.act(game_id, action, seen)
+        gid, game, notes = self.store.act(game_id, action, seen, seat, turn=True)
         return Result(gid, game, _notes(notes, game))
 
     def discard(self, game_id: int | None, letters: str | None = None, *, allow: bool = False,
@@ -264,6 +351,10 @@ class Referee:
         With Spell Binding, when the letters allow no legal unused word, the referee says so and
         closes Spell Binding at once: there is nothing to bind (``allow``: the table overrules the card count).
         """
+        return self._result(self.act(game_id, Discard(letters, allow), seen=seen))
+
+    def _discard(self, game_id: int | None, letters: str | None, allow: bool, seen: Seen | None,
+                 seat: str | SeatKey | None) -> Result:
         letters = fold_letters(letters)
 
         def action(game: Game) -> list[str]:
@@ -277,25 +368,38 @@ class Referee:
                     notes = notes[:-1] + game.apply(BindDone(nothing_to_bind=True))
             return notes
 
-        gid, game, notes = self.store.act(game_id, action, seen)
+        gid, game, notes = self.store.act(game_id, action, seen, seat, turn=True)
         return Result(gid, game, _notes(notes, game))
 
     def bind(self, prepared: Prepared, by: str, *, allow: bool = False, seen: Seen | None = None) -> Result:
         """Spell Binding: ``by`` names the prepared word from the discarded letters (refused unless legal,
         or the table overrules the dictionary with ``allow``; the overrule is recorded)."""
-        verdict = self._judged(prepared)
+        self._judged(prepared)
+        return self._result(self.act(prepared.game_id, Bind(prepared, by, allow), seen=seen))
+
+    def _bind(self, game_id: int | None, move: Bind, seen: Seen | None, seat: str | SeatKey | None) -> Result:
+        by, allow = move.by, move.allow
+        if isinstance(move.word, Prepared):
+            game_id = move.word.game_id
+        judged: list[Verdict] = []
 
         def action(game: Game) -> list[str]:
+            verdict = self._words(game, move.word)
+            judged.append(verdict)
             # Recorded as the game spells the name, whatever case was typed (an unknown name: the engine says why).
-            namer = next((p.name for p in game.state.players if p.name.casefold() == by.casefold()), by)
+            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
+            namer = next((p.name for p in game.state.players if p.name.casefold() == named.casefold()), named)
             return _apply_allowing(game, lambda a: BindNamed(namer, verdict.word, verdict.score, verdict.legal,
                                                              verdict.codes, a), allow)
 
-        gid, game, notes = self.store.act(prepared.game_id, action, seen)
-        return Result(gid, game, _notes(notes, game), verdict)
+        gid, game, notes = self.store.act(game_id, action, seen, seat)
+        return Result(gid, game, _notes(notes, game), judged[-1])
 
     def bind_done(self, game_id: int | None, *, seen: Seen | None = None) -> Result:
         """Close Spell Binding; says the best word the letters allowed, and rolls when dice are virtual."""
+        return self._result(self.act(game_id, CloseBinding(), seen=seen))
+
+    def _bind_done(self, game_id: int | None, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         def action(game: Game) -> list[str]:
             window = game.state.window
             letters = window.letters if window is not None else None
@@ -313,20 +417,26 @@ class Referee:
                 notes = notes[:-1] + game.apply(SanityRolled(self._current(game), game.virtual_roll()))
             return notes
 
-        gid, game, notes = self.store.act(game_id, action, seen)
+        gid, game, notes = self.store.act(game_id, action, seen, seat, turn=True)
         return Result(gid, game, _notes(notes, game))
 
     # -- corrections ------------------------------------------------------------------------------
 
     def undo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Take back the last ``actions`` actions (a play with its roll is one); ``redo`` can put them back."""
+        return self._result(self.act(game_id, Undo(actions), seen=seen))
+
+    def _undo(self, game_id: int | None, actions: int, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         gid, game, _, removed = self.store.rewrite(
             game_id, lambda events, redo: undo_events(events, redo, actions),
-            lambda taken: Correction(CorrectionKind.UNDO, actions, tuple(taken)), seen)
+            lambda taken: Correction(CorrectionKind.UNDO, actions, tuple(taken)), seen, seat)
         return Result(gid, game, (), removed=tuple(removed))
 
     def redo(self, game_id: int | None, actions: int = 1, *, seen: Seen | None = None) -> Result:
         """Put back the last ``actions`` undone actions, in order (until the table takes a new action)."""
+        return self._result(self.act(game_id, Redo(actions), seen=seen))
+
+    def _redo(self, game_id: int | None, actions: int, seen: Seen | None) -> Result:
         gid, game, _, back = self.store.rewrite(
             game_id, lambda events, redo: redo_events(events, redo, actions),
             lambda put: Correction(CorrectionKind.REDO, actions, tuple(put)), seen)
@@ -334,6 +444,9 @@ class Referee:
 
     def leave(self, game_id: int | None, name: str, *, seen: Seen | None = None) -> Result:
         """A player leaves the game (RULES.txt 6)."""
+        return self._result(self.act(game_id, Leave(name), seen=seen))
+
+    def _leave(self, game_id: int | None, name: str, seen: Seen | None) -> Result:
         gid, game, notes = self.store.act(game_id, lambda g: g.apply(PlayerLeft(g.state.player(name).name)), seen)
         return Result(gid, game, _notes(notes, game))
 
@@ -348,6 +461,11 @@ class Referee:
         actions stay ready to redo, checked again too; when they can no longer be, the notes say so.
         The amendment is recorded.
         """
+        done = self.act(game_id, Amend(roll, at), seen=seen)
+        assert isinstance(done, Amended)
+        return done
+
+    def _amend(self, game_id: int | None, roll: int, at: int | None, seen: Seen | None) -> Amended:
         from referee.engine import check_roll
 
         check_roll(roll)
@@ -396,6 +514,11 @@ class Referee:
                        seen: Seen | None = None) -> Amended:
         """Correct ``name``'s roll in round ``round_`` of the roll-off, until the game's first action (RULES.txt 6,
         the roll-off); the roll-off is checked again (a new tie needs another round: refused, say so)."""
+        done = self.act(game_id, AmendRollOff(name, round_, roll), seen=seen)
+        assert isinstance(done, Amended)
+        return done
+
+    def _amend_roll_off(self, game_id: int | None, name: str, round_: int, roll: int, seen: Seen | None) -> Amended:
         from referee.engine import check_roll, check_roll_off
 
         check_roll(roll)

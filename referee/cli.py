@@ -20,10 +20,12 @@ from referee.cli_common import (
     lang_option,
     level_option,
 )
-from referee.cli_failures import click_exception, raise_for
+from referee.cli_failures import click_exception, raise_for, run_store
 from referee.failures import failure_of
 from referee.paths import default_db_path
 from referee.render import check_lines, letters_text, part_of_speech
+from referee.store_format import require_postgres
+from referee.store_pg import is_database_url
 from referee.terminal import Style, disable_color, use_color, write
 from unspeakable_words import __version__
 
@@ -33,7 +35,8 @@ LAZY_COMMANDS: dict[str, str] = {
     name: "referee.game_cli"
     for name in ("new", "play", "roll", "discard", "bind", "status", "log", "undo", "redo", "amend", "leave", "games",
                  "export", "rules", "verify")
-} | {"table": "referee.table_cli", "board": "referee.board.cli", "purge": "referee.purge_cli"}
+} | {"table": "referee.table_cli", "board": "referee.board.cli", "purge": "referee.purge_cli",
+     "stats": "referee.history.cli"}
 
 
 class LazyGroup(click.Group):
@@ -101,6 +104,8 @@ def cli(ctx: click.Context, db: str | None, game_id: int | None, no_color: bool)
     """The root command: the options every command shares (its help is the text above)."""
     obj = ctx.ensure_object(Obj)
     obj.db, obj.game = db, game_id
+    if is_database_url(db):  # one line naming the postgres extra when psycopg is not installed
+        run_store(require_postgres)
     if no_color:
         disable_color()
 
@@ -252,24 +257,24 @@ def words(obj: Obj, letters: str, level: str, deck_spec: str, limit: int | None,
     """``words``: the rack search."""
     deck = get_deck(deck_spec)
     try:
-        found = obj.dictionary.rack(letters, int(level), deck)
+        # The same bound as the service's: a hand's letters, and only the ``limit`` best words built.
+        shown, total = obj.dictionary.rack_search(letters, int(level), deck, limit)
     except WordError as exc:
         raise_for(exc, _("LETTERS"))
-    shown = found if limit is None else found[:limit]
     if as_json:
         emit_json({"letters": letters.strip().upper(), "words": [w.to_dict() for w in shown]})
         return
     rack = letters.strip().upper()
-    if not found:
+    if not total:
         click.echo(_("No legal word at size {level} can be made from {letters}.").format(level=level, letters=rack))
         return
-    if len(shown) < len(found):
+    if len(shown) < total:
         head = ngettext("{n} word from {letters} at size {level}, best first (showing {shown}):",
-                        "{n} words from {letters} at size {level}, best first (showing {shown}):", len(found))
+                        "{n} words from {letters} at size {level}, best first (showing {shown}):", total)
     else:
         head = ngettext("{n} word from {letters} at size {level}, best first:",
-                        "{n} words from {letters} at size {level}, best first:", len(found))
-    click.echo(head.format(n=len(found), letters=rack, level=level, shown=len(shown)))
+                        "{n} words from {letters} at size {level}, best first:", total)
+    click.echo(head.format(n=total, letters=rack, level=level, shown=len(shown)))
     passes = _("passes {chance}%")
     for w in shown:
         click.echo(f"  {w.score:>3}  {w.word:<8} " + passes.format(chance=round(w.success_chance * 100)))

@@ -28,6 +28,8 @@ from referee.events import (
     GameChanged,
     GameOver,
     NothingToUndo,
+    NotTheirTurn,
+    NotYours,
     Options,
     PlayerLeft,
     PsychotherapyRolled,
@@ -71,7 +73,7 @@ from referee.state import (
 __all__ = [
     "DIE", "HAND_SIZE", "MIN_WORD_LETTERS", "PAWNS",
     "BadLetters", "BadRoll", "BindDone", "BindNamed", "CardsRefused", "Correction", "CorrectionKind", "Created",
-    "DiscardWindow", "Discarded", "EVENT_TYPES", "Event", "Game", "GameChanged", "GameOver", "MAX_NAME",
+    "DiscardWindow", "Discarded", "EVENT_TYPES", "Event", "Game", "GameChanged", "GameOver", "NotTheirTurn", "NotYours", "MAX_NAME",
     "MAX_PLAYERS", "MAX_PLAYERS_STANDARD", "MIN_PLAYERS", "NothingToUndo", "Options", "Outcome", "Pending", "Phase",
     "Player", "PlayerLeft", "PsychotherapyRolled", "RollOff", "RulesError", "SanityRolled", "Seen", "Setup",
     "SetupError", "State", "Termination", "Waiting", "UnknownPlayer", "WordPlayed", "WordRefused", "WrongPhase",

@@ -91,6 +91,19 @@ class GameChanged(RulesError):
     the action was refused and the message says what happened meanwhile (RULES.txt 6, whose action)."""
 
 
+class NotTheirTurn(GameChanged):
+    """An action named for a player (``--as``, a phone's seat) on another's turn, the game as they saw it."""
+
+
+class NotYours(RulesError):
+    """A seat's undo of an action that is not its own last one (another write came since, or its player is out or
+    left the game): refused, nothing changed; the host may undo it. ``seat`` names the seat."""
+
+    def __init__(self, message: object, seat: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
 @value(frozen=True)
 class Options:
     """The optional rules in play (rulebook): the Unspellable Oath, Spell Binding, Psychotherapy, Last Words."""

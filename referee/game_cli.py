@@ -23,6 +23,7 @@ from referee.engine import (
     RulesError,
     check_roll_off,
 )
+from referee.history.options import html_option
 from referee.paths import default_db_path
 from referee.render import (
     amend_lines,
@@ -300,7 +301,7 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool) ->
 def status(obj: Obj, as_json: bool) -> None:
     gid, view, damage = run_store(lambda: obj.reader().checked_view(obj.game))
     if as_json:
-        emit_json({"game": gid, **view["state"]})
+        emit_json({"game": gid, "version": view.get("version"), **view["state"]})
     else:
         write(status_lines(gid, view, style()))
     if damage is not None:  # the scoreboard as kept, then what is damaged beneath it
@@ -471,12 +472,18 @@ def games(obj: Obj) -> None:
     "\b\n"
     "Example:\n"
     "    uw-referee export > game.json"))
+@html_option
 @game_options
 @click.pass_obj
-def export(obj: Obj) -> None:
+def export(obj: Obj, as_html: bool) -> None:
     from referee.exporting import export_text
 
     reader = obj.reader()
+    if as_html:
+        from referee.history.page import export_html
+
+        click.echo(run_store(lambda: export_html(reader, obj.game)), nl=False)
+        return
     click.echo(run_store(lambda: export_text(reader, obj.game)), nl=False)  # no replay: the events as stored
 
 

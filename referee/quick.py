@@ -89,6 +89,10 @@ def run(args: list[str]) -> int | None:
         return check(rest, given)
     if command == "games" and not rest:
         return games(db, given)
+    if command == "stats" and rest in ([], ["--json"]) and game is None:  # the table's history, over every game
+        from referee.history.report import quick_stats
+
+        return quick_stats(db, bool(rest))
     if command == "status" and rest in ([], ["--json"]):
         return status(db, game, bool(rest), given)
     if (command == "play" and len(rest) == 3 and not rest[0].startswith("-") and rest[1] == "--roll"
@@ -163,7 +167,7 @@ def status(db: str | None, game_id: int | None, as_json: bool, args: list[str]) 
     except Exception as exc:
         return _failed(exc, args)
     if as_json:
-        write([json_text({"game": gid, **view["state"]})])
+        write([json_text({"game": gid, "version": view.get("version"), **view["state"]})])
     else:
         write(status_lines(gid, view, _style()))
     if damage is not None:
@@ -178,8 +182,8 @@ def games(db: str | None, args: list[str]) -> int:
     from referee.render import games_lines
     from referee.store_pg import open_store
 
-    store = open_store(db, read_only=True)
     try:
+        store = open_store(db, read_only=True)
         write(games_lines(store.games(), store.path))
     except Exception as exc:
         return _failed(exc, args)
@@ -193,8 +197,8 @@ def play(db: str | None, game_id: int | None, word: str, roll: int, args: list[s
     from referee.render import play_verdict_lines, result_lines
     from referee.store_pg import open_store
 
-    referee = Referee(open_store(db), open_for_command)
     try:
+        referee = Referee(open_store(db), open_for_command)
         prepared = referee.prepare(game_id, word)
         referee.check_roll_given(prepared.setup, roll)
     except Exception as exc:

@@ -26,6 +26,7 @@ from referee.events import (
     GameChanged,
     GameOver,
     NothingToUndo,
+    NotTheirTurn,
     PlayerLeft,
     PsychotherapyRolled,
     RollOff,
@@ -63,6 +64,12 @@ class Game:
     #: When a list, ``apply`` appends each event's notes to it: what a writer (the store) keeps of the last
     #: actions' words beside its snapshot, so that a reader need not replay the game to say them.
     said: list[list[str]] | None = None
+    #: The game's version as the store read or wrote it (``referee.store_format.version_of``), None when no store
+    #: gave one: what a table saw, for the turn guard (``Seen.version``).
+    version: str | None = None
+    #: The words of its last actions as the store keeps them beside its snapshot (each action a list of notes as
+    #: JSON), when a store read or wrote them: what a face shows without reading the game again.
+    recent: list[list[Any]] | None = None
 
     def __init__(self, setup: Setup) -> None:
         #: The events this object holds: all of them after a replay, only the new ones after ``resume``.
@@ -95,18 +102,17 @@ class Game:
     def replay(cls, events: Iterable[Event], words: bool = True) -> Game:
         """The game those events give; the same events always give the same state.
 
-        ``words=False``: what each event but the last did is not said in words (``state.notes`` holds
-        the last one's, as after any replay); the same state for about a third of the cost. An event
-        refused on the way is replayed again with words, so the refusal is the one a full replay gives."""
+        What each event but the last did is not said in words: nobody can read it (``state.notes`` holds
+        the last one's, and a replayed game keeps no ``said``), and saying it cost two thirds of a replay.
+        An event refused on the way is replayed again with words, so the refusal is the one a replay
+        saying everything gives. ``words`` is kept for the callers that asked for this (``words=False``)
+        before it was what every replay does."""
+        del words  # every replay is the quiet one
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, Created):
             raise RulesError(refusal("first_event_not_creation"))
         game = cls(first.setup)
-        if words:
-            for event in iterator:
-                game.apply(event)
-            return game
         rest = list(iterator)
         token = _QUIET.set(True)
         try:
@@ -119,9 +125,17 @@ class Game:
         finally:
             _QUIET.reset(token)
         if failed:
-            return cls.replay([first, *rest])
+            return cls._replay_saying_everything(first, rest)
         if rest:
             game.apply(rest[-1])
+        return game
+
+    @classmethod
+    def _replay_saying_everything(cls, first: Created, rest: list[Event]) -> Game:
+        """The replay of a refused event: every event said in words, so the refusal is the one the table met."""
+        game = cls(first.setup)
+        for event in rest:
+            game.apply(event)
         return game
 
     @classmethod
@@ -313,7 +327,7 @@ class Game:
         if not shortest <= len(word) <= min(hand, HAND_SIZE):
             raise WordRefused(refusal("has_letter_word_here", n=len(word), word=word, least=shortest, most=min(hand, HAND_SIZE)),
                               ("too_short",) if len(word) < shortest else ("too_long",))
-        over = state.setup.deck.over_limit(word)
+        over = None if state.setup.deck.can_spell(word) else state.setup.deck.over_limit(word)
         if over:
             raise WordRefused(refusal("deck_too_few", word=word, letters=over_words(over)), ("deck_limit",))
         if state.is_used(word):
@@ -329,17 +343,23 @@ class Game:
         passed = event.roll == DIE or event.roll >= pending.score
         target = state.setup.target
         reaches = player.score + pending.score >= target
-        if passed:
+        quiet = _QUIET.get()  # a quiet replay says nothing: the sentences are not even made (most of its cost)
+        if quiet:
+            pass
+        elif passed:
             notes.append(said("sanity_passed", player=player.name, roll=event.roll, word=pending.word))
         else:
             notes.append(said("sanity_failed", player=player.name, roll=event.roll, word=pending.word))
         if reaches and not passed:
-            notes.append(said("overshoot_scores_nothing", word=pending.word, score=player.score + pending.score, target=target))
+            if not quiet:
+                notes.append(said("overshoot_scores_nothing", word=pending.word, score=player.score + pending.score,
+                                  target=target))
         else:
             player.score += pending.score
             if pending.score:
                 player.score_changed_at = self.count
-            notes.append(said("scores", n=player.score, player=player.name, scored=pending.score))
+            if not quiet:
+                notes.append(said("scores", n=player.score, player=player.name, scored=pending.score))
         state.pending = None
         if not passed:
             player.pawns -= 1
@@ -393,7 +413,8 @@ class Game:
                 notes.append(said("reshuffle_then_draws", player=player.name, shuffled=shuffled, second=second))
         else:
             drawn = first
-            notes.append(said("draws", n=drawn, player=player.name))
+            if not _QUIET.get():
+                notes.append(said("draws", n=drawn, player=player.name))
         if drawn < wanted:
             notes.append(said("piles_empty", n=player.hand + drawn, player=player.name))
         player.hand += drawn
@@ -654,17 +675,22 @@ class Seen:
     events: int | None = None
     player: str | None = None
     undos: int | None = None
+    #: The game's version as the table saw it (``Game.version``: its event count and chain digest, set by the
+    #: store): any write since changes it, an undo, a redo or an amended roll included, even when the count
+    #: comes back.
+    version: str | None = None
 
     @classmethod
     def of(cls, game: Game) -> Seen:
         """What a table looking at ``game`` sees."""
         current = game.state.current
         player = None if current is None or game.state.is_over() else current.name
-        return cls(game.count, player, game.generation)
+        return cls(game.count, player, game.generation, game.version)
 
     def moved(self, game: Game) -> bool:
-        """True when ``game`` is no longer what was seen (more or fewer events, another undo)."""
-        return ((self.events is not None and game.count != self.events)
+        """True when ``game`` is no longer what was seen (another version, more or fewer events, another undo)."""
+        return ((self.version is not None and game.version != self.version)
+                or (self.events is not None and game.count != self.events)
                 or (self.undos is not None and game.generation != self.undos))
 
     def unseen(self, events: list[Event], corrections: list[Correction]) -> tuple[list[Event], list[Correction]]:
@@ -689,9 +715,11 @@ class Seen:
         if not self.moved(game):
             if self.player is None or (now is not None and now.casefold() == self.player.casefold()):
                 return
-            if now is None:  # the same game, over or not started: what it waits for
+            if state.is_over():  # the same game, over: it waits for nothing
+                raise GameOver(state.waiting_for())
+            if now is None:  # the same game, not started: what it waits for
                 raise GameChanged(state.waiting_for())
-            raise GameChanged(refusal("not_named_turn", player=now, named=state.player(self.player).name))
+            raise NotTheirTurn(refusal("not_named_turn", player=now, named=state.player(self.player).name))
         what = happened if happened is not None else refusal("game_moved_on")
         if now is None:
             raise GameChanged(refusal("moved_meanwhile", what=what, waiting=state.waiting_for()))

@@ -2,29 +2,34 @@
 
 The store persists and verifies; it knows no rule. It loads a game, lets the engine check and apply the new
 events, and commits them all or nothing. What it keeps (``referee.store_format``): each game's events, each
-carrying the running digest of the events up to it (the chain); a snapshot of the game's state tied to the chain
-by a digest, so a command resumes a game instead of replaying it; a summary per game for listing; the words of the
-game's last few actions, so a reader such as the board says them without a replay; the corrections the table made
-(``Correction``s, typed by the engine) and the redo stack. The contract callers use: ``create``, ``act`` and
-``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a write decided on a game that has moved on, and
-``check_seen`` asks the same without writing), and the readers ``view``, ``checked_view``, ``setup``, ``phase``,
-``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify`` names all
-damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction. Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through
-``rewrite``; a game's generation is the engine's ``generation_of`` the kinds of its corrections.
+carrying a digest that covers every event up to it (the chain; linked from schema 7, so a write checks and carries
+it on from its last link); a snapshot of the game's state tied to the chain by a digest, so a command resumes a game
+instead of replaying it; a summary per game for listing; the words of the game's last few actions, so a reader such
+as the board says them without a replay; the corrections the table made (``Correction``s, typed by the engine) and
+the redo stack. Every read gives the game's version (its event count and chain digest: ``Game.version``). The
+contract callers use: ``create``, ``act`` and ``rewrite`` (with ``expect=``, a ``Seen``: the turn guard refuses a
+write decided on another version of the game; and ``seat=``: a phone's seat, its rights checked and its own-undo
+right kept in the same transaction), and the readers ``view``, ``checked_view``, ``seat_look``, ``setup``,
+``phase``, ``history``, ``stored``, ``records``, ``corrections``, ``games``, ``tail`` and ``resumed``; ``verify``
+names all damage; ``purge`` deletes the games a caller's choice (``referee.retention``) picks, in one transaction.
+Undo and redo are the library's (``Referee.undo``, the engine's ``undo_events``), written through ``rewrite``; a
+game's generation is the engine's ``generation_of`` the kinds of its corrections.
 
 File safety is ``referee.store_file`` (the file is ours, opened without harm, SQLite's errors in words, the
 stamp of the last verification) and the schema and its migrations ``referee.store_schema``: SQLite's alone.
 
 The dialect seam, for a second backend (PostgreSQL through psycopg 3) implementing the same contract: the
-methods under "connection" (``_connect``, ``_transaction``, ``close``, ``exists``) and the few statements marked
-``# dialect:`` below (the chain's one-query aggregate ``CHAIN_SQL``, the snapshot's upsert, the new game's id, the
-bytes of a row in ``_chain_problem``). Every other statement is plain SQL with ``?`` placeholders (psycopg wants
-``%s``: the second backend's connection rewrites them) over the tables ``store_schema`` creates; the bytes
-written and the digests over them are ``store_format``'s, the same for both. ``self._version`` is the schema
-version: a new backend starts at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
+methods under "connection" (``_connect``, ``_transaction``, ``close``, ``exists``), ``_new_game``, and the statements
+that differ between backends, which the store names (``_sql``) and each backend writes in its own text
+(``referee.store_sql``). Every other statement is plain SQL with ``?`` placeholders (psycopg wants ``%s``: the
+second backend's connection turns them) over the tables ``store_schema`` creates; the bytes written and the digests
+over them are ``store_format``'s, the same for both. ``self._version`` is the schema version: a new backend starts
+at ``SCHEMA_VERSION`` and never runs SQLite's migrations.
 
 Why this module is over 500 lines: the contract's readers and writers share the chain, snapshot and window
-helpers, and each reader is a dozen lines; split further, each part would reach into the others' private helpers.
+helpers, and each reader is a dozen lines; the write's guard (the version seen, the seat's rights, what happened
+meanwhile) runs inside the same transaction on the same helpers. Split further, each part would reach into the
+others' private helpers.
 """
 from __future__ import annotations
 
@@ -40,7 +45,10 @@ from referee.store_format import (
     KEPT_ACTIONS,
     Damaged,
     GameSummary,
+    Linked,
     NoGame,
+    SeatKey,
+    SeatRefused,
     StoreError,
     add_actions,
     chain_record,
@@ -51,8 +59,11 @@ from referee.store_format import (
     snapshot_digest,
     summary_of,
     told_tail,
+    version_count,
+    version_of,
 )
 from referee.store_schema import SCHEMA_VERSION, rollback
+from referee.store_sql import SQLITE
 
 TYPE_CHECKING = False  # typing and the engine are loaded only when a command needs them
 if TYPE_CHECKING:
@@ -63,12 +74,9 @@ if TYPE_CHECKING:
     from referee.rules import Game, Seen
     from referee.state import State
 
-#: dialect: a game's events before seq ``?`` as one byte string of ``chain_record``s, with their count and last seq:
-#: one query and one hash call check thousands of events (the rows are read in the primary key's order).
-CHAIN_SQL = ("SELECT CAST(group_concat(at || data, '\x1e') AS BLOB), count(*), max(seq) FROM (SELECT seq, at, data "
-             "FROM events WHERE game_id = ? AND seq < ? ORDER BY seq)")
-#: dialect: the order ``purge`` reads every game's summary in (PostgreSQL: with the games' rows locked).
-PURGE_ORDER = "ORDER BY id"
+#: The schema from which a game's chain is linked (``store_format.Linked``: each event's digest covers the one before
+#: it, so that a write checks and extends the chain from its last link); schemas 4 to 6 kept one running digest.
+LINKED_SCHEMA = 7
 
 
 class Store:
@@ -87,6 +95,13 @@ class Store:
         self._version = SCHEMA_VERSION
         self._verified = False  # the whole file was checked (or known unchanged) on this connection
         self._resumed: tuple[int, int, Any] | None = None  # (game, events, running digest) checked before a write
+
+    #: This backend's text of each statement that differs between backends (``referee.store_sql``).
+    _statements: dict[str, str] = SQLITE
+
+    def _sql(self, name: str) -> str:
+        """This backend's statement ``name`` (``referee.store_sql``)."""
+        return self._statements[name]
 
     # -- connection (the dialect seam: SQLite) ----------------------------------------------------
 
@@ -228,8 +243,8 @@ class Store:
         return len(ids), events, problems
 
     def checked_view(self, game_id: int | None = None) -> tuple[int, dict[str, Any], Message | None]:
-        """``status``: what ``view`` gives, and what is damaged in the game if anything (its chain of events, its
-        snapshot or summary), so the scoreboard is shown and the damage said after it."""
+        """``status``: what ``view`` gives with the game's ``version``, and what is damaged in the game if anything
+        (its chain of events, its snapshot or summary), so the scoreboard is shown and the damage said after it."""
         with self._transaction(write=False) as conn:
             gid = self._resolve(conn, game_id)
             problem: Message | None = None
@@ -252,6 +267,7 @@ class Store:
                 view = kept[1]
             else:  # replays, which a damaged chain stops
                 view = self._game(conn, gid).state.view()
+            view = {**view, "version": self._version_now(conn, gid)}  # what a write from this reader sends
         return gid, view, problem
 
     def close(self) -> None:
@@ -304,12 +320,12 @@ class Store:
 
     def _resolve(self, conn: sqlite3.Connection, game_id: int | None) -> int:
         if game_id is None:
-            row = conn.execute("SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT 1").fetchone()
+            row = conn.execute(self._sql("latest_game")).fetchone()
             if row is None:
                 raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
             return int(row[0])
         # a number past SQLite's integers (a page's address can hold any) names no game rather than overflowing
-        row = conn.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone() if 0 < game_id < 2**63 else None
+        row = conn.execute(self._sql("one_game"), (game_id,)).fetchone() if 0 < game_id < 2**63 else None
         if row is None:
             raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
                              path=self.path))
@@ -411,11 +427,26 @@ class Store:
 
     # -- the chain of events ----------------------------------------------------------------------
 
+    def _linked(self) -> bool:
+        """Whether this database's chains are linked (``LINKED_SCHEMA``), else one running digest."""
+        return self._version >= LINKED_SCHEMA
+
+    def _chain_begin(self, game_id: int) -> Any:
+        """The chain of a game before its first event, as this database's schema builds it."""
+        start = chain_start(game_id)
+        return Linked(start.digest()) if self._linked() else start
+
     def _chain(self, conn: sqlite3.Connection, game_id: int, end: int | None = None) -> tuple[Any, int]:
-        """The running digest of the game's events before seq ``end`` (all when None) and their count, checked
-        against the digest the last of them carries: the rows' bytes read and hashed in one go, no replay.
-        Damage raises ``StoreError`` naming the game and the event."""
-        blob, count, last = conn.execute(CHAIN_SQL, (game_id, 2**62 if end is None else end)).fetchone()
+        """The chain of the game's events before seq ``end`` (all when None) and their count, checked against the
+        digest each carries: the whole history, read and hashed (no replay). Damage raises ``StoreError`` naming
+        the game and the event. (A write checks only from its snapshot on: ``_check_game``.)"""
+        if self._linked():
+            chain, count, problem = self._walk(conn, game_id, 0, end)
+            if problem is not None:
+                raise self._damaged(game_id, problem)
+            return chain, count
+        blob, count, last = conn.execute(self._sql("chain_aggregate"),
+                                         (game_id, 2**62 if end is None else end)).fetchone()
         chain = chain_start(game_id)
         if count == 0:
             return chain, 0
@@ -425,21 +456,28 @@ class Store:
             raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
         return chain, count
 
-    def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
-        """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
-        chain = chain_start(game_id)
-        # dialect: the rows' bytes as stored
-        rows = conn.execute("SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? "
-                            "ORDER BY seq", (game_id,)).fetchall()
-        for i, (seq, at, data, digest) in enumerate(rows):
+    def _walk(self, conn: sqlite3.Connection, game_id: int, start: int, end: int | None,
+              chain: Any = None) -> tuple[Any, int, Message | None]:
+        """The chain over the game's events from seq ``start`` (after ``chain``, the chain before it; from the
+        beginning when None) to ``end``, event by event: the chain, the count of events up to the last one read,
+        and what is wrong (None: each event's digest matches)."""
+        chain = self._chain_begin(game_id) if chain is None else chain
+        rows = conn.execute(self._sql("chain_rows"), (game_id, start, 2**62 if end is None else end)).fetchall()
+        for i, (seq, at, data, digest) in enumerate(rows, start):
             if seq != i:
-                return msg("event {event} is missing", event=i)
+                return chain, i, msg("event {event} is missing", event=i)
             if not isinstance(at, bytes) or not isinstance(data, bytes):
-                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
+                return chain, i, msg("event {event} was changed after it was written (its digest no longer matches)",
+                                     event=i)
             chain.update(chain_record(seq, at, data))
             if digest != chain.digest():
-                return msg("event {event} was changed after it was written (its digest no longer matches)", event=i)
-        return None
+                return chain, i, msg("event {event} was changed after it was written (its digest no longer matches)",
+                                     event=i)
+        return chain, start + len(rows), None
+
+    def _chain_problem(self, conn: sqlite3.Connection, game_id: int) -> Message | None:
+        """What is wrong with the game's chain, event by event (only run once damage is known or looked for)."""
+        return self._walk(conn, game_id, 0, None)[2]
 
     def _damaged(self, game_id: int, problem: Message) -> StoreError:
         return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Stop any board "
@@ -448,20 +486,48 @@ class Store:
 
     def _check_game(self, conn: sqlite3.Connection, game_id: int) -> None:
         """Before a write to the game (schema 4): its chain of events whole, its snapshot and summary matching
-        them. Keeps the running digest for ``_save``."""
+        them. Keeps the chain for ``_save``.
+
+        With linked chains (``LINKED_SCHEMA``) at a cost that does not grow with the game: the snapshot's digest
+        covers the digest of the event it follows; the chain is checked from the event before that one forward
+        (the last link, and any event after it). Damage further back is ``verify``'s and ``status``'s to find; a
+        game without a matching snapshot is checked whole."""
         self._resumed = None
-        chain, count = self._chain(conn, game_id)
         row = self._snapshot_row(conn, game_id)
+        if self._linked() and row is not None and row[5] and row[0] >= 1:
+            seq = row[0]  # the events the snapshot follows
+            before = Linked(chain_start(game_id).digest())
+            if seq >= 2:
+                prior = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
+                                     (game_id, seq - 2)).fetchone()
+                if prior is None or not isinstance(prior[0], bytes):
+                    raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
+                before = Linked(prior[0])
+            chain, count, problem = self._walk(conn, game_id, seq - 1, None, before)
+            if problem is not None or count != seq:
+                raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
+            self._resumed = (game_id, count, chain)
+            return
+        chain, count = self._chain(conn, game_id)
         if row is not None and not row[5]:
             raise self._damaged(game_id, msg("its saved state or summary was changed after it was written"))
         self._resumed = (game_id, count, chain)
 
     def _chain_before(self, conn: sqlite3.Connection, game_id: int, first_seq: int) -> Any:
-        """The running digest before ``first_seq``: the one ``_check_game`` kept, or read and checked again."""
+        """The chain before ``first_seq``: the one ``_check_game`` kept; else, linked, the digest of the event before
+        it (the writes that get here, ``rewrite``'s, read and checked the whole chain in their transaction), or
+        the running digest read and checked again."""
         kept = self._resumed
         self._resumed = None
         if kept is not None and kept[:2] == (game_id, first_seq):
             return kept[2]
+        if self._linked():
+            if first_seq == 0:
+                return self._chain_begin(game_id)
+            row = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
+                               (game_id, first_seq - 1)).fetchone()
+            if row is not None and isinstance(row[0], bytes):
+                return Linked(row[0])
         return self._chain(conn, game_id, first_seq)[0]
 
     def _game(self, conn: sqlite3.Connection, game_id: int) -> Game:
@@ -469,7 +535,8 @@ class Store:
         from referee.rules import Game
         from referee.state import State
 
-        data = self._snapshot(conn, game_id)
+        row = self._snapshot_row(conn, game_id) if self._version >= 4 else None
+        data = self._snapshot(conn, game_id) if row is None else self._kept_state(row)
         game = None
         if data is not None:
             try:
@@ -478,8 +545,77 @@ class Store:
                 pass  # a snapshot this version cannot read: replay
         if game is None:
             game = self._replay(conn, game_id)
+            game.version = self._version_now(conn, game_id)
+        else:
+            game.version = version_of(game_id, game.count, row[4]) if row is not None else \
+                self._version_now(conn, game_id)
+            game.recent = self._recent_of(row) if row is not None else None
         game.generation = self._generation(conn, game_id)
         return game
+
+    @staticmethod
+    def _kept_state(row: tuple[int, str, str, str | None, bytes, bool, str | None]) -> dict[str, Any] | None:
+        """The state a snapshot row keeps, when its digest matches (``_snapshot_row``)."""
+        if not row[5]:
+            return None
+        try:
+            data = json.loads(row[1])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    @staticmethod
+    def _recent_of(row: tuple[int, str, str, str | None, bytes, bool, str | None]) -> list[list[Any]] | None:
+        """The words of the last actions a whole snapshot row keeps (each action a list of notes as JSON)."""
+        if not row[5] or row[6] is None:
+            return None
+        try:
+            window = json.loads(row[6])
+        except ValueError:
+            return None
+        return window if isinstance(window, list) and all(isinstance(a, list) for a in window) else None
+
+    def _seat_name(self, conn: sqlite3.Connection, game_id: int, seat: str | SeatKey | None) -> str | None:
+        """The player's name of the seat that acts: given, or found by its token in this transaction (``SeatKey``;
+        ``SeatRefused`` when it opens no seat of the game, or a cookie's request lacks its CSRF token)."""
+        if not isinstance(seat, SeatKey):
+            return seat
+        import hmac
+
+        row = conn.execute("SELECT game_id, name, csrf_sha256 FROM seats WHERE token_sha256 = ?",
+                           (seat.token_sha256,)).fetchone() if self._version >= 6 else None
+        if row is None or int(row[0]) != game_id:
+            raise SeatRefused("bad-token")
+        if seat.csrf_sha256 is not None and not hmac.compare_digest(seat.csrf_sha256, str(row[2])):
+            raise SeatRefused("csrf")
+        seat.name = str(row[1])
+        return seat.name
+
+    def seat_look(self, game_id: int, seat: SeatKey) -> tuple[Game, bool]:
+        """What a phone reads, in one transaction: the game (with its version and the words of its last actions)
+        as ``seat`` sees it, and whether that seat may undo the last action on its own (``SeatRefused`` when the
+        seat is not the game's; ``seat.name`` is set)."""
+        with self._transaction(write=False) as conn:
+            gid = self._resolve(conn, game_id)
+            name = self._seat_name(conn, gid, seat)
+            game = self._game(conn, gid)
+            own = False
+            if name is not None and self._version >= 6:
+                row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (gid,)).fetchone()
+                player = next((p for p in game.state.players if p.name.casefold() == name.casefold()), None)
+                own = (row is not None and int(row[0]) == game.count and str(row[1]).casefold() == name.casefold()
+                       and player is not None and not player.out and not player.left)
+        return game, own
+
+    def _version_now(self, conn: sqlite3.Connection, game_id: int) -> str:
+        """The game's version (``version_of``): its event count and the chain digest of its last event (none in a
+        file before schema 4, read as it is)."""
+        column = "chain" if self._version >= 4 else "NULL"
+        row = conn.execute(f"SELECT seq, {column} FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                           (game_id,)).fetchone()
+        if row is None:
+            return version_of(game_id, 0, None)
+        return version_of(game_id, int(row[0]) + 1, row[1] if isinstance(row[1], bytes) else None)
 
     def _generation(self, conn: sqlite3.Connection, game_id: int) -> int:
         """The game's generation (``generation_of`` the kinds of its corrections: virtual rolls after an undo are new
@@ -496,11 +632,19 @@ class Store:
                 continue
         return generation_of(kinds)
 
-    def _corrections(self, conn: sqlite3.Connection, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    def _corrections(self, conn: sqlite3.Connection, game_id: int, internal: bool = False
+                     ) -> list[tuple[str, dict[str, Any]]]:
+        """The game's corrections as recorded, each with its time; without the versions each keeps (``on``, ``made``:
+        the turn guard's, not the table's) unless ``internal``."""
         if self._version < 3:
             return []
         rows = conn.execute("SELECT at, data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
-        return [(at, json.loads(data)) for at, data in rows]
+        found = [(at, json.loads(data)) for at, data in rows]
+        if not internal:
+            for _at, record in found:
+                record.pop("on", None)
+                record.pop("made", None)
+        return found
 
     def _typed_corrections(self, conn: sqlite3.Connection, game_id: int) -> list[Correction]:
         """The game's corrections as the engine's values."""
@@ -508,11 +652,16 @@ class Store:
 
         return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id)]
 
-    def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction) -> None:
-        """Record a correction (undo, redo, amend) with the time."""
+    def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction, on: str | None = None,
+                made: str | None = None) -> None:
+        """Record a correction (undo, redo, amend) with the time, and the game's versions before and after it (what
+        a refusal says happened since a version: ``_meanwhile``)."""
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
+        data = correction.to_dict()
+        if on is not None and made is not None:
+            data.update(on=on, made=made)
         conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (?, ?, ?, ?)",
-                     (game_id, row[0], now(), dumps(correction.to_dict())))
+                     (game_id, row[0], now(), dumps(data)))
 
     def _redo_stack(self, conn: sqlite3.Connection, game_id: int) -> list[Event]:
         from referee.events import event_from_dict
@@ -534,15 +683,6 @@ class Store:
             gid = self._resolve(conn, game_id)
             game = self._game(conn, gid)
         return gid, game
-
-    def check_seen(self, game_id: int, expect: Seen) -> Game:
-        """The game, when what the caller saw is still what it is; else ``GameChanged`` saying what happened
-        meanwhile (as a write with ``expect`` would be refused), without writing anything."""
-        with self._transaction(write=False) as conn:
-            gid = self._resolve(conn, game_id)
-            game = self._game(conn, gid)
-            self._check_seen(conn, gid, game, expect)
-        return game
 
     def view(self, game_id: int | None = None) -> tuple[int, dict[str, Any]]:
         """What ``status`` shows of the game (``State.view()``), from what is kept, without the engine.
@@ -684,11 +824,15 @@ class Store:
             except NoGame:  # an SQLite file uw-referee never wrote: no games in it
                 return []
         with self._transaction(write=False) as conn:
-            return self._summaries(conn, "ORDER BY updated_at DESC, id DESC")
+            return self._summaries(conn)
 
-    def _summaries(self, conn: sqlite3.Connection, order: str) -> list[GameSummary]:
+    def _summaries(self, conn: sqlite3.Connection, purge: bool = False) -> list[GameSummary]:
+        """Every game's summary, most recently active first; for ``purge``, in their ids' order (with PostgreSQL,
+        their rows locked: ``store_sql``)."""
         column = "summary" if self._version >= 2 else "NULL"
-        rows = conn.execute(f"SELECT id, created_at, updated_at, {column} FROM games {order}").fetchall()
+        sql = self._sql("purge_summaries") if purge else \
+            f"SELECT id, created_at, updated_at, {column} FROM games ORDER BY updated_at DESC, id DESC"
+        rows = conn.execute(sql).fetchall()
         summaries = []
         for gid, created, updated, summary in rows:
             try:
@@ -712,7 +856,7 @@ class Store:
         if not self.exists():
             return []
         with self._transaction() as conn:
-            found = self._summaries(conn, PURGE_ORDER)
+            found = self._summaries(conn, purge=True)
             ids = [gid for gid in sorted(set(choose(found)) & {s.id for s in found}) if self._over(conn, gid)]
             for table in ("events", "snapshots", "corrections", "redo"):  # a write migrated the file: all there
                 conn.executemany(f"DELETE FROM {table} WHERE game_id = ?", [(gid,) for gid in ids])
@@ -747,6 +891,8 @@ class Store:
             rows.append((game_id, first_seq + i, stamp, data, chain.digest()))
         conn.executemany("INSERT INTO events (game_id, seq, at, data, chain) VALUES (?, ?, ?, ?, ?)", rows)
         self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, dumps(recent))
+        game.version = version_of(game_id, first_seq + len(new), chain.digest())
+        game.recent = recent
 
     def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
                 ) -> list[list[Any]]:
@@ -787,12 +933,10 @@ class Store:
         summary = dumps(summary_of(state))
         seq = last_seq + 1
         if self._version >= 5:
-            # dialect: an upsert (PostgreSQL: INSERT ... ON CONFLICT (game_id) DO UPDATE)
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES "
-                         "(?, ?, ?, ?, ?, ?)", (game_id, seq, text, view,
-                                                game_digest(seq, head, text, view, summary, recent), recent))
+            conn.execute(self._sql("snapshot_upsert"), (game_id, seq, text, view,
+                                                        game_digest(seq, head, text, view, summary, recent), recent))
         else:
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest) VALUES (?, ?, ?, ?, ?)",
+            conn.execute(self._sql("snapshot_upsert_4"),
                          (game_id, seq, text, view, game_digest(seq, head, text, view, summary)))
         conn.execute("UPDATE games SET updated_at = ?, summary = ? WHERE id = ?", (stamp, summary, game_id))
 
@@ -805,32 +949,111 @@ class Store:
         result = build(game) if build is not None else None
         with self._transaction(create=True) as conn:
             stamp = now()
-            cursor = conn.execute("INSERT INTO games (created_at, updated_at) VALUES (?, ?)", (stamp, stamp))
-            game_id = int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT; dialect: RETURNING id
+            game_id = self._new_game(conn, stamp)
             self._save(conn, game_id, game, 0, game.events)
         return game_id, game, result
 
-    def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None) -> None:
+    def _new_game(self, conn: sqlite3.Connection, stamp: str) -> int:
+        """The new game's row, and its id (SQLite's rowid; PostgreSQL's ``RETURNING id``)."""
+        cursor = conn.execute(self._sql("new_game"), (stamp, stamp))
+        return int(cursor.lastrowid)  # type: ignore[arg-type]  # never None after an INSERT
+
+    def _check_seen(self, conn: sqlite3.Connection, game_id: int, game: Game, expect: Seen | None,
+                    seat: str | None = None, own: bool = False) -> None:
         """Refuse a write decided on a state the game has left (``Seen.check``), with what happened meanwhile
-        (``Seen.unseen``: read from the game's events and corrections only when it moved)."""
+        (read only when it moved: ``_meanwhile``). ``seat``: a player's seat makes the write (a phone); with
+        ``own`` it undoes its own last action, which it may only while that action made the game's version
+        (``phone_actions``, which every other write ends) and its player is still in the game (``NotYours``)."""
+        if seat is not None and own:
+            self._check_own(conn, game_id, game, seat)
         if expect is None:
             return
         meanwhile = None
         if expect.moved(game):
-            meanwhile = expect.unseen(self._events(conn, game_id)[0], self._typed_corrections(conn, game_id))
+            if expect.version is not None and expect.version != game.version:
+                meanwhile = self._meanwhile(conn, game_id, expect.version)
+            else:
+                meanwhile = expect.unseen(self._events(conn, game_id)[0], self._typed_corrections(conn, game_id))
         expect.check(game, meanwhile)
 
-    def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None
-            ) -> tuple[int, Game, Any]:
+    def _check_own(self, conn: sqlite3.Connection, game_id: int, game: Game, seat: str) -> None:
+        """A seat's own undo: its action must have made the game as it is, and its player still be in the game."""
+        from referee.events import NotYours
+
+        row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone() \
+            if self._version >= 6 else None
+        player = next((p for p in game.state.players if p.name.casefold() == seat.casefold()), None)
+        if (row is None or int(row[0]) != game.count or str(row[1]).casefold() != seat.casefold() or player is None
+                or player.out or player.left):
+            raise NotYours(msg("{seat} can only undo their own last action, until the next player acts; ask the "
+                               "host for any other undo", seat=seat), seat)
+
+    def _seat_wrote(self, conn: sqlite3.Connection, game_id: int, game: Game, seat: str | None) -> None:
+        """After a write, in its transaction: the phone's own-undo right. A seat's action gets it (for the version
+        it made); any other write (the terminal's, the host's, an undo) ends whichever seat had it. The corrections
+        seats asked the host for were asked on the game as it was: they go too."""
+        if self._version < 6:
+            return
+        if seat is None:
+            conn.execute("DELETE FROM phone_actions WHERE game_id = ?", (game_id,))
+        else:
+            conn.execute("INSERT INTO phone_actions (game_id, events, seat) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                         "DO UPDATE SET events = excluded.events, seat = excluded.seat", (game_id, game.count, seat))
+        conn.execute("DELETE FROM seat_requests WHERE game_id = ?", (game_id,))
+
+    def _meanwhile(self, conn: sqlite3.Connection, game_id: int, seen: str
+                   ) -> tuple[list[Event], list[Correction]]:
+        """What happened to the game since the table saw version ``seen``: the corrections recorded since (each
+        correction keeps the versions it was made ``on`` and ``made``) and the actions taken after them, read from
+        where they start (never the whole game)."""
+        from referee.events import Correction, event_from_dict
+
+        records = self._corrections(conn, game_id, internal=True)
+        count = version_count(seen) or 0
+        since: list[tuple[str, dict[str, Any]]] = []
+        made = [i for i, (_at, r) in enumerate(records) if r.get("made") == seen]
+        on = [i for i, (_at, r) in enumerate(records) if r.get("on") == seen]
+        if made:
+            since = records[made[-1] + 1:]
+        elif on:
+            since = records[on[0]:]
+        else:
+            row = conn.execute("SELECT at, chain FROM events WHERE game_id = ? AND seq = ?",
+                               (game_id, count - 1)).fetchone()
+            if row is not None and version_of(game_id, count, row[1] if isinstance(row[1], bytes) else None) == seen:
+                since = [(at, r) for at, r in records if at > row[0]]  # the events seen are still the game's
+            else:
+                since = records[-1:]  # (a version no record names: the last correction at least)
+        start = count
+        if since:
+            start = version_count(str(since[-1][1].get("made", ""))) or count
+        rows = conn.execute("SELECT data FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                            (game_id, start)).fetchall()
+        try:
+            events = [event_from_dict(json.loads(data)) for (data,) in rows]
+            corrections = [Correction.from_dict(r) for _at, r in since]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise self._unreplayable(game_id, exc) from None
+        return events, corrections
+
+    def act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None = None,
+            seat: str | SeatKey | None = None, turn: bool = False) -> tuple[int, Game, Any]:
         """Run ``action`` on the game and commit the events it applied, all in one transaction.
 
         The game is resumed once, inside the write lock. A RulesError from the action rolls
         everything back: a refused action changes nothing. ``expect``: what the table saw when it
-        decided the action; if the game has moved on since, it is refused (``GameChanged``).
+        decided the action; if the game has moved on since, it is refused (``GameChanged``). ``seat``: the
+        player's seat that acts (a phone, its name or ``SeatKey``), which may then undo it on its own until another
+        write (``_seat_wrote``); with ``turn`` the action is its turn's (refused unless it is that seat's turn).
         """
+        from referee.rules import Seen
+
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
-            self._check_game(conn, gid)  # damage anywhere in the game stops the write
+            name = self._seat_name(conn, gid, seat)
+            if name is not None and turn:
+                expect = Seen(expect.events, name, expect.undos, expect.version) if expect else Seen(player=name)
+            self._check_game(conn, gid)  # damage in its snapshot or last link stops the write
             game = self._game(conn, gid)
             self._check_seen(conn, gid, game, expect)
             before = game.count
@@ -840,26 +1063,33 @@ class Store:
                 self._save(conn, gid, game, before, game.events[before - game.base:])
                 if self._version >= 3:
                     conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
+                self._seat_wrote(conn, gid, game, name)
         return gid, game, result
 
     def rewrite(self, game_id: int | None,
                 change: Callable[[list[Event], list[Event]], tuple[list[Event], list[Event] | None, Any]],
-                correction: Callable[[Any], Correction | None] | None = None, expect: Seen | None = None
-                ) -> tuple[int, Game, list[Event], Any]:
+                correction: Callable[[Any], Correction | None] | None = None, expect: Seen | None = None,
+                seat: str | SeatKey | None = None) -> tuple[int, Game, list[Event], Any]:
         """Replace a game's events by ``change(events, redo)``'s, replayed, in one transaction (undo, redo, amend).
 
         ``change`` gets the events and the redo stack, and returns the new list of events, the new
         redo stack (None: unchanged) and a result; the new list is replayed in full (a RulesError
         rolls back). ``correction(result)`` is recorded. Returns the game, the events it had
-        before, and the result. ``expect``: what the table saw (as for ``act``).
+        before, and the result. ``expect``: what the table saw (as for ``act``); ``seat``: a player's seat undoes
+        its own last action (refused with ``NotYours`` unless that action made the game as it is).
         """
 
         with self._transaction() as conn:
             gid = self._resolve(conn, game_id)
+            name = self._seat_name(conn, gid, seat)
             self._check_game(conn, gid)
+            if expect is not None or name is not None:  # the game as the snapshot keeps it: no replay
+                now_game = self._game(conn, gid)
+                on = now_game.version
+                self._check_seen(conn, gid, now_game, expect, name, own=True)  # refused before the history is read
+            else:
+                on = self._version_now(conn, gid)
             events, _ = self._events(conn, gid)
-            if expect is not None:  # the game as the snapshot keeps it (generation included): no replay
-                self._check_seen(conn, gid, self._game(conn, gid), expect)
             redo = self._redo_stack(conn, gid) if self._version >= 3 else []
             new_events, new_redo, result = change(list(events), redo)
             keep = 0
@@ -894,8 +1124,9 @@ class Store:
                     self._set_redo(conn, gid, new_redo)
                 record = correction(result) if correction is not None else None
                 if record is not None:
-                    self._record(conn, gid, record)
+                    self._record(conn, gid, record, on, game.version)
                 game.generation = self._generation(conn, gid)
+            self._seat_wrote(conn, gid, game, None)
         return gid, game, events, result
 
 #: The contract's names, with those of its parts that callers and tests name through this module.

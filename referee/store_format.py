@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from dictionaries.i18n import Message
+from dictionaries.i18n import Message, msg
 from referee.values import value
 
 try:  # the BLAKE2 module alone: hashlib would load OpenSSL, which costs more than a status command
@@ -34,6 +34,15 @@ KEPT_ACTIONS = 8
 
 class StoreError(Exception):
     """The database cannot be used (names the file and says why)."""
+
+
+def require_postgres() -> None:
+    """Raise ``StoreError`` naming the pip command when psycopg (the ``postgres`` extra) is not installed: one line
+    for the user instead of an ImportError's traceback. The core install leaves it out (pyproject.toml)."""
+    from importlib.util import find_spec
+
+    if find_spec("psycopg") is None or find_spec("psycopg_pool") is None:
+        raise StoreError(msg("PostgreSQL needs the postgres extra: pip install 'unspeakable-words[postgres]'"))
 
 
 class NoGame(StoreError):
@@ -79,10 +88,28 @@ def chain_start(game_id: int) -> Any:
 
 def chain_record(seq: int, at: str | bytes, data: str | bytes) -> bytes:
     """One event as the chain hashes it: its time and its data, after a record separator from the second event
-    on, the bytes ``CHAIN_SQL`` joins in SQLite, so both agree. (The seq is not hashed: the chain is checked
-    with the count and the last seq, and ``verify`` checks every seq.)"""
+    on, the bytes ``chain_aggregate`` (``referee.store_sql``) joins, so both agree. (The seq is not hashed: the
+    chain is checked with the count and the last seq, and ``verify`` checks every seq.)"""
     return b"%s%s%s" % (b"\x1e" if seq else b"", at.encode() if isinstance(at, str) else at,
                         data.encode() if isinstance(data, str) else data)
+
+
+class Linked:
+    """A game's chain from schema 7 on: each event's digest is the BLAKE2b of the digest before it (``chain_start``'s
+    for the first) and the event's ``chain_record``, so that a writer carries the chain on from the last digest
+    alone (schemas 4 to 6 kept one running digest over every event, which only all of them could carry on). Used
+    as the running digest is: ``update(record)``, ``digest()``."""
+
+    __slots__ = ("head",)
+
+    def __init__(self, head: bytes) -> None:
+        self.head = head
+
+    def update(self, record: bytes) -> None:
+        self.head = blake2b(self.head + record, digest_size=16).digest()
+
+    def digest(self) -> bytes:
+        return self.head
 
 
 def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | None, recent: str | None = None) -> str:
@@ -91,6 +118,45 @@ def game_digest(seq: int, head: bytes, state: str, view: str, summary: str | Non
     any of them, or in any event, no longer matches."""
     text = f"{seq}\n{head.hex()}\n{state}\n{view}\n{summary}" + ("" if recent is None else f"\n{recent}")
     return blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
+
+
+class SeatRefused(Exception):
+    """A request that names no seat of the game (``kind`` "bad-token": no such token, or another game's), or a
+    cookie's request without the seat's CSRF token (``kind`` "csrf"): refused before anything is read or written."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+@value()
+class SeatKey:
+    """A phone's seat as a request names it: its token's SHA-256 and, for a request authenticated by the seat's
+    cookie, the SHA-256 of the CSRF token it carried (None: a bearer token, no CSRF token needed). The store finds
+    the seat inside the transaction that reads or writes the game (no read of its own) and sets ``name``, the
+    player's name as the game spells it."""
+
+    token_sha256: str
+    csrf_sha256: str | None = None
+    name: str = ""
+
+
+def version_of(game_id: int, count: int, head: bytes | None) -> str:
+    """The game's version: its event count and a digest of its chain head (which covers every event before it), the
+    same string as the board's event stream id for the game (``referee.board.views.event_id``). Every read returns
+    it and every write takes it: a write decided on another version is refused (an undo, a redo or an amended roll
+    changes it even when the count comes back)."""
+    mark = f"{game_id}:{(head or b'').hex()}"
+    return f"{count}-{blake2b(mark.encode(), digest_size=8).hexdigest()}"
+
+
+def version_count(version: str) -> int | None:
+    """The event count a version names; None when ``version`` is not one (``version_of``'s form)."""
+    count, dash, mark = version.partition("-")
+    if not dash or not count.isdigit() or len(count) > 9 or len(mark) != 16 or not all(
+            c in "0123456789abcdef" for c in mark):
+        return None
+    return int(count)
 
 
 def summary_of(state: State) -> dict[str, Any]:

@@ -4,14 +4,15 @@ the store's dialect seam (its "connection" methods and its ``# dialect:`` statem
 ``--db postgresql://...`` (or ``UW_REFEREE_DB``) selects it; a path keeps SQLite (``open_store``). The rows are
 the SQLite store's, table for table (events with their digest chain, snapshots with the words of the last actions,
 summaries, corrections, the redo stack), and so are the promises: one transaction per action; the turn guard
-(``expect=``); damage found in a game's chain or snapshot stops every write to that game. Concurrency is the
+(``expect=``); damage in a game's snapshot or last link stops every write to that game. Concurrency is the
 database's: a write locks its game's row (``SELECT ... FOR UPDATE``) before it reads the game, so two replicas
 acting on one game take turns and the second sees the first's events; no lock lives in a process. Every write
 that commits sends ``NOTIFY uw_referee, '<schema>:<game id>'`` in its transaction, so that each board process, listening
 on one connection (``referee.notify``), hears of it once the commit is visible.
 
-The store's SQL is SQLite's; ``PgConnection`` turns its few SQLite-only statements into PostgreSQL's (one table,
-``DIALECT``) and its ``?`` into psycopg's ``%s``, so that the store's logic exists once. Connections come from one
+The store's logic exists once: the statements that differ between the backends are named, each backend running its
+own text (``referee.store_sql``: ``PgStore._sql``), and ``PgConnection`` turns the ``?`` placeholders of the others
+into psycopg's ``%s``. Connections come from one
 ``psycopg_pool`` pool per database address and process, made in the process that uses it: a pool made before a
 fork (the board's gunicorn master reads the current game before it starts its worker) is left alone in the child,
 whose copy has no worker threads to grow it and shares the parent's sockets. psycopg is imported only when a
@@ -26,13 +27,14 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
-from referee.store import CHAIN_SQL, PURGE_ORDER, Store
-from referee.store_format import NoGame, StoreError
-from referee.store_schema import APPLICATION_ID, PG_SCHEMA_7, SCHEMA_VERSION, SEATS_SCHEMA
+from referee.store import Store
+from referee.store_format import NoGame, StoreError, require_postgres
+from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
+from referee.store_sql import POSTGRESQL, POSTGRESQL_WRITE
 
 TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
     from psycopg import Connection
@@ -61,7 +63,7 @@ CONNECT_OPTIONS: dict[str, Any] = {"connect_timeout": 5, "keepalives": 1, "keepa
 #: ones); ``PG_MIGRATIONS[n]`` takes a schema at version ``PG_FIRST_SCHEMA - 1 + n`` (none, for n = 0) one version
 #: on, as SQLite's ``MIGRATIONS`` do. ``uw_referee_meta`` marks the schema as ours and holds its version (SQLite's
 #: ``application_id`` and ``user_version``).
-PG_MIGRATIONS: list[str] = [
+PG_MIGRATIONS: list[str | Callable[[Any], None]] = [
     f"""
     CREATE TABLE uw_referee_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO uw_referee_meta (key, value) VALUES ('application_id', '{APPLICATION_ID}');
@@ -105,36 +107,14 @@ PG_MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats, as SQLite's version 6 (the same statements).
     SEATS_SCHEMA,
-    PG_SCHEMA_7,  # version 7: a salt per game, one waiting request per seat and kind, the shared limits
+    # Version 7: linked chains, as SQLite's version 7 (``link_chains``, the same step).
+    link_chains,
+    PG_SCHEMA_8,  # version 8: a salt per game, one waiting request per seat and kind, the shared limits
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).
 PG_FIRST_SCHEMA = 5
 #: The version of a schema with no tables of ours yet.
 PG_NO_SCHEMA = PG_FIRST_SCHEMA - 1
-
-_INSERT_GAME = "INSERT INTO games (created_at, updated_at) VALUES (?, ?)"
-_RESOLVE_LATEST = "SELECT id FROM games ORDER BY updated_at DESC, id DESC LIMIT 1"
-_RESOLVE_ONE = "SELECT id FROM games WHERE id = ?"
-#: The store's SQLite-only statements and what PostgreSQL runs instead (the same rows, the same bytes).
-DIALECT: dict[str, str] = {
-    # one byte string of the events' ``chain_record``s: at || data, joined by the record separator 0x1e
-    CHAIN_SQL: "SELECT string_agg(convert_to(at || data, 'UTF8'), '\\x1e'::bytea ORDER BY seq), count(*), max(seq) "
-               "FROM events WHERE game_id = ? AND seq < ?",
-    "SELECT seq, CAST(at AS BLOB), CAST(data AS BLOB), chain FROM events WHERE game_id = ? ORDER BY seq":
-        "SELECT seq, convert_to(at, 'UTF8'), convert_to(data, 'UTF8'), chain FROM events WHERE game_id = ? "
-        "ORDER BY seq",
-    "INSERT OR REPLACE INTO snapshots (game_id, seq, state, view, digest, recent) VALUES (?, ?, ?, ?, ?, ?)":
-        "INSERT INTO snapshots (game_id, seq, state, view, digest, recent) VALUES (?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state, view = EXCLUDED.view, "
-        "digest = EXCLUDED.digest, recent = EXCLUDED.recent",
-    _INSERT_GAME: _INSERT_GAME + " RETURNING id",
-}
-#: In a write, the game is found with its row locked: the write's reads come after every earlier write's commit.
-LOCKING: dict[str, str] = {_RESOLVE_LATEST: _RESOLVE_LATEST + " FOR UPDATE", _RESOLVE_ONE: _RESOLVE_ONE + " FOR UPDATE"}
-#: ``purge`` judges every game as it is now: its summaries are read with the games' rows locked.
-_PURGE_READ = f"SELECT id, created_at, updated_at, summary FROM games {PURGE_ORDER}"
-LOCKING[_PURGE_READ] = _PURGE_READ + " FOR UPDATE"
-
 
 def is_database_url(db: str | os.PathLike[str] | None) -> bool:
     """True for a PostgreSQL address (``postgresql://`` or ``postgres://``), False for a path (SQLite)."""
@@ -202,11 +182,10 @@ def _without_password(url: str) -> str:
 
 
 class _Result:
-    """A psycopg cursor as the store reads sqlite3's: ``fetchone``, ``fetchall``, iteration, ``lastrowid``."""
+    """A psycopg cursor as the store reads sqlite3's: ``fetchone``, ``fetchall``, iteration, ``rowcount``."""
 
-    def __init__(self, cursor: Any, lastrowid: int | None = None) -> None:
+    def __init__(self, cursor: Any) -> None:
         self._cursor = cursor
-        self.lastrowid = lastrowid
         self.rowcount: int = cursor.rowcount  # the rows an INSERT, UPDATE or DELETE changed
 
     def fetchone(self) -> Any:
@@ -220,29 +199,24 @@ class _Result:
 
 
 class PgConnection:
-    """A psycopg connection that takes the store's SQLite statements (``DIALECT``; ``?`` placeholders)."""
+    """A psycopg connection that takes the store's statements with ``?`` placeholders (psycopg's are ``%s``). The
+    statements that differ between backends are PostgreSQL's own (``PgStore._sql``, ``referee.store_sql``)."""
 
     def __init__(self, conn: Connection[Any], write: bool) -> None:
         self.conn = conn
         self.write = write
 
     @staticmethod
-    def _sql(sql: str, write: bool) -> str:
-        sql = (LOCKING.get(sql) if write else None) or DIALECT.get(sql, sql)
+    def _sql(sql: str) -> str:
         return sql.replace("%", "%%").replace("?", "%s")
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
-        cursor = self.conn.execute(self._sql(sql, self.write).encode(), tuple(params))
-        if sql == _INSERT_GAME:
-            row = cursor.fetchone()
-            assert row is not None  # RETURNING gives the new game's row
-            return _Result(cursor, int(row[0]))
-        return _Result(cursor)
+        return _Result(self.conn.execute(self._sql(sql).encode(), tuple(params)))
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             with self.conn.cursor() as cursor:
-                cursor.executemany(self._sql(sql, self.write).encode(), [tuple(row) for row in rows])
+                cursor.executemany(self._sql(sql).encode(), [tuple(row) for row in rows])
 
 
 _pools: dict[str, ConnectionPool] = {}
@@ -342,12 +316,24 @@ class PgStore(Store):
     """The games in a PostgreSQL database (the schema in the address's ``search_path``; see the module)."""
 
     def __init__(self, url: str, *, read_only: bool = False) -> None:
+        require_postgres()
         super().__init__(url, read_only=read_only)
         self.url = url
         self.path = shown_address(url)  # what messages name: never the password
         self._version = SCHEMA_VERSION
 
     # -- what differs from a file -------------------------------------------------------------------
+
+    _statements = POSTGRESQL
+    _writing = False  # in a write transaction: its reads of a game lock the game's row (``POSTGRESQL_WRITE``)
+
+    def _sql(self, name: str) -> str:
+        return (POSTGRESQL_WRITE if self._writing else POSTGRESQL)[name]
+
+    def _new_game(self, conn: Any, stamp: str) -> int:
+        row = conn.execute(self._sql("new_game"), (stamp, stamp)).fetchone()
+        assert row is not None  # RETURNING gives the new game's row
+        return int(row[0])
 
     def exists(self) -> bool:
         """Whether the schema holds uw-referee's tables (``games`` lists none before the first game)."""
@@ -428,14 +414,18 @@ class PgStore(Store):
                 row = conn.execute("SELECT value FROM uw_referee_meta WHERE key = 'schema'").fetchone()
                 version = int(row[0]) if row else version
             for index in range(version - PG_NO_SCHEMA, len(PG_MIGRATIONS)):
-                for statement in PG_MIGRATIONS[index].split(";"):
+                step = PG_MIGRATIONS[index]
+                if callable(step):  # a step that fills in rows, run with the store's placeholders
+                    step(PgConnection(conn, write=True))
+                    continue
+                for statement in step.split(";"):
                     if statement.strip():
                         conn.execute(statement.encode())
             conn.execute("UPDATE uw_referee_meta SET value = %s WHERE key = 'schema'", (str(SCHEMA_VERSION),))
 
     @contextmanager
     def _transaction(self, create: bool = False, write: bool = True) -> Iterator[Any]:
-        """One transaction on a pooled connection: a write's game row is locked by its first read (``LOCKING``),
+        """One transaction on a pooled connection: a write's game row is locked by its first read (``store_sql``),
         its commit notifies the boards (``CHANNEL``); any database error rolls it all back and becomes a
         ``StoreError`` (the board answers 503)."""
         import psycopg
@@ -445,6 +435,7 @@ class PgStore(Store):
             raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         self._resumed = None
         self._written = None
+        self._writing = write
         used: Connection[Any] | None = None
         found: ConnectionPool | None = None
         try:

@@ -6,14 +6,15 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from referee.store_format import chain_record, chain_start, dumps, game_digest, snapshot_digest, told_tail
+from referee.store_format import Linked, chain_record, chain_start, dumps, game_digest, snapshot_digest, told_tail
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: Schema 6 on both backends: the seats a board gave (the player's name casefolded and as shown, the SHA-256 of its
 #: token and of its CSRF token: never a token itself), the corrections a seat asked the host for, and the last action
@@ -45,7 +46,7 @@ SEATS_SCHEMA = """
     )
     """
 
-#: Schema 7 on SQLite: the games table again, with numbers never reused and a salt per game (MIGRATIONS[6]).
+#: Schema 8 on SQLite: the games table again, with numbers never reused and a salt per game (MIGRATIONS[7]).
 IDS_NEVER_REUSED = """
     CREATE TABLE games_v7 (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -65,10 +66,10 @@ IDS_NEVER_REUSED = """
                                             until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
     """
 
-#: Schema 7 on PostgreSQL (``store_pg.PG_MIGRATIONS``): the salt, as SQLite's (an identity never gives a number
+#: Schema 8 on PostgreSQL (``store_pg.PG_MIGRATIONS``): the salt, as SQLite's (an identity never gives a number
 #: twice already: the games written before keep '' and so their join codes, each new one gets 122 random bits), one
 #: waiting request per seat and kind, the replicas' shared limits.
-PG_SCHEMA_7 = """
+PG_SCHEMA_8 = """
     ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
     ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
     DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
@@ -136,7 +137,10 @@ MIGRATIONS: list[str] = [
     """,
     # Version 6: the players' seats (``referee.store_seats``), so that any board process serves any table's phones.
     SEATS_SCHEMA,
-    # Version 7: a game's number is never given again (AUTOINCREMENT: a purged game's number was the next game's,
+    # Version 7: linked chains (``store_format.Linked``), so that a write checks and carries on a game's chain from
+    # its last event instead of reading every event. No table changes: ``link_chains`` fills in the digests.
+    "",
+    # Version 8: a game's number is never given again (AUTOINCREMENT: a purged game's number was the next game's,
     # and so were its join code and host token), and each game has a random salt that its code and host token are
     # made from (``referee.board.seats.join_code``). The games written before keep the salt '' and so their codes.
     # And one correction waits per seat and kind (one seat had sent 240 in 2 s, each printed on the terminal), and
@@ -200,6 +204,44 @@ def _fill_chains(conn: sqlite3.Connection) -> None:
                          (game_digest(seq, head[2], state, view, summary), gid))
 
 
+#: The events of a game with their time and data as stored, for ``link_chains`` (the same on both backends: the
+#: text's UTF-8 bytes are what ``chain_record`` hashes).
+LINK_ROWS = "SELECT seq, at, data, chain FROM events WHERE game_id = ? ORDER BY seq"
+
+
+def link_chains(conn: Any) -> None:
+    """Migration to schema 7, on either backend (``conn`` takes ``?`` placeholders): every game whose running chain
+    (schemas 4 to 6) is whole gets linked digests (``Linked``), and its snapshot, when it matched, its digest over
+    the new head. A game whose chain or snapshot was damaged keeps its old digests: they no longer match, so the
+    damage is still found (``verify``), never laundered by the migration."""
+    games = [gid for (gid,) in conn.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    for gid in games:
+        running = chain_start(gid)
+        linked = Linked(chain_start(gid).digest())
+        rows = []
+        whole = True
+        for i, (seq, at, data, digest) in enumerate(conn.execute(LINK_ROWS, (gid,)).fetchall()):
+            record = chain_record(seq, at, data)
+            running.update(record)
+            linked.update(record)
+            if seq != i or bytes(digest or b"") != running.digest():
+                whole = False
+                break
+            rows.append((linked.digest(), gid, seq))
+        if not whole or not rows:
+            continue
+        old_head, new_head = running.digest(), linked.digest()
+        conn.executemany("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", rows)
+        found = conn.execute("SELECT s.seq, s.state, s.view, s.digest, g.summary, s.recent FROM snapshots s JOIN games g "
+                             "ON g.id = s.game_id WHERE s.game_id = ?", (gid,)).fetchone()
+        if found is None:
+            continue
+        seq, state, view, digest, summary, recent = found
+        if seq == len(rows) and game_digest(seq, old_head, state, view, summary, recent) == digest:
+            conn.execute("UPDATE snapshots SET digest = ? WHERE game_id = ?",
+                         (game_digest(seq, new_head, state, view, summary, recent), gid))
+
+
 def rollback(conn: sqlite3.Connection) -> None:
     """Roll back if a transaction is still open (SQLite ends some on its own after an I/O or disk-full error)."""
     if conn.in_transaction:
@@ -218,7 +260,7 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
     if version:
         verify(conn, version)
     keys = conn.execute("PRAGMA foreign_keys").fetchone()[0]
-    conn.execute("PRAGMA foreign_keys=OFF")  # a table made again (version 7) is dropped: no cascade, no refusal
+    conn.execute("PRAGMA foreign_keys=OFF")  # a table made again (version 8) is dropped: no cascade, no refusal
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
@@ -230,6 +272,8 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
                 _fill_chains(conn)
             if step == 4:
                 _fill_recent(conn)
+            if step == 6:
+                link_chains(conn)
         if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
             raise sqlite3.IntegrityError("a row refers to a game that is not there")
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")

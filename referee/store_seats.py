@@ -6,7 +6,9 @@ A seat is found by the SHA-256 of its token: the store never holds a token, nor 
 only), so a copy of the database lets nobody act for a seat. Taking a seat is refused by the database's unique key
 on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
 store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
-notifies the boards (no board view shows the seats: the host's page reads them itself).
+notifies the boards (no board view shows the seats: the host's page reads them itself). The last phone action is
+written by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any other write
+ends it), and so is the end of the corrections asked on the game as it was: this module only reads them.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.store_format import now
 
@@ -51,6 +53,9 @@ class SeatRequest:
     action: str
     seen: int
     roll: int | None = None   # amend: the right roll of the latest roll
+    #: The game's version the seat asked on (checked when asked) or, answered, the version it still is: the host's
+    #: correction is made on that version only.
+    version: str | None = field(default=None, compare=False)
 
 
 class SeatBook:
@@ -95,7 +100,7 @@ class SeatBook:
             return {str(seat) for (seat,) in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
 
     def salt(self, game_id: int) -> str | None:
-        """The game's random salt (schema 7), which its join code and host token are made from ('' for a game
+        """The game's random salt (schema 8), which its join code and host token are made from ('' for a game
         written before); None when there is no such game (never there, or purged)."""
         if not 0 < game_id < 2**63:
             return None
@@ -105,11 +110,15 @@ class SeatBook:
 
     # -- the corrections asked for ----------------------------------------------------------------
 
-    def ask(self, game_id: int, asked: SeatRequest) -> SeatRequest:
-        """Keep a correction a seat asked for until the host answers it (or the game moves on): the request kept,
-        ``asked`` or the one of this seat and kind already waiting on the same game (one per seat and kind, by the
-        table's unique key; one asked on an earlier state of the game gives way to the new one)."""
+    def ask(self, game_id: int, asked: SeatRequest) -> SeatRequest | None:
+        """Keep a correction a seat asked for until the host answers it or the game moves on (every write to the game
+        drops its requests: ``Store._seat_wrote``): the request kept, ``asked`` or the one of this seat and kind
+        already waiting (one per seat and kind, by the table's unique key; one asked on an earlier state of the game
+        gives way to the new one). None, nothing kept, when the game is no longer at the version the seat asked on
+        (``asked.version``, when given)."""
         with self.store._transaction() as conn:
+            if asked.version is not None and self.store._version_now(conn, game_id) != asked.version:
+                return None
             conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seat = ? AND action = ? AND seen <> ?",
                          (game_id, asked.seat, asked.action, asked.seen))
             conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "
@@ -121,7 +130,8 @@ class SeatBook:
 
     def answer(self, game_id: int, rid: str) -> SeatRequest | None:
         """Take the request out to answer it: None when there is none (already answered, by this process or
-        another: only one of them gets it). ``ask`` puts it back when the answer could not be made."""
+        another: only one of them gets it). ``ask`` puts it back when the answer could not be made. A request still
+        there was asked on the game's version as it is now (a write drops them): that version comes with it."""
         with self.store._transaction() as conn:
             row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND id = ?",
                                (game_id, rid)).fetchone()
@@ -130,7 +140,9 @@ class SeatBook:
             gone = conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND id = ?", (game_id, rid))
             if not gone.rowcount:
                 return None
-        return _request(row)
+            version = self.store._version_now(conn, game_id)
+        found = _request(row)
+        return SeatRequest(found.id, found.seat, found.action, found.seen, found.roll, version)
 
     def requests(self, game_id: int, events: int) -> list[SeatRequest]:
         """The requests waiting in the game, oldest first. Those asked on the game as it was before its last
@@ -165,17 +177,6 @@ class SeatBook:
         return int(row[0]) if row else 0
 
     # -- the last phone action --------------------------------------------------------------------
-
-    def record_action(self, game_id: int, events: int, seat: str) -> None:
-        """A phone's action left the game at ``events``: its seat may undo it until the game moves on."""
-        with self.store._transaction() as conn:
-            conn.execute("INSERT INTO phone_actions (game_id, events, seat) VALUES (?, ?, ?) ON CONFLICT (game_id) "
-                         "DO UPDATE SET events = excluded.events, seat = excluded.seat", (game_id, events, seat))
-
-    def forget_action(self, game_id: int) -> None:
-        """An undo or the host's correction: no seat may undo the game's last action on its own."""
-        with self.store._transaction() as conn:
-            conn.execute("DELETE FROM phone_actions WHERE game_id = ?", (game_id,))
 
     def last_action(self, game_id: int) -> tuple[int, str] | None:
         """The event count the game's last phone action left and its seat, if a phone's action is on record."""

@@ -112,20 +112,15 @@ def snapshot(db: Path) -> Snapshot:
 
 # -- words ----------------------------------------------------------------------------------------
 
-RACKS = ("etaoinshrdlucmfwypvb", "aeioulnrstdgbcmphfwy", "eaiorstlnucdpmhgbfyw")
-
-
 def legal_words(count: int, seed: int = 0) -> list[str]:
     """``count`` different words that are legal at size 60 with the standard deck, shuffled by ``seed``."""
     from dictionaries.dictionary import open_dictionary
+    from dictionaries.verdict import judge
 
     dictionary = open_dictionary()
-    found: set[str] = set()
-    for rack in RACKS:
-        found.update(w.word for w in dictionary.rack(rack, 60) if 3 <= len(w.word) <= 7)
-        if len(found) >= count:
-            break
-    words = sorted(found)
+    # Every playable spelling (a rack now holds only a hand, too few letters to gather thousands of words).
+    words = sorted(key.upper() for key in dictionary._words.iterkeys()
+                   if 3 <= len(key) <= 7 and judge(dictionary, key, 60).legal)
     random.Random(seed).shuffle(words)
     if len(words) < count:
         raise ValueError(f"only {len(words)} legal words available, {count} wanted")

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, request
 from dictionaries import LEVELS
 from dictionaries.dictionary import MAX_RACK_LETTERS
 from dictionaries.errors import InvalidRack, InvalidWord
-from dictionaries.i18n import _, message_of, ngettext, say_in
+from dictionaries.i18n import _, message_of, say_in
 from service.answers import health_answer, with_definitions, word_answer
 from service.core import (
     CACHE_CONTROL,
@@ -31,6 +31,7 @@ from service.core import (
     word_service,
 )
 from service.params import batch_body, deck_name, json_type, query_args, query_define, query_level, query_limit
+from service.verdict_text import WordAt
 from unspeakable_words import __version__
 
 api = Blueprint("v1", __name__, url_prefix="/v1")
@@ -81,25 +82,25 @@ def post_words() -> Response:
     query_args("postWords")
     words, level, deck, define = batch_body(service)
     language = request_language(request.environ)
-    verdict = service.verdicts[language]
-    results: list[str] = []
-    append = results.append
-    for index, word in enumerate(words):
-        if type(word) is not str:
-            raise InvalidWord(_("words[{index}] must be a string, got {type}").format(index=index, type=json_type(word)))
-        try:
-            text = verdict(word, level, deck)
-            append(with_definitions(service, word, text) if define else text)
-        except InvalidWord as exc:
-            # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word
-            raise InvalidWord(_("words[{index}]: {error}").format(index=index, error=say_in(message_of(exc), language))) from None
+    try:  # a batch goes round the single words' cache
+        results = service.verdicts[language].writer(level, deck).write_all(words)
+    except WordAt as at:
+        if at.error is None:
+            raise InvalidWord(_("words[{index}] must be a string, got {type}").format(
+                index=at.index, type=json_type(words[at.index]))) from None
+        # TRANSLATORS: {error} is a whole sentence saying what is wrong with the word
+        raise InvalidWord(_("words[{index}]: {error}").format(index=at.index,
+                                                               error=say_in(message_of(at.error), language))) from None
+    if define:
+        results = [with_definitions(service, word, text) for word, text in zip(words, results)]
     return Response(f'{{"results":[{",".join(results)}]}}', content_type="application/json",
                     headers=language_headers(language))
 
 
 @api.get("/racks/<letters>")
 def get_rack(letters: str) -> Response:
-    """Every legal word a rack of up to 20 letters can make, best first."""
+    """Every legal word a rack (a hand: up to MAX_RACK_LETTERS letters) can make, best first; ``limit``
+    bounds the words made, the rack's letters the search."""
     service = word_service()
     args = query_args("getRack")
     level, limit = query_level(service, args), query_limit(args)
@@ -109,8 +110,9 @@ def get_rack(letters: str) -> Response:
         if bad:
             raise InvalidRack(_("rack {rack} has characters that are not letters A-Z: {characters}; send only letters")
                               .format(rack=repr(letters[:40]), characters=" ".join(map(repr, bad[:10]))))
-        raise InvalidRack(ngettext("rack {rack} has {n} letter; send 1 to {most}",
-                                   "rack {rack} has {n} letters; send 1 to {most}", len(letters)).format(
+        # The route holds at least one character: too many letters.
+        # TRANSLATORS: {most} is the cards in a hand (7): no rack needs more letters
+        raise InvalidRack(_("rack {rack} has {n} letters; a rack is a hand, so send 1 to {most} letters").format(
             rack=repr(letters[:40]), n=len(letters), most=MAX_RACK_LETTERS))
     found = service.dictionary.rack(letters, level, service.decks[deck], limit)
     payload = {"letters": letters.upper(), "level": level, "deck": deck, "words": [w.to_dict() for w in found]}

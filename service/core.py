@@ -11,10 +11,10 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Response, current_app
 
@@ -88,6 +88,20 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
 BATCH_FIELDS: tuple[str, ...] = ("words", "level", "deck", "define")
 
 
+class BatchWriter(Protocol):
+    """A batch's verdict JSON (service.verdict_text.VerdictWriter)."""
+
+    def write_all(self, words: list[Any]) -> list[str]: ...
+
+
+class LanguageVerdicts(Protocol):
+    """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""
+
+    def __call__(self, word: str, level: int, deck: str) -> str: ...
+
+    def writer(self, level: int, deck: str) -> BatchWriter: ...
+
+
 class DictionaryDamaged(Exception):
     """The dictionary files changed under the running server and no longer match their checksums."""
 
@@ -105,13 +119,17 @@ class WordService:
     decks: Mapping[str, Deck]
     level: int
     etag_seed: bytes
-    #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, cached, the reasons'
-    #: messages in that language): service.answers.verdict_writers
-    verdicts: Mapping[str, Callable[[str, int, str], str]]
+    #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, the reasons' messages in
+    #: that language) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
+    verdicts: Mapping[str, LanguageVerdicts]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)
     _damage: str | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _etag_start: Any = field(default=None, repr=False)  # the seed's hash state, copied for each ETag
+
+    def __post_init__(self) -> None:
+        self._etag_start = hashlib.blake2b(self.etag_seed, digest_size=12)
 
     def etag(self, path: str, query: bytes, language: str = DEFAULT_LANGUAGE) -> str:
         """An ETag for a GET of ``path``?``query``: it changes with the dictionary, the config and the code,
@@ -120,7 +138,7 @@ class WordService:
 
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
-        digest = hashlib.blake2b(self.etag_seed, digest_size=12)
+        digest: hashlib.blake2b = self._etag_start.copy()
         digest.update(path.encode("latin-1", "replace"))
         digest.update(b"?")
         digest.update(query)

@@ -132,7 +132,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         "define": {"name": "define", "in": "query", "required": False,
                    "description": "true adds the word's meanings (WordNet 3.0, else GCIDE or the project's own glosses) as `definitions`",
                    "schema": {"type": "boolean", "default": False}},
-        "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words",
+        "limit": {"name": "limit", "in": "query", "required": False, "description": "At most this many words (the best; only these are built)",
                   "schema": {"type": "integer", "minimum": 1, "maximum": MAX_RACK_LIMIT}},
     }
     batch_fields = {"words": {"type": "array", "maxItems": MAX_BATCH_WORDS, "items": _ref("Word")},
@@ -272,7 +272,9 @@ def build_document(service: WordService) -> dict[str, Any]:
                                  "Like the referee, the service folds accented Latin letters (é is E).",
                   "schema": _ref("Word")}
     rack_param = {"name": "letters", "in": "path", "required": True,
-                  "description": f"1 to {MAX_RACK_LETTERS} letters A-Z", "schema": {"type": "string", "pattern": RACK_PATTERN}}
+                  "description": f"1 to {MAX_RACK_LETTERS} letters A-Z: a rack is a hand, and a hand holds "
+                                 f"{MAX_RACK_LETTERS} cards (a longer rack is a 400 invalid-rack problem)",
+                  "schema": {"type": "string", "pattern": RACK_PATTERN}}
     paths: dict[str, Any] = {
         "/v1/words/{word}": _get(
             "Judge one word", "getWord", _ref("Verdict"),
@@ -297,7 +299,7 @@ def build_document(service: WordService) -> dict[str, Any]:
         "/v1/racks/{letters}": _get(
             "Words a rack can make", "getRack", _ref("Rack"), "Legal words from the letters, best first", params,
             path_params=[rack_param],
-            bad_input=f"Not 1 to {MAX_RACK_LETTERS} letters, a bad limit, no such level or deck, "
+            bad_input=f"Not 1 to {MAX_RACK_LETTERS} letters (a hand), a bad limit, no such level or deck, "
                       "or an unknown query parameter"),
         "/v1/deck": _get("The card table", "getDeck", _ref("Deck"), "Every letter with its card count and points",
                          params, bad_input="No such deck, or an unknown query parameter"),

@@ -12,7 +12,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -25,6 +25,25 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def wait_until(ready: Callable[[], bool], what: str, limit_s: float = 30.0) -> None:
+    """Return once ``ready()`` is true: a wait for a state, not a claim about speed. ``limit_s`` only keeps a broken
+    program from hanging the run; past it the test fails, naming ``what`` it waited for."""
+    deadline = time.monotonic() + limit_s
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {limit_s:g} s for {what}")
+        time.sleep(0.02)
+
+
+def client_for(path: Path | str, players: bool = False, **config: Any) -> Any:
+    """A Flask test client of the board on ``path`` (a file or an address), following the most recent game; with
+    ``players`` the phones may play; ``config``: any other setting (``BOARD_HOST_SECRET``...)."""
+    from referee.board.app import create_app
+
+    return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, "BOARD_PLAYERS": players,
+                       **config}).test_client()
 
 
 def uw(db: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

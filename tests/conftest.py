@@ -112,21 +112,3 @@ def browser() -> Iterator[Any]:
 
     with chromium() as driver:
         yield driver
-
-
-#: Tests that take seconds each (real processes, real servers, a browser, a pip install, random games by the
-#: hundred). They carry the ``slow`` marker: ``pytest -m "not slow"`` is the quick loop; ``make test`` runs them all.
-SLOW_MODULES = ("test_reliability.py", "test_reliability_files.py", "test_reliability_service.py",
-                "test_board_browser.py", "test_examples.py", "test_service_cli.py", "test_packaging.py",
-                # ten of its thirteen attacks run uw-referee processes by the dozen or fork as other users
-                "test_store_attacks.py")
-SLOW_TESTS = ("test_random_games_keep_the_rules", "test_rack_search_matches_brute_force", "test_schemathesis",
-              "test_real_subprocess", "test_the_quick_path_loads_none_of_the_heavy_modules",
-              # waits out SQLite's whole busy timeout (10 s) before the 503 it checks
-              "test_a_database_locked_past_the_busy_timeout_is_a_503_that_changes_nothing")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name in SLOW_MODULES or getattr(item, "originalname", item.name) in SLOW_TESTS:
-            item.add_marker(pytest.mark.slow)

@@ -176,4 +176,26 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     return Backend("postgresql", request.getfixturevalue("postgres_db"))
 
 
-__all__ = ["Backend", "Cluster", "binaries", "backend", "postgres_db", "postgres_url", "with_schema"]
+def unlink_chains(run: Any) -> None:
+    """Give a database the store wrote with linked chains (schema 7) the running chains of schemas 4 to 6, and its
+    snapshots' digests over them: the database as an older referee wrote it, for the tests of its migration.
+    ``run(statement, params)`` runs one statement (``?`` placeholders) and returns its rows."""
+    from referee.store_format import Linked, chain_record, chain_start, game_digest
+
+    for (gid,) in run("SELECT id FROM games ORDER BY id", ()):
+        running, linked = chain_start(gid), Linked(chain_start(gid).digest())
+        for seq, at, data in run("SELECT seq, at, data FROM events WHERE game_id = ? ORDER BY seq", (gid,)):
+            record = chain_record(seq, at, data)
+            running.update(record)
+            linked.update(record)
+            run("UPDATE events SET chain = ? WHERE game_id = ? AND seq = ?", (running.digest(), gid, seq))
+        for seq, state, view, digest, summary, recent in run(
+                "SELECT s.seq, s.state, s.view, s.digest, g.summary, s.recent FROM snapshots s JOIN games g ON "
+                "g.id = s.game_id WHERE s.game_id = ?", (gid,)):
+            if game_digest(seq, linked.digest(), state, view, summary, recent) == digest:
+                run("UPDATE snapshots SET digest = ? WHERE game_id = ?",
+                    (game_digest(seq, running.digest(), state, view, summary, recent), gid))
+
+
+__all__ = ["Backend", "Cluster", "binaries", "backend", "postgres_db", "postgres_url", "unlink_chains",
+           "with_schema"]

@@ -22,7 +22,7 @@ from dictionaries.deck import DOUBLE, STANDARD
 from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError
 from dictionaries.verdict import MAX_INPUT_CHARS, REASON_CODES, judge
-from service import answers
+from service import answers, verdict_text
 from service.app import create_app
 from service.core import MAX_BODY_BYTES
 
@@ -242,13 +242,16 @@ def test_rack_limit_and_level(client: FlaskClient, dictionary: Dictionary) -> No
 
 
 def test_rack_letter_limit(client: FlaskClient) -> None:
-    letters = "abcdefghijklmnopqrstu"
+    letters = "aeilnrst"
     assert len(letters) == MAX_RACK_LETTERS + 1
     at_limit = client.get(f"/v1/racks/{letters[:MAX_RACK_LETTERS]}")
     assert at_limit.status_code == 200
-    assert len(at_limit.get_json()["words"]) > 1000
+    assert len(at_limit.get_json()["words"]) > 100
     body = assert_problem(client.get(f"/v1/racks/{letters}"), 400, problem_type("invalid-rack"))
-    assert "21" in body["detail"]
+    assert body["detail"] == "rack 'aeilnrst' has 8 letters; a rack is a hand, so send 1 to 7 letters"
+    spanish = client.get(f"/v1/racks/{letters}", headers={"Accept-Language": "es"}).get_json()
+    assert spanish["detail"] == ("la mano 'aeilnrst' tiene 8 letras; una mano tiene como máximo 7 cartas, así que "
+                                 "envía de 1 a 7 letras")
 
 
 @pytest.mark.parametrize("letters", ["ab1", "a b", "tap's", "\u00e9t\u00e9"])
@@ -289,7 +292,7 @@ def test_dictionary(client: FlaskClient, dictionary: Dictionary) -> None:
     assert body["default_level"] == 60
     assert body["counts"] == meta["counts_by_sense_and_level"]
     assert body["checksum"] == dictionary.checksum and len(body["checksum"]) == 64
-    assert body["max_rack_letters"] == 20 and body["max_batch_words"] == 1000
+    assert body["max_rack_letters"] == 7 and body["max_batch_words"] == 1000
 
 
 def test_healthz(client: FlaskClient) -> None:
@@ -324,7 +327,7 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(answers, "judge", broken)
+    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", broken)  # where every verdict is written
     client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")

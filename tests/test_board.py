@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from board_support import client_for
 from cli_support import run
 from click.testing import CliRunner
 
@@ -36,11 +37,6 @@ def db(db: Path) -> Path:
     assert run(path, "play", "look", "--roll", "7").exit_code == 0
     assert run(path, "play", "champ", "--roll", "3").exit_code == 0
     return path
-
-
-def client_for(path: Path, **config: Any) -> Any:
-    app = create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config})
-    return app.test_client()
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -198,9 +194,8 @@ def test_the_board_reads_while_the_cli_holds_the_write_lock(db: Path) -> None:
     writer = sqlite3.connect(db, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
     try:
-        started = time.monotonic()
+        # A board that wanted the lock would wait out SQLite's busy timeout, then answer 503 (a test below).
         assert client_for(db).get("/").status_code == 200
-        assert time.monotonic() - started < 2
     finally:
         writer.execute("ROLLBACK")
         writer.close()
@@ -251,13 +246,13 @@ def data_of(message: bytes) -> dict[str, Any]:
     return found
 
 
-def first_board(client: Any, path: str = "/events", last: str | None = None) -> tuple[Any, Iterator[bytes], float]:
+def first_board(client: Any, path: str = "/events", last: str | None = None) -> tuple[Any, Iterator[bytes]]:
     """A stream opened (as a page that reconnects, when ``last`` is the id it got last), read past its ``retry``."""
     headers = {} if last is None else {"Last-Event-ID": last}
     response = client.get(path, buffered=False, headers=headers)
     chunks = iter(response.response)
     assert next(chunks).startswith(b"retry:")
-    return response, chunks, time.monotonic()
+    return response, chunks
 
 
 def id_of(message: bytes) -> str:
@@ -270,25 +265,24 @@ def test_a_reconnecting_stream_sends_the_board_only_when_it_changed_since(db: Pa
     is as it was, and the board at once when it moved meanwhile, even to the same event count (an undo, then
     another action)."""
     client = client_for(db, BOARD_KEEPALIVE_SECONDS=5)
-    response, chunks, _ = first_board(client, "/games/1/events")
+    response, chunks = first_board(client, "/games/1/events")
     was = id_of(next(chunks))
     response.close()
     assert was.split("-")[0] == "6" and len(was.split("-")[1]) == 16  # 6 events so far
-    response, chunks, _ = first_board(client, "/games/1/events", last=was)  # it missed nothing: nothing sent
+    response, chunks = first_board(client, "/games/1/events", last=was)  # it missed nothing: nothing sent
     threading.Timer(0.6, lambda: run(db, "play", "taps", "--roll", "15")).start()
-    started = time.monotonic()
-    update = next(chunks)
-    assert time.monotonic() - started >= 0.5, "the board it already had was sent again"
+    update = next(chunks)  # the first message after it: the board it already had (6-...) must not come again
     assert "TAPS" in data_of(update)["html"] and id_of(update).startswith("8-")
     response.close()
     assert run(db, "undo").exit_code == 0 and run(db, "play", "zebra", "--roll", "3").exit_code == 0
-    response, chunks, opened = first_board(client, "/games/1/events", last=id_of(update))  # it missed the two
+    # it missed the two: the board comes first, before any ": idle" (nothing else happens meanwhile)
+    response, chunks = first_board(client, "/games/1/events", last=id_of(update))
     again = next(chunks)
-    assert time.monotonic() - opened < 0.5 and "ZEBRA" in data_of(again)["html"]
+    assert "ZEBRA" in data_of(again)["html"]
     assert id_of(again).startswith("8-") and id_of(again) != id_of(update)
     response.close()
-    response, chunks, opened = first_board(client, "/events", last="x" * 500)  # any other id: the board
-    assert "ZEBRA" in data_of(next(chunks))["html"] and time.monotonic() - opened < 0.5
+    response, chunks = first_board(client, "/events", last="x" * 500)  # any other id: the board
+    assert "ZEBRA" in data_of(next(chunks))["html"]
     response.close()
 
 
@@ -301,12 +295,10 @@ def test_the_stream_sends_the_board_then_each_commit(db: Path) -> None:
     first = data_of(next(chunks))
     assert "Sue&#39;s turn" in first["html"]
     threading.Timer(0.3, lambda: run(db, "play", "taps", "--roll", "15")).start()
-    started = time.monotonic()
-    second = next(chunks)
+    second = next(chunks)  # how soon: benchmarks/bench_board.py ("commit to page")
     assert b"\ndata: " in second, f"no update after a commit, only {second!r}"
     update = data_of(second)
     assert "TAPS" in update["html"] and "Sue plays TAPS" in update["announce"]
-    assert time.monotonic() - started < 1.5
     response.close()
 
 
@@ -403,6 +395,7 @@ def test_the_served_board_stops_at_once_with_streams_open(db: Path, sig: str) ->
     assert page.status == 200 and b"Sue&#39;s turn" in page.read()
     started = time.monotonic()
     code, out, err = board.stop(getattr(signal, sig))
+    # margin: a stop that waited for its streams would take their 300 s; 5 s is gunicorn's graceful 3 s plus 2
     assert code == 0 and time.monotonic() - started < 5, (code, err)
     assert "Traceback" not in err and "The board stopped." in out
     assert "Only this machine can open it" in out and f"{board.url}/" in out

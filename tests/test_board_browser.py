@@ -10,6 +10,10 @@ from typing import Any
 import pytest
 from board_support import Board, console_errors, emulate_phone, uw
 
+pytestmark = pytest.mark.slow  # a real board process driven by headless Chromium
+
+#: A commit shows on the page within it (slow tests only). Margin: the board's p99 from commit to page is 185 ms
+#: with 1,000 viewers (BENCHMARKS.md), so 2 s is ten times that; a page that only reloaded would never pass.
 LIVE_LIMIT_S = 2.0
 
 
@@ -133,7 +137,7 @@ def test_ctrl_c_stops_the_board_cleanly_with_pages_open(driver: Any, db: Path) -
     wait_for(lambda: driver.find_element("id", "live").get_attribute("data-state") == "live", 5)
     started = time.monotonic()
     code, out, err = board.stop()
-    assert code == 0 and time.monotonic() - started < 5
+    assert code == 0 and time.monotonic() - started < 5  # margin: graceful 3 s + 2; waiting for the pages: 300 s
     assert "The board stopped." in out and "Traceback" not in err
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from board_support import game_code, game_host_token
+from board_support import game_code, game_host_token, wait_until
 from cli_support import run
 from click.testing import CliRunner
 from postgres_support import Backend
@@ -192,7 +192,10 @@ def test_a_game_without_its_code_is_the_same_404_as_no_game(backend: Backend, ap
     # Game 1 gone (purged): with its right code, its answer is the very answer it gave without one.
     finish_and_purge(backend, one["game"])
     gone = hosted_client(backend, apps)
-    assert gone.get(path + ("&" if "?" in path else "?") + f"code={one['code']}").data == refused.data
+    with_code = path + ("&" if "?" in path else "?") + f"code={one['code']}"
+    # On PostgreSQL the board hears of the purge by its NOTIFY: wait for that state, not for a time
+    wait_until(lambda: gone.get(with_code).status_code == 404, "the board to hear that game 1 was purged")
+    assert gone.get(with_code).data == refused.data
     assert gone.get(path).data == refused.data
     assert refused.headers["Content-Type"] == gone.get(path).headers["Content-Type"]
 
@@ -364,7 +367,7 @@ def test_the_export_is_the_clis_to_the_byte(backend: Backend, apps: list[Any]) -
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
     seat = client.post("/api/games/1/seats", json={"code": made["code"], "seat": "Ann"}).get_json()
-    seen = client.get("/api/games/1/play", headers=bearer(seat["token"])).get_json()["events"]
+    seen = client.get("/api/games/1/play", headers=bearer(seat["token"])).get_json()["version"]
     play = client.post("/api/games/1/actions", json={"action": "play", "word": "taps", "roll": 15, "seen": seen},
                        headers=bearer(seat["token"]))
     assert play.status_code == 200 and play.get_json()["over"], play.get_json()
@@ -432,7 +435,7 @@ def test_a_purged_game_takes_its_seats_with_it(backend: Backend, apps: list[Any]
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob", dice="physical", first="Ann", target=5)
     token = client.post("/api/games/1/seats", json={"code": made["code"], "seat": "Ann"}).get_json()["token"]
-    seen = client.get("/api/games/1/play", headers=bearer(token)).get_json()["events"]
+    seen = client.get("/api/games/1/play", headers=bearer(token)).get_json()["version"]
     assert client.post("/api/games/1/actions", json={"action": "play", "word": "taps", "roll": 15, "seen": seen},
                        headers=bearer(token)).get_json()["over"]
     counts = "SELECT (SELECT count(*) FROM seats), (SELECT count(*) FROM phone_actions)"

@@ -9,7 +9,6 @@ import json
 import re
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,21 +16,17 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
+from board_support import client_for
 from cli_support import run
 from click.testing import CliRunner
 
 from dictionaries.i18n import language
-from referee.board.app import create_app
 from referee.board.language import COOKIE
 from referee.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_PO = ROOT / "referee" / "board" / "locale" / "es" / "LC_MESSAGES" / "board.po"
 SPANISH = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
-
-
-def client_for(path: Path, **config: Any) -> Any:
-    return create_app({"BOARD_DB": str(path), "BOARD_GAME": None, "TESTING": True, **config}).test_client()
 
 
 @pytest.fixture
@@ -352,9 +347,7 @@ def test_the_stream_speaks_its_pages_language(db: Path) -> None:
     assert "Pila de robo" in first_es["html"] and first_es["title"] == "Partida 1: Cindi, Paul, Sue"
     assert "Draw pile" in first_en["html"] and first_en["title"] == "Game 1: Cindi, Paul, Sue"
     threading.Timer(0.3, lambda: run(db, "play", "taps", input="\n", check=True)).start()
-    started = time.monotonic()
-    update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)
-    assert time.monotonic() - started < 2
+    update_es, update_en = _next_event(es_chunks), _next_event(en_chunks)  # how soon: benchmarks/bench_board.py
     assert "Sue tira por TAPS: un 10 o más supera la prueba." in update_es["html"]
     assert update_es["announce"].endswith("Sue tira por TAPS: un 10 o más supera la prueba.")
     assert "Sue rolls for TAPS: 10 or more passes." in update_en["html"]

@@ -98,6 +98,7 @@ def test_two_hundred_slow_clients_leave_the_pages_answering(db: Path, closing: l
             sock = connect(board.port)
             sock.sendall(b"GET / HTTP/1.1\r\nHost: board\r\n")  # and then nothing
             closing.append(sock)
+        # margin: a page takes tens of ms (BENCHMARKS.md); the bug this guards froze pages for 40 s
         assert page_seconds(board.url + "/") < 1.0
         # The head must arrive within 5 s: the slow ones are then closed (an end of file, not a time-out).
         started = time.monotonic()
@@ -155,7 +156,7 @@ def test_a_thousand_live_pages_while_pages_answer(db: Path, closing: list[socket
         started = time.monotonic()
         for sock in closing[::50]:  # every 50th page gets the commit
             assert b"CHAMP" in read_until(sock, b"CHAMP", 5)
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 5  # margin: a commit reaches a page in ms (p99 185 ms, BENCHMARKS.md)
 
 
 HEADERS = {

@@ -247,6 +247,7 @@ def test_table_loop_ends_at_end_of_input(db: Path) -> None:
     assert status(db)["phase"] == "sanity"
 
 
+@pytest.mark.slow
 def test_real_subprocess(tmp_path: Path) -> None:
     env = {**os.environ, "UW_REFEREE_DB": str(tmp_path / "g.sqlite3")}
     exe = [sys.executable, "-c", "from referee.cli import main; main()"]

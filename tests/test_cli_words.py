@@ -51,7 +51,7 @@ def test_check_level(runner: CliRunner) -> None:
         (["check", "--level", "61", "taps"], "61"),
         (["check"], "Missing argument"),
         (["words", "abc1"], "'1'"),
-        (["words", "a" * 21], "at most 20"),
+        (["words", "a" * 8], "at most 7"),
         (["words", "abc", "--limit", "0"], "0"),
         (["score", "a b"], "' '"),
         (["check", "--deck", "nope.json", "taps"], "neither"),
@@ -86,6 +86,22 @@ def test_words_json(runner: CliRunner) -> None:
     data = json.loads(run(runner, "words", "--json", "taps", "--limit", "2").output)
     assert data == {"letters": "TAPS", "words": [{"word": "PAST", "score": 10, "success_chance": 0.55},
                                                  {"word": "PATS", "score": 10, "success_chance": 0.55}]}
+
+
+def test_words_takes_a_hand_at_most(runner: CliRunner) -> None:
+    """The service's bound: a rack is a hand (7 letters); more is a usage error, said in the table's language."""
+    assert run(runner, "words", "aeilnrs").exit_code == 0
+    result = run(runner, "words", "aeilnrst")
+    assert result.exit_code == 2
+    assert "'aeilnrst' has 8 letters; a rack is a hand, at most 7 letters" in result.output
+    result = run(runner, "--lang", "es", "words", "aeilnrst")
+    assert result.exit_code == 2 and "'aeilnrst' tiene 8 letras; una mano tiene como máximo 7 letras" in result.output
+
+
+def test_words_limit_shows_the_best_of_all(runner: CliRunner) -> None:
+    whole = json.loads(run(runner, "words", "--json", "aeilnrs", "--level", "95").output)["words"]
+    assert json.loads(run(runner, "words", "--json", "aeilnrs", "--level", "95", "--limit", "4").output)["words"] == whole[:4]
+    assert run(runner, "words", "aeilnrs", "--limit", "4").output.splitlines()[0].endswith("(showing 4):")
 
 
 def test_words_none_found(runner: CliRunner) -> None:

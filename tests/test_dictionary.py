@@ -11,8 +11,9 @@ import pytest
 
 from dictionaries import DATA_FILES, FORMAT_VERSION, METADATA
 from dictionaries.deck import DOUBLE, STANDARD, Deck
-from dictionaries.dictionary import Dictionary
+from dictionaries.dictionary import MAX_RACK_LETTERS, Dictionary
 from dictionaries.errors import DictionaryError, InvalidLevel, InvalidRack
+from dictionaries.rules import HAND_SIZE
 from dictionaries.verdict import judge
 
 
@@ -28,11 +29,12 @@ def brute_force(dictionary: Dictionary, rack: str, level: int, deck: Deck) -> li
     return sorted(found)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_rack_search_matches_brute_force(dictionary: Dictionary, seed: int) -> None:
     rng = random.Random(seed)
     cards = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for _ in range(STANDARD.count(c))]
-    rack = "".join(rng.sample(cards, 9))
+    rack = "".join(rng.sample(cards, MAX_RACK_LETTERS))
     got = [(-w.score, -len(w.word), w.word) for w in dictionary.rack(rack, 60)]
     assert got == brute_force(dictionary, rack, 60, STANDARD)
     assert got, rack
@@ -60,13 +62,27 @@ def test_rack_limit_and_order(dictionary: Dictionary) -> None:
     assert all((a.score, len(a.word)) >= (b.score, len(b.word)) for a, b in zip(full, full[1:]))
 
 
-def test_twenty_letter_rack(dictionary: Dictionary) -> None:
-    found = dictionary.rack("aeilnrstoupcmdhgbyke")
-    assert len(found) > 1000 and all(3 <= len(w.word) <= 7 for w in found)
+def test_a_full_hand_rack(dictionary: Dictionary) -> None:
+    found = dictionary.rack("aeilnrs", 95)
+    assert len(found) > 200 and all(3 <= len(w.word) <= 7 for w in found)
     assert len({w.word for w in found}) == len(found)
 
 
-@pytest.mark.parametrize(("rack", "message"), [("", "empty"), ("ab1", "'1'"), ("a" * 21, "at most 20")])
+@pytest.mark.parametrize("limit", [1, 2, 3, 5, 8, 13, 40, 1000])
+def test_the_limit_picks_the_best_of_all(dictionary: Dictionary, limit: int) -> None:
+    """Only the best ``limit`` words are spelled out, ties at the cut ordered as in the whole answer."""
+    for rack in ("aeilnrs", "oofmakl", "tapsxeo", "eeeeeee", "qzjxkvw"):
+        whole, total = dictionary.rack_search(rack, 95)
+        assert total == len(whole)
+        assert dictionary.rack_search(rack, 95, limit=limit) == (whole[:limit], total), rack
+
+
+def test_a_rack_holds_at_most_a_hand() -> None:
+    assert MAX_RACK_LETTERS == HAND_SIZE == 7
+
+
+@pytest.mark.parametrize(("rack", "message"), [("", "empty"), ("ab1", "'1'"),
+                                               ("a" * 8, "8 letters; a rack is a hand, at most 7 letters")])
 def test_bad_racks(dictionary: Dictionary, rack: str, message: str) -> None:
     with pytest.raises(InvalidRack, match=message):
         dictionary.rack(rack)
@@ -77,8 +93,8 @@ def test_bad_level_in_rack(dictionary: Dictionary) -> None:
         dictionary.rack("taps", 61)
 
 
-def test_twenty_letters_accepted(dictionary: Dictionary) -> None:
-    assert isinstance(dictionary.rack("a" * 20), list)
+def test_seven_letters_accepted(dictionary: Dictionary) -> None:
+    assert isinstance(dictionary.rack("a" * 7), list)
 
 
 # -- files ----------------------------------------------------------------------------------------

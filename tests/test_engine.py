@@ -1489,6 +1489,29 @@ def test_state_to_dict_reports_the_table_view() -> None:
     assert view["options"]["oath"] is True and view["winner"] is None
 
 
+def test_every_replay_is_the_applies_of_its_events() -> None:
+    """A replay says no event's words but the last's (issue 37): the same game, notes and refusal as
+    applying each event to a new game, which says them all."""
+    game = new_game()
+    play(game, "Ann", "champ", 20)
+    play(game, "Bob", "look", 3)
+    play(game, "Ann", "taps", 2)
+    bad = [*game.events[:3], SanityRolled("Bob", 5), *game.events[3:]]  # Bob rolls in Ann's place
+    for events in (game.events, game.events[:4], bad):
+        applied = Game(events[0].setup)  # type: ignore[attr-defined]  # the first event is the creation
+        try:
+            for event in events[1:]:
+                applied.apply(event)
+        except RulesError as loud:
+            with pytest.raises(RulesError) as replayed:
+                Game.replay(events)
+            assert type(replayed.value) is type(loud) and str(replayed.value) == str(loud)
+            continue
+        replayed_game = Game.replay(events)
+        assert replayed_game.state == applied.state and replayed_game.state.notes == applied.state.notes
+        assert replayed_game.events == applied.events
+
+
 def test_a_replay_without_words_gives_the_same_game_and_the_same_refusal() -> None:
     """``Game.replay(events, words=False)`` (what the store replays with) makes no sentence for the
     events before the last, yet gives the same state, the last event's notes, and the refusal a

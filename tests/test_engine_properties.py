@@ -12,6 +12,7 @@ import copy
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -194,6 +195,7 @@ options = st.builds(Options, oath=st.booleans(), spell_binding=st.booleans(), ps
                     last_words=st.booleans())
 
 
+@pytest.mark.slow  # random games by the hundred
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), opts=options, n=st.integers(2, 4), target=st.sampled_from([15, 30, 50, 100]),
        steps=st.integers(5, 120), cards=st.booleans())

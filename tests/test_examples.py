@@ -17,6 +17,8 @@ from service_fixtures import TEST_CONFIG
 
 from service.app import create_app
 
+pytestmark = pytest.mark.slow  # the example clients against a real server, Node included
+
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = {
     "python": [sys.executable, str(ROOT / "examples" / "client.py")],

@@ -64,14 +64,15 @@ def test_a_database_restart_gives_clear_503s_then_the_table_plays_on(cluster: Cl
         page = Stream(f"{board.url}/games/{gid}/events")
         try:
             assert page.wait_for(1, 10)
-            status, _h, done = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": 2},
-                                    seat["token"])
+            status, _h, done = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard",
+                                                                               "seen": page.ids[0]}, seat["token"])
             assert status == 200 and done["events"] == 3 and page.wait_for(2, 5)
             paul = call(f"{board.url}/api/games/{gid}/seats", {"code": code, "seat": "Paul"})[2]["token"]
 
             cluster.stop("immediate")  # the server goes away with no goodbye
             started = time.monotonic()
-            status, headers, problem = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": 3},
+            seen = done["version"]
+            status, headers, problem = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": seen},
                                             paul)
             assert status == 503 and headers["Content-Type"] == "application/problem+json", problem
             assert "Retry-After" in headers and "Traceback" not in json.dumps(problem)
@@ -82,7 +83,8 @@ def test_a_database_restart_gives_clear_503s_then_the_table_plays_on(cluster: Cl
             cluster.start()
             deadline = time.monotonic() + 30
             while True:
-                status, _h, done = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": 3}, paul)
+                status, _h, done = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": seen},
+                                        paul)
                 if status == 200 or time.monotonic() > deadline:
                     break
                 assert status == 503, done
@@ -145,13 +147,16 @@ def test_a_network_cut_between_a_replica_and_its_database(namespace: Namespace) 
             assert page.wait_for(1, 10)
             namespace.cut(True)  # the cable to the database is pulled
             started = time.monotonic()
-            status, headers, problem = call(f"{base}/api/games/{gid}/actions", {"action": "discard", "seen": 2}, token)
+            seen = page.ids[0]  # the stream's id: the game's version
+            status, headers, problem = call(f"{base}/api/games/{gid}/actions", {"action": "discard", "seen": seen},
+                                            token)
             assert status == 503 and headers["Content-Type"] == "application/problem+json", problem
             assert time.monotonic() - started < 30  # libpq's keepalives and tcp_user_timeout, not TCP's minutes
             namespace.cut(False)
             deadline = time.monotonic() + 40
             while True:  # the phone tries again with what it saw: done once, never twice
-                status, _h, done = call(f"{base}/api/games/{gid}/actions", {"action": "discard", "seen": 2}, token)
+                status, _h, done = call(f"{base}/api/games/{gid}/actions", {"action": "discard", "seen": seen},
+                                        token)
                 if status in (200, 409) or time.monotonic() > deadline:
                     break
                 time.sleep(0.5)

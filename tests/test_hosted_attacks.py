@@ -97,7 +97,7 @@ def _every_route(client: Any, table: dict[str, Any], seat: str) -> list[Any]:
             client.get(f"/api/games/{game}/export?code={code}"), client.get(f"/api/games/{game}?code={code}"),
             client.get(f"/games/{game}/join?code={code}"),
             client.post(f"/api/games/{game}/seats", json={"code": code, "seat": "Bob"}),
-            client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": 2}),
+            client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": "2-0000000000000000"}),
             client.post("/api/tables", json={"players": ["Cy", "Di"]}), client.post("/tables", data={"player": ["Cy", "Di"]})]
 
 
@@ -207,7 +207,7 @@ def _only(game: int, summaries: Any) -> list[int]:
 
 
 def test_the_migration_keeps_the_old_tables_codes_and_seats_and_never_gives_a_number_again(tmp_path: Path) -> None:
-    """A schema-6 file: its games keep their join codes (salt '') and their seats (the games table is made again
+    """A schema-7 file: its games keep their join codes (salt '') and their seats (the games table is made again
     with foreign keys off: nothing cascades), and a number purged after the migration is never given again."""
     import sqlite3
 
@@ -224,18 +224,18 @@ def test_the_migration_keeps_the_old_tables_codes_and_seats_and_never_gives_a_nu
         store.create(Setup(players=("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))
     assert SeatBook(store).take(3, "Ann", "token", "csrf")
     store.close()
-    with sqlite3.connect(db) as con:  # the games table as schema 6 made it
+    with sqlite3.connect(db) as con:  # the games table as schema 7 made it (the last before AUTOINCREMENT)
         con.executescript("""
             PRAGMA foreign_keys=OFF;
-            CREATE TABLE games_v6 (id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+            CREATE TABLE games_v7 (id INTEGER PRIMARY KEY, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
                                    summary TEXT);
-            INSERT INTO games_v6 SELECT id, created_at, updated_at, summary FROM games;
+            INSERT INTO games_v7 SELECT id, created_at, updated_at, summary FROM games;
             DROP TABLE games;
-            ALTER TABLE games_v6 RENAME TO games;
+            ALTER TABLE games_v7 RENAME TO games;
             CREATE INDEX games_by_activity ON games(updated_at, id);
             DELETE FROM sqlite_sequence;
             DROP INDEX one_request_per_seat_and_kind;
-            PRAGMA user_version = 6;
+            PRAGMA user_version = 7;
         """)
     con.close()
     store = Store(db)
@@ -364,14 +364,15 @@ def test_a_seat_has_one_pending_request_per_kind(backend: Backend, apps: list[An
     table, token = _seated_table(app)
     game, phone = table["game"], {"Authorization": f"Bearer {token}"}
     client = app.test_client()
+    seen = client.get(f"/api/games/{game}/play", headers=phone).get_json()["version"]
     ids = set()
     for i in range(240):
         client.environ_base["REMOTE_ADDR"] = f"10.1.{i // 200}.{i % 200}"  # past the per-address write limit
-        answer = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": 2})
+        answer = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "undo", "seen": seen})
         assert answer.status_code in (200, 202), answer.get_data(as_text=True)
         ids.add(answer.get_json()["request"])
     client.environ_base["REMOTE_ADDR"] = "10.2.0.1"
-    leave = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "leave", "seen": 2})
+    leave = client.post(f"/api/games/{game}/requests", headers=phone, json={"action": "leave", "seen": seen})
     assert leave.status_code == 202
     host = client.get(f"/api/games/{game}/host", headers={"Authorization": f"Bearer {table['host_token']}"})
     waiting = host.get_json()["requests"]

@@ -121,6 +121,7 @@ schema = schemathesis.openapi.from_wsgi(
     config=SchemathesisConfig.from_path(str(Path(__file__).resolve().parent.parent / "reliability" / "schemathesis.toml")))
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=int(os.environ.get("SCHEMATHESIS_EXAMPLES", 30)), deadline=None,
           suppress_health_check=list(HealthCheck))

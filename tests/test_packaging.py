@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # pip builds the wheel and installs it into new environments
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -44,6 +46,7 @@ def test_wheel_has_uw_service_and_its_configuration(build: tuple[Path, str]) -> 
     assert "uw-service = service.cli:main" in entry_points
     assert {"service/gunicorn_conf.py", "service/cli.py", "dictionaries/data/metadata.json"} <= names
     assert "License-Expression: MIT" in metadata
+    assert "\nVersion: 0.4.0\n" in metadata  # the release this wheel is (unspeakable_words.__version__)
 
 
 def test_installed_uw_service_serves_from_any_directory(build: tuple[Path, str], tmp_path: Path) -> None:

@@ -125,6 +125,7 @@ def test_every_failure_is_said_by_both_paths_alike(db: Path, monkeypatch: pytest
     assert code == 2 and err.startswith("Usage: uw-referee play ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["check", "taps"], ["status"], ["play", "taps", "--roll", "12"]])
 def test_the_quick_path_loads_none_of_the_heavy_modules(db: Path, args: list[str]) -> None:
     """What makes start-up slow stays out: Click, Flask, dataclasses (and inspect), typing, pathlib

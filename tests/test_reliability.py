@@ -16,6 +16,8 @@ from reliability.concurrency import Report as TablesReport
 from reliability.concurrency import Sent, check_game, hold_lock_while, run_concurrency
 from reliability.kill_test import Command, KillTestFailure, classify, run_kill_test
 
+pytestmark = pytest.mark.slow  # real uw-referee processes killed, raced and soaked
+
 # -- kill test ------------------------------------------------------------------------------------
 
 

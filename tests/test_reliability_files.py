@@ -21,6 +21,8 @@ from dictionaries import DATA_DIR, METADATA
 from dictionaries.errors import DictionaryError
 from reliability.common import GUNICORN, REFEREE, ROOT, Server, clean_env, free_port, run_referee
 
+pytestmark = pytest.mark.slow  # real processes and servers over damaged and missing files
+
 # -- a broken dictionary --------------------------------------------------------------------------
 
 
@@ -273,11 +275,12 @@ def played_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("played") / "games.sqlite3"
     assert run_referee(db, "new", "Ann", "Bob", "Cy", "--first", "Ann").code == 0
     from referee.store import chain_record, chain_start
+    from referee.store_format import Linked
 
     con = sqlite3.connect(db)  # many events quickly: the same JSON the referee writes for discards
     data = '{"type":"discarded","player":"%s","letters":null}'
     rows = [(1, 2 + i, "2026-01-01T00:00:00.000+00:00", data % ("Ann", "Bob", "Cy")[i % 3]) for i in range(150)]
-    chain = chain_start(1)  # with the running digest the referee gives each event (schema 4)
+    chain = Linked(chain_start(1).digest())  # with the linked digests the referee gives each event (schema 7)
     for seq, at, text in con.execute("SELECT seq, at, data FROM events WHERE game_id = 1 ORDER BY seq").fetchall():
         chain.update(chain_record(seq, at, text))
     chained = []

@@ -10,11 +10,14 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from reliability.common import clean_env, free_port
 from service.cli import GUNICORN_CONFIG, command, gunicorn_argv
 from unspeakable_words.click_i18n import speak
+
+pytestmark = pytest.mark.slow  # uw-service started as a real gunicorn
 
 UW_SERVICE = Path(sys.executable).with_name("uw-service")
 

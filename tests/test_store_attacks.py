@@ -20,6 +20,8 @@ from dictionaries.deck import STANDARD
 from referee.engine import Discarded, RollOff, Setup
 from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, Store, StoreError
 
+pytestmark = pytest.mark.slow  # ten of its thirteen attacks run uw-referee processes by the dozen or fork as other users
+
 ROOT = Path(__file__).resolve().parent.parent
 #: The installed console entry point (the quick path, handing over to Click for anything else).
 UW = (sys.executable, "-c", "from referee.quick import main; main()")
@@ -57,6 +59,11 @@ def _event_4(con: sqlite3.Connection) -> tuple[str, str]:
     return at + data, '"score":'  # the record's two texts lie side by side in its cell
 
 
+def _last_event(con: sqlite3.Connection) -> tuple[str, str]:
+    at, data = con.execute("SELECT at, data FROM events WHERE game_id = 1 AND seq = 7").fetchone()
+    return at + data, '"roll":'  # CHAMP's roll, the game's last event
+
+
 def _snapshot(con: sqlite3.Connection) -> tuple[str, str]:
     return con.execute("SELECT state FROM snapshots WHERE game_id = 1").fetchone()[0], '"score":'
 
@@ -87,7 +94,7 @@ def rot_one_byte(db: Path, where: Callable[[sqlite3.Connection], tuple[str, str]
 
 
 @pytest.mark.parametrize(("where", "named", "told"), [
-    (_event_4, "event 4 was changed after it was written", "event 4 was changed after it was written"),
+    (_last_event, "event 7 was changed after it was written", "event 7 was changed after it was written"),
     (_snapshot, "its saved state or summary was changed after it was written", "its saved state was changed"),
     (_summary, "its saved state or summary was changed after it was written", "its summary was changed"),
 ], ids=["event", "snapshot", "summary"])
@@ -116,6 +123,26 @@ def test_bit_rot_that_keeps_size_time_and_inode_is_never_written_over(
     assert spanish.returncode == 1 and "partida 1:" in spanish.stdout and "Daños encontrados" in spanish.stdout
     after = files_of(db)  # reads may leave SQLite's empty -wal and its -shm, as any reader of a WAL file does
     assert {name: after[name] for name in before} == before
+
+
+def test_bit_rot_behind_the_last_event_is_found_by_status_and_verify_and_never_laundered(tmp_path: Path) -> None:
+    """A write checks its game's chain from the snapshot's link on (issue 33: a cost that does not grow with the
+    game), so an event changed further back does not stop it; ``status`` (exit 1 after the scoreboard) and
+    ``verify`` check the whole chain and name it, before the write and after it: the write's new events carry the
+    chain on from the last digest, never over the damaged one, so the damage stays found."""
+    db = tmp_path / "g.sqlite3"
+    a_game(db)
+    rot_one_byte(db, _event_4)
+    assert "game 1: event 4 was changed" in uw(db, "verify").stdout
+    status = uw(db, "status")
+    assert status.returncode == 1 and "event 4 was changed" in status.stderr
+    ok(uw(db, "discard"))
+    verify = uw(db, "verify")
+    assert verify.returncode == 1 and "game 1: event 4 was changed" in verify.stdout, verify.stdout
+    assert uw(db, "status").returncode == 1
+    for args in (("undo",), ("log",), ("export",)):  # whatever reads or rewrites the whole history stops
+        done = uw(db, *args)
+        assert done.returncode == 1 and "event 4 was changed" in done.stderr, args
 
 
 def test_verify_says_a_whole_file_is_whole_and_checks_one_game(tmp_path: Path) -> None:
@@ -155,8 +182,9 @@ def test_an_older_file_gets_its_chain_and_is_then_checked(tmp_path: Path) -> Non
         assert con.execute("SELECT count(*) FROM events WHERE chain IS NULL").fetchone()[0] == 0
     con.close()
     assert "No damage found" in ok(uw(db, "verify")).stdout
-    rot_one_byte(db, _event_4)
+    rot_one_byte(db, _snapshot)  # (the last event, a discard, holds no digit to rot)
     assert uw(db, "discard").returncode == 1
+    assert uw(db, "verify").returncode == 1
 
 
 # -- paths SQLite keeps in memory or in a throw-away file ---------------------------------------------

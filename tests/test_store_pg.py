@@ -4,7 +4,6 @@ turn guard between two stores, the schema marked as ours, the commit's notificat
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import psycopg
@@ -136,10 +135,10 @@ def test_a_commit_notifies_its_game_and_a_refusal_nothing(postgres_db: str) -> N
 
 
 def test_a_server_that_cannot_be_reached_is_said_at_once_without_the_password() -> None:
-    started = time.monotonic()
     with pytest.raises(StoreError) as caught:
         PgStore("postgresql://ann:secret@127.0.0.1:9/club").load()
-    assert time.monotonic() - started < 5
+    # at once: libpq's own reason from the first connection, not the pool's "couldn't get a connection" after its wait
+    assert "Connection refused" in str(caught.value) and "couldn't get a connection" not in str(caught.value)
     assert "secret" not in str(caught.value) and "postgresql://ann@127.0.0.1:9/club" in str(caught.value)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from postgres_support import Backend
+from postgres_support import Backend, unlink_chains
 
 from referee.engine import Discarded, RollOff, Setup
 from referee.store import SCHEMA_VERSION, STAMP_SUFFIX, Store
@@ -104,16 +104,23 @@ def test_a_request_waits_until_answered_once_or_the_game_moves(backend: Backend)
     assert book(backend).requests(gid, seen + 1) == []  # the game moved: none can be made as asked
 
 
-def test_the_last_phone_action_is_recorded_replaced_and_forgotten(backend: Backend) -> None:
-    gid = new_game(backend.store())
-    other = new_game(backend.store())
+def test_the_last_phone_action_is_the_writes_own_and_any_other_write_ends_it(backend: Backend) -> None:
+    """A seat's action records, in its own transaction, that the seat may undo it; another seat's replaces it; any
+    other write (the terminal's) ends it and drops the corrections asked on the game as it was."""
+    store = backend.store()
+    gid = new_game(store)
+    other = new_game(store)
     assert book(backend).last_action(gid) is None
-    book(backend).record_action(gid, 3, "Ann")
-    book(backend).record_action(gid, 4, "Bob")
-    book(backend).record_action(other, 3, "Ann")
+    store.act(gid, lambda g: g.apply(Discarded("Ann")), seat="Ann")
+    assert book(backend).last_action(gid) == (3, "Ann")
+    store.act(gid, lambda g: g.apply(Discarded("Bob")), seat="Bob")
+    store.act(other, lambda g: g.apply(Discarded("Ann")), seat="Ann")
     assert book(backend).last_action(gid) == (4, "Bob") and book(backend).last_action(other) == (3, "Ann")
-    book(backend).forget_action(gid)
+    book(backend).ask(gid, SeatRequest("r1", "Ann", "undo", 4))
+    book(backend).ask(other, SeatRequest("r1", "Bob", "undo", 3))
+    store.act(gid, lambda g: g.apply(Discarded("Ann")))  # the terminal's
     assert book(backend).last_action(gid) is None and book(backend).last_action(other) == (3, "Ann")
+    assert backend.sql("SELECT game_id FROM seat_requests") == [(other,)]
 
 
 def test_a_games_seats_go_with_it(backend: Backend) -> None:
@@ -123,8 +130,8 @@ def test_a_games_seats_go_with_it(backend: Backend) -> None:
     other = new_game(backend.store())
     for game in (gid, other):
         assert book(backend).take(game, "Ann", f"token-{game}", "csrf")
-        book(backend).ask(game, SeatRequest("r1", "Ann", "undo", 2))
-        book(backend).record_action(game, 2, "Ann")
+        backend.store().act(game, lambda g: g.apply(Discarded("Ann")), seat="Ann")
+        book(backend).ask(game, SeatRequest("r1", "Ann", "undo", 3))  # (a write drops the requests asked before it)
     statements = [f"DELETE FROM {table} WHERE game_id = ?" for table in ("events", "snapshots", "corrections", "redo")]
     statements.append("DELETE FROM games WHERE id = ?")
     if backend.kind == "sqlite":
@@ -154,6 +161,7 @@ def test_a_schema_5_file_gets_the_seat_tables(tmp_path: Path) -> None:
     gid = new_game(Store(db))
     Store(db).act(gid, lambda g: g.apply(Discarded("Ann")))
     with sqlite3.connect(db) as con:  # what issue 24's referee wrote: schema 5, no seats
+        unlink_chains(lambda sql, params: con.execute(sql, params).fetchall())
         con.executescript("DROP TABLE seats; DROP TABLE seat_requests; DROP TABLE phone_actions; "
                           "PRAGMA user_version = 5;")
     con.close()
@@ -166,7 +174,7 @@ def test_a_schema_5_file_gets_the_seat_tables(tmp_path: Path) -> None:
     con.close()
     assert SeatBook(Store(db)).take(gid, "Bob", "token", "csrf")  # a writer opens it: migrated, then seated
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
     con.close()
     assert Store(db).verify() == (1, 3, [])
 
@@ -179,6 +187,11 @@ def test_a_schema_5_postgresql_schema_is_read_as_it_is_then_migrated(postgres_db
     assert PG_NO_SCHEMA + len(PG_MIGRATIONS) == SCHEMA_VERSION  # each step one version
     gid = new_game(open_store(postgres_db))
     with psycopg.connect(postgres_db, autocommit=True) as conn:  # what the referee before schema 6 made
+        def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+            cursor = conn.execute(sql.replace("?", "%s").encode(), params)
+            return list(cursor.fetchall()) if cursor.description else []
+
+        unlink_chains(run)
         conn.execute("DROP TABLE seats, seat_requests, phone_actions")
         conn.execute("UPDATE uw_referee_meta SET value = '5' WHERE key = 'schema'")
     close_pools()  # a new process: it has not seen the schema yet

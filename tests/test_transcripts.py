@@ -20,6 +20,8 @@ from referee.cli import cli
 TRANSCRIPTS = Path(__file__).parent / "data" / "transcripts"
 CASES = sorted(p.stem for p in TRANSCRIPTS.glob("*.commands"))
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+#: A game's version: its event count, then a digest of its chain of events, whose times differ at every run.
+_VERSION = re.compile(r'("version": "\d+)-[0-9a-f]{16}"')
 
 
 def read_commands(name: str) -> list[tuple[str, str | None]]:
@@ -42,7 +44,7 @@ def run_transcript(name: str, db: Path) -> tuple[str, list[tuple[str, int, str]]
     for line, typed in read_commands(name):
         args = shlex.split(line)
         result = runner.invoke(cli, ["--db", str(db), *args], input=typed, catch_exceptions=False)
-        output = _TIME.sub("<time>", result.output)
+        output = _VERSION.sub(r'\1-<digest>"', _TIME.sub("<time>", result.output))
         parts.append(f"$ uw-referee {line}\n{output}[exit {result.exit_code}]\n")
         results.append((line, result.exit_code, result.output))
     return "".join(parts), results

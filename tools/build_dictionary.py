@@ -54,6 +54,7 @@ from tools.definitions import build_definitions
 from tools.frequencies import FOREIGN_LANGUAGES, Frequencies, open_frequencies
 from tools.gcide import DEFAULT_GCIDE, Gcide, GcideError, read_gcide
 from tools.glosses import DEFAULT_GLOSSES, Glosses, read_glosses
+from tools.records import write_records
 from tools.scowl import CATEGORIES, DEFAULT_OVERLAY, DEFAULT_SCOWL, RARE_SPELLINGS, SOURCE, SPELLINGS
 from tools.word_policy import (
     COMMON_ZIPF,
@@ -205,6 +206,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
         "files": {name: {"bytes": sizes[name], "sha256": digests[name]} for name in DATA_FILES},
         "checksum": checksum,
         "definitions": definitions,
+        "records": write_records(out),  # derived from the files above (tools/records.py)
     }
     (out / METADATA).write_text(json.dumps(metadata, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return metadata

@@ -30,7 +30,7 @@ from dictionaries.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The packages that speak: importing one registers its catalog.
-SPEAKING = ("dictionaries", "referee", "referee.board", "service", "unspeakable_words.click_i18n")
+SPEAKING = ("dictionaries", "referee", "referee.board", "referee.history", "service", "unspeakable_words.click_i18n")
 
 
 def registered_domains() -> tuple[tuple[str, str], ...]:

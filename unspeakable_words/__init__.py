@@ -6,4 +6,4 @@ engine in ``dictionaries``; this package stands beside them, so that the engine 
 """
 
 #: The project's version: the package, ``uw-referee --version`` and the service's ``service_version``.
-__version__ = "0.3.0"
+__version__ = "0.4.0"

@@ -65,6 +65,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     language.install(app)
     app.before_request(_late_body)
     app.register_blueprint(board)
+    from referee.board import records  # the table's history: a finished game's chart, the records
+
+    records.install(app)
     if app.config["BOARD_PLAYERS"] or app.config["BOARD_HOSTED"]:  # phones may play (--players); else it only reads
         from referee.board import players
 

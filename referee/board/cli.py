@@ -109,6 +109,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
     from referee.board.runtime import MAX_VIEWERS
     from referee.board.server import PER_ADDRESS, BoardServer
     from referee.board.source import BoardError, Source
+    from referee.cli_failures import run_store
+    from referee.store_format import require_postgres
     from referee.store_pg import is_database_url, shown_address
 
     path = db or (obj.db if obj else None)
@@ -116,6 +118,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
         from referee.store import default_db_path
 
         path = str(default_db_path())
+    if is_database_url(path):  # one line naming the postgres extra when psycopg is not installed
+        run_store(require_postgres)
     pinned = game_id if game_id is not None else (obj.game if obj else None)
     check_port(host, port)
     os.environ["UW_BOARD_DB"] = str(path)

@@ -39,12 +39,17 @@ OPENAPI: dict[str, Any] = {
                                                           "status": {"type": "integer"},
                                                           "detail": {"type": "string"}}},
             "Game": {"type": "object", "properties": {"game": {"type": "integer"}, "events": {"type": "integer"},
+                                                       "version": {"$ref": "#/components/schemas/Version"},
                                                        "phase": {"type": "string"}, "over": {"type": "boolean"},
                                                        "waiting": {"type": "object"}, "seat": {"type": ["string", "null"]},
                                                        "your_turn": {"type": "boolean"},
                                                        "can_undo": {"type": "boolean"},
                                                        "recent": {"type": "array", "items": {"type": "string"},
                                                                   "description": "The last actions, newest first"}}},
+            "Version": {"type": "string", "pattern": "^[0-9]{1,9}-[0-9a-f]{16}$",
+                        "description": "The game's version: its event count and a digest of its chain of events (the "
+                                       "board's event-stream id). Every read returns it; every write sends the one it "
+                                       "was decided on as seen, and is refused (409) on any other."},
         },
     },
     "paths": {
@@ -126,7 +131,7 @@ OPENAPI: dict[str, Any] = {
                      "description": "With the cookie, the X-CSRF-Token header must carry the seat's CSRF token.",
                      "requestBody": {"content": {"application/json": {"schema": {
                          "type": "object", "required": ["action", "seen"],
-                         "properties": {"action": {"enum": sorted(ACTIONS)}, "seen": {"type": "integer"},
+                         "properties": {"action": {"enum": sorted(ACTIONS)}, "seen": {"$ref": "#/components/schemas/Version"},
                                         "word": {"type": "string"}, "roll": {"type": "integer"},
                                         "letters": {"type": "string"}, "skip": {"type": "boolean"}}}}}},
                      "responses": {"200": {"description": "The game after the action, with its notes"},

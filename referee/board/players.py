@@ -11,8 +11,8 @@ moved since is refused with 409 naming what happened. The API's document is ``re
 from __future__ import annotations
 
 import hmac
-import logging
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -25,7 +25,6 @@ from referee.board.seats import (
     ACTIONS,
     ASKABLE,
     COOKIE_PREFIX,
-    TURN_ACTIONS,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
     Problem,
@@ -43,6 +42,8 @@ from referee.board.seats import (
     require_host,
     seat_book,
     seat_for,
+    seat_key,
+    seat_refused,
     store_problem,
     tables,
 )
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
     from referee.engine import Game
 
 players = Blueprint("players", __name__)
-log = logging.getLogger(__name__)
 #: The last actions a phone shows (newest first).
 PHONE_RECENT = 3
 
@@ -70,8 +70,10 @@ players.register_error_handler(Problem, problem_answer)
 
 def _store_errors() -> None:
     from referee.store import StoreError
+    from referee.store_format import SeatRefused
 
     players.register_error_handler(StoreError, store_problem)
+    players.register_error_handler(SeatRefused, lambda exc: problem_answer(seat_refused(exc.kind)))
 
 
 _store_errors()
@@ -148,43 +150,54 @@ def list_seats(game_id: int) -> Any:
 
 # -- reading and judging --------------------------------------------------------------------------
 
-def game_view(game_id: int, game: Any, seat: Seat | None = None, can_undo: bool | None = None) -> dict[str, Any]:
-    """A game as a phone needs it: the state, the last event's number, what it waits for and the last actions
-    (newest first, in the request's language, as the board shows them). ``can_undo``: whether the seat may undo
-    the last action, when the caller knows it (else the store is asked)."""
+def game_view(game_id: int, game: Any, seat: str | None = None, can_undo: bool = False) -> dict[str, Any]:
+    """A game as a phone needs it: the state, its version (what the next write sends as ``seen``), what it waits
+    for and the last actions (newest first, in the request's language, as the board shows them), from what the
+    store's read or write returned (no read of its own). ``can_undo``: whether the seat may undo the last action."""
     from referee.actions import waiting
 
     state = game.state
     w = waiting(state)
-    rt = runtime(current_app)
-    rt.watcher.poll()  # the board's own copy of the game, caught up with the write just made (once per answer)
-    try:
-        shown = rt.feed(game_id).shown()
-        recent = list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
-    except BoardError:
-        recent = []
-    return {"game": game_id, "events": game.count, "undos": game.generation, "phase": state.phase.value,
-            "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
+    return {"game": game_id, "version": game.version, "events": game.count, "undos": game.generation,
+            "phase": state.phase.value, "over": state.is_over(), "winner": state.winner, "dice": state.setup.dice,
             "players": [{"name": p.name, "score": p.score, "hand": p.hand, "left": p.left} for p in state.players],
             "waiting": {"player": w.player, "text": sentence(say(w.text)), "word": w.word, "needs": w.needs,
                         "letters": w.letters},
-            "seat": seat.name if seat else None,
-            "your_turn": bool(seat and w.player and w.player.casefold() == seat.name.casefold()),
-            "can_undo": bool(seat and (_own_last(game_id, game, seat) if can_undo is None else can_undo)),
-            "recent": recent}
+            "seat": seat,
+            "your_turn": bool(seat and w.player and w.player.casefold() == seat.casefold()),
+            "can_undo": bool(seat and can_undo),
+            "recent": _recent(game_id, game)}
 
 
-def _own_last(game_id: int, game: Any, seat: Seat) -> bool:
-    last = seat_book().last_action(game_id)
-    return last is not None and last[0] == game.count and last[1] == seat.name
+def _recent(game_id: int, game: Any) -> list[str]:
+    """The last actions in words, newest first: the words the store keeps with the game's snapshot (read or written
+    with the game); only a game kept without them is asked of the board's own copy."""
+    from dictionaries.i18n import message_from_json
+    from referee.board.wording import action_words
+
+    if game.recent is not None:
+        try:
+            actions = [[message_from_json(note) for note in action] for action in game.recent]
+            said = [[note for note in action if note is not None] for action in actions]
+            if said == actions:  # every note readable (else: the board's copy)
+                return [action_words(list(a)) for a in reversed(said)][:PHONE_RECENT]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
+    rt = runtime(current_app)
+    rt.watcher.poll()
+    try:
+        shown = rt.feed(game_id).shown()
+        return list(reversed(shown.recent))[:PHONE_RECENT] if shown.game.count == game.count else []
+    except BoardError:
+        return []
 
 
 @players.get("/api/games/<int:game_id>/play")
 def read_for_seat(game_id: int) -> Any:
-    """The game as this seat sees it (the phone page's read)."""
-    seat = seat_for(game_id, write=False)
-    _gid, game = _game_or_404(game_id)
-    return jsonify(game_view(game_id, game, seat))
+    """The game as this seat sees it (the phone page's read): the seat and the game in one transaction."""
+    key = seat_key(game_id, write=False)
+    game, own = board_referee().call(lambda r: r.store.seat_look(game_id, key))
+    return jsonify(game_view(game_id, game, key.name, own))
 
 
 @players.get("/api/games/<int:game_id>/verdict")
@@ -229,108 +242,89 @@ def verdict(game_id: int) -> Any:
 
 @players.post("/api/games/<int:game_id>/actions")
 def act(game_id: int) -> Any:
-    """One action from a seat: ``{"action": "play", "word": "look", "roll": 7, "seen": 12}``."""
-    from referee import GameChanged, RulesError, Seen
+    """One action from a seat: ``{"action": "play", "word": "look", "roll": 7, "seen": "12-3f9a0c1b2d4e5f60"}``,
+    made by the referee's one write path in one transaction (the seat, the guard, the action, the seat's own-undo
+    right); its refusal says what happened (nothing is read before it to choose the words)."""
+    from referee import GameChanged, GameOver, RulesError
     from referee.actions import RequestError
+    from referee.engine import NotTheirTurn, NotYours
+    from referee.moves import Bind as BindMove
+    from referee.moves import CloseBinding, Discard, Play, Roll, Undo
 
     t = tables()
     limit_address(t, client_address())
-    seat = seat_for(game_id, write=True)
-    limit_seat(t, seat)
+    key = seat_key(game_id, write=True)
+    limit_seat(t, key)
     data = _body()
-    action, seen_n = _correction(data, tuple(sorted(ACTIONS)))
+    action, seen = _correction(data, tuple(sorted(ACTIONS)))
     roll = data.get("roll")
     if roll is not None and (not isinstance(roll, int) or isinstance(roll, bool)):
         raise Problem(400, "bad-roll", _("The roll is a whole number."))
-    ref = board_referee()
-    _gid, game = _game_or_404(game_id)
-    state = game.state
-    if state.is_over():
-        raise Problem(409, "game-over", sentence(say(state.waiting_for())))
-    seen = Seen(events=seen_n)
+    word = str(data.get("word", ""))[:40]
+    letters = data.get("letters")
+    moves: dict[str, Callable[[], Any]] = {
+        "play": lambda: Play(word, roll), "roll": lambda: Roll(roll, bool(data.get("skip"))),
+        "discard": lambda: Discard(str(letters)[:40] if letters else None), "bind_done": lambda: CloseBinding(),
+        "bind": lambda: BindMove(word), "undo": lambda: Undo()}
+    move = moves[action]()
     try:
-        ref.call(lambda r: r.store.check_seen(game_id, seen))
-    except GameChanged as exc:
-        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
-    current = state.current.name if state.current is not None else None
-    if action in TURN_ACTIONS and (current is None or current.casefold() != seat.name.casefold()):
-        raise Problem(403, "not-your-turn", _("It is not {seat}'s turn: {waiting}").format(
-            seat=seat.name, waiting=sentence(say(state.waiting_for()))))
-    if action == "undo" and not _own_last(game_id, game, seat):
+        result = board_referee().act(game_id, move, seat=key, seen=seen)
+    except NotYours as exc:
         raise Problem(403, "not-yours", _("{seat} can only undo their own last action, until the next player acts; "
-                                          "ask the host for any other undo.").format(seat=seat.name))
-    guard = Seen(events=seen_n, player=seat.name) if action in TURN_ACTIONS else seen
-    try:
-        if action == "play":
-            result = ref.play(ref.prepare(game_id, str(data.get("word", ""))[:40]), roll=roll, seen=guard)
-        elif action == "roll":
-            result = ref.roll(game_id, roll, skip=bool(data.get("skip")), seen=guard)
-        elif action == "discard":
-            letters = data.get("letters")
-            result = ref.discard(game_id, str(letters)[:40] if letters else None, seen=guard)
-        elif action == "bind_done":
-            result = ref.bind_done(game_id, seen=guard)
-        elif action == "bind":
-            result = ref.bind(ref.prepare(game_id, str(data.get("word", ""))[:40]), seat.name, seen=guard)
-        else:
-            result = ref.undo(game_id, 1, seen=guard)
+                                          "ask the host for any other undo.").format(seat=exc.seat)) from None
+    except GameOver as exc:
+        raise Problem(409, "game-over", sentence(say(message_of(exc)))) from None
+    except NotTheirTurn as exc:
+        raise Problem(403, "not-your-turn", sentence(say(message_of(exc)))) from None
     except GameChanged as exc:
-        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+        raise _moved(exc) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    recorded = _remember(game_id, None if action == "undo" else (result.game.count, seat.name))
-    view = game_view(game_id, result.game, seat, can_undo=action != "undo" and recorded)  # its own, just recorded
+    view = game_view(game_id, result.game, key.name, can_undo=action != "undo")  # its own: recorded in the write
     view["notes"] = [sentence(say(n)) for n in result.notes]
     return jsonify(view)
 
 
-def _remember(game_id: int, last: tuple[int, str] | None) -> bool:
-    """Record the phone's last action (None: forget it), after the action's own commit: when that fails, the action
-    stands all the same and is answered as made (a 503 would say nothing changed); the log says it. False then."""
-    from referee.store import StoreError
-
-    try:
-        if last is None:
-            seat_book().forget_action(game_id)
-        else:
-            seat_book().record_action(game_id, *last)
-    except StoreError as exc:
-        log.warning("game %s: the action was made, but its phone's record was not written: %s", game_id,
-                    say(message_of(exc)))
-        return False
-    return True
-
-
 # -- the host ------------------------------------------------------------------------------------
 
-def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, int]:
-    """The action a body names (one of ``allowed``) and the last event its sender saw."""
+def _correction(data: dict[str, Any], allowed: tuple[str, ...] = ("undo", "redo")) -> tuple[str, str]:
+    """The action a body names (one of ``allowed``) and the game's version its sender saw (``seen``)."""
+    from referee.store_format import version_count
+
     action = data.get("action")
     if action not in allowed:
         raise Problem(400, "bad-action", _("Unknown action {action}: one of {actions}.").format(
             action=repr(str(action)[:20]), actions=", ".join(sorted(allowed))))
-    seen_n = data.get("seen")
-    if not isinstance(seen_n, int) or isinstance(seen_n, bool) or not 0 <= seen_n < 2**31:  # the store's INTEGER
-        raise Problem(400, "no-seen", _("Say the number of the last event this page saw (\"seen\")."))
-    return str(action), seen_n
+    seen = data.get("seen")
+    if not isinstance(seen, str) or version_count(seen) is None:
+        raise Problem(400, "no-seen", _("Send \"seen\": the game's \"version\" as this page last read it (a string "
+                                        "such as \"12-3f9a0c1b2d4e5f60\"), not a number of events."))
+    return str(action), seen
 
 
 @players.post("/api/games/<int:game_id>/requests")
 def ask(game_id: int) -> Any:
-    """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": N}``."""
+    """A seat asks the host for a correction it may not make itself: ``{"action": "undo", "seen": VERSION}``
+    (refused with 409 when the game is no longer at that version)."""
+    from referee.store_format import version_count
+
     t = tables()
     limit_address(t, client_address())
     seat = seat_for(game_id, write=True)
     data = _body()
-    action, seen_n = _correction(data, ASKABLE)
+    action, seen = _correction(data, ASKABLE)
     roll = data.get("roll")
     if action == "amend" and (not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 20):
         raise Problem(400, "bad-roll", _("The roll is a whole number from 1 to 20."))
-    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, seen_n, roll if action == "amend" else None)
+    asked = SeatRequest(secrets.token_urlsafe(8), seat.name, action, version_count(seen) or 0,
+                        roll if action == "amend" else None, seen)
     kept = seat_book().ask(game_id, asked)  # one per seat and kind: the same again is the one already waiting
+    if kept is None:
+        raise Problem(409, "game-moved", _("The game changed since this page read it; nothing was asked. Look "
+                                           "again, then ask."))
     if kept.id == asked.id:
         _tell_the_terminal(game_id, asked)
-    answer = jsonify(request=kept.id, seat=seat.name, action=action, seen=kept.seen, roll=kept.roll)
+    answer = jsonify(request=kept.id, seat=seat.name, action=action, seen=seen, roll=kept.roll)
     answer.status_code = 202 if kept.id == asked.id else 200
     return answer
 
@@ -366,7 +360,7 @@ def answer_request(game_id: int, rid: str) -> Any:
     if not confirm:
         return Response(status=204)
     try:
-        return _correct(game_id, asked.action, asked.seen, asked)
+        return _correct(game_id, asked.action, asked.version or "", asked)
     except Problem as problem:
         if problem.status != 409:  # the game moved: the request is stale; anything else: it waits to be tried again
             seat_book().ask(game_id, asked)
@@ -378,33 +372,39 @@ def answer_request(game_id: int, rid: str) -> Any:
 
 @players.post("/api/games/<int:game_id>/corrections")
 def correct(game_id: int) -> Any:
-    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen": N}``
-    takes back or puts back the last action, whoever took it."""
+    """The host's corrections (``Authorization: Bearer <host secret>``): ``{"action": "undo"|"redo", "seen":
+    VERSION}`` takes back or puts back the last action, whoever took it."""
     require_host(_("Only the host can undo or redo another player's action."))
-    action, seen_n = _correction(_body())
-    return _correct(game_id, action, seen_n)
+    action, seen = _correction(_body())
+    return _correct(game_id, action, seen)
 
 
-def _correct(game_id: int, action: str, seen_n: int, asked: SeatRequest | None = None) -> Any:
-    from referee import GameChanged, RulesError, Seen
+def _correct(game_id: int, action: str, seen: str, asked: SeatRequest | None = None) -> Any:
+    """The host's correction, by the referee's one write path on the version ``seen`` (the write ends any seat's
+    own-undo right and the other requests, in its transaction)."""
+    from referee import GameChanged, RulesError
     from referee.actions import RequestError
+    from referee.moves import Amend, Leave, Redo, Undo
 
-    ref = board_referee()
-    _game_or_404(game_id)
-    seen = Seen(events=seen_n)
+    if action == "leave" and asked is not None:
+        move: Any = Leave(asked.seat)
+    elif action == "amend" and asked is not None and asked.roll is not None:
+        move = Amend(asked.roll)
+    else:
+        move = Undo() if action == "undo" else Redo()
     try:
-        if action == "leave" and asked is not None:
-            result: Any = ref.leave(game_id, asked.seat, seen=seen)
-        elif action == "amend" and asked is not None and asked.roll is not None:
-            result = ref.amend(game_id, asked.roll, seen=seen)
-        else:
-            result = (ref.undo if action == "undo" else ref.redo)(game_id, 1, seen=seen)
+        result = board_referee().act(game_id, move, seen=seen)
     except GameChanged as exc:
-        raise Problem(409, "game-moved", sentence(say(message_of(exc)))) from None
+        raise _moved(exc) from None
     except (RulesError, RequestError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
-    _remember(game_id, None)
     return jsonify(game_view(game_id, result.game))
+
+
+def _moved(exc: Exception) -> Problem:
+    """A write decided on a version the game has left: 409, what happened meanwhile, and that nothing changed."""
+    return Problem(409, "game-moved", _("{happened} Nothing was changed.").format(
+        happened=sentence(say(message_of(exc)))))
 
 
 @players.get("/host")
@@ -423,13 +423,13 @@ def host_view(game_id: int) -> Any:
     require_host(_("Only the host can release a seat."))
     _gid, game = _game_or_404(game_id)
     book = seat_book()
-    view = game_view(game_id, game)
+    view = game_view(game_id, game, None, False)
     view["join"] = join_box(game_id)
     view["current"] = _current_game()
     taken = book.taken(game_id)
     view["seats"] = [{"seat": p.name, "taken": p.name.casefold() in taken} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": a.seen, "roll": a.roll}
-                        for a in book.requests(game_id, game.count)]
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": a.action, "seen": game.version, "roll": a.roll}
+                        for a in book.requests(game_id, game.count)]  # (a write drops them: all on this version)
     return jsonify(view)
 
 

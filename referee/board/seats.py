@@ -311,6 +311,34 @@ def seat_for(game_id: int, *, write: bool) -> Seat:
     return Seat(kept.game, kept.name, token)
 
 
+def seat_key(game_id: int, *, write: bool) -> Any:
+    """The seat the request names, without reading anything: its token's digest (``Authorization: Bearer`` or the
+    seat's cookie) and, for a cookie's write, the digest of the CSRF token it carried (``X-CSRF-Token``). The store
+    finds the seat in the same transaction that reads or writes the game (``referee.store_format.SeatKey``)."""
+    from referee.store_format import SeatKey
+    from referee.store_seats import digest
+
+    header = request.headers.get("Authorization", "")
+    token, by_cookie = None, False
+    if header.startswith("Bearer "):
+        token = header[7:].strip()
+    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
+        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
+    if not token:
+        raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
+    if len(token) > MAX_TOKEN or not token.isascii():  # no seat's token is other text
+        raise seat_refused("bad-token")
+    csrf = digest(request.headers.get(CSRF_HEADER, "")) if write and by_cookie else None
+    return SeatKey(digest(token), csrf)
+
+
+def seat_refused(kind: str) -> Problem:
+    """The store's refusal of a seat's request (``SeatRefused``): no seat of this game, or no CSRF token."""
+    if kind == "csrf":
+        return Problem(403, "csrf", _("This request lacks the page's CSRF token (X-CSRF-Token); reload the page."))
+    return Problem(401, "bad-token", _("This seat's token is not valid for this game; take a seat again."))
+
+
 def is_host(game: int | None = None) -> bool:
     """True when the request carries the host secret (``Authorization: Bearer <host secret>``); on a hosted board
     also the host token of the game the request names (``table_token``: that game's, no other's)."""
@@ -396,9 +424,10 @@ def _hold(seconds: float) -> None:
         gevent.sleep(seconds)
 
 
-def limit_seat(t: Tables, seat: Seat) -> None:
-    """Refuse an action from a seat that has posted too many in the last window (429)."""
-    if t.limited("seat:" + seat.token, SEAT_ACTIONS, WINDOW_SECONDS):
+def limit_seat(t: Tables, seat: Any) -> None:
+    """Refuse an action from a seat (its token, or its digest) that has posted too many in the last window (429)."""
+    key = seat.token if isinstance(seat, Seat) else seat.token_sha256
+    if t.limited("seat:" + key, SEAT_ACTIONS, WINDOW_SECONDS):
         raise Problem(429, "rate-limit", _("Too many actions from this seat: wait a few seconds."))
 
 

@@ -20,6 +20,7 @@ from referee.actions import history_notes
 from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
+from referee.store_format import version_of
 from referee.store_pg import is_database_url, open_store, shown_address
 
 #: How often the watcher asks SQLite whether another connection committed (seconds).
@@ -46,6 +47,7 @@ class Shown:
     game: Game
     actions: list[list[str]]   # the last actions, oldest first: each one's notes, in the engine's words
     updated_at: str
+    version: str | None = None  # the game's version (``referee.store_format.version_of``), None before schema 4
 
     @property
     def state(self) -> State:
@@ -145,7 +147,9 @@ class Feed:
             raise self.problem
         assert self.game is not None and self.id is not None
         actions = list(self.actions)[-self.recent:] if self.recent > 0 else []
-        return Shown(self.id, self.game, actions, self.updated)
+        digest = self._last[2] if self._last is not None else None
+        version = version_of(self.id, self.game.count, digest) if digest is not None else None
+        return Shown(self.id, self.game, actions, self.updated, version)
 
     def head(self) -> str | None:
         """What tells the game as shown from any other: its number and the chain digest of its last event (which

@@ -25,6 +25,7 @@ from flask import (
 from dictionaries.i18n import _, language, message_of, msg, ngettext, say
 from dictionaries.rules import PAWNS
 from referee.board.language import speaking
+from referee.board.records import history_html, records_html
 from referee.board.runtime import Render, runtime
 from referee.board.source import (
     BoardError,
@@ -87,6 +88,7 @@ def board_context(shown: Shown) -> dict[str, Any]:
         "options": options, "pawn_count": PAWNS, "setup": state.setup, "deck": deck_words(state.setup.deck),
         "dice": _("physical") if state.setup.dice == "physical" else _("virtual"),
         "join": _join(shown.id) if not over else None,
+        "history": history_html(shown.id, shown.updated_at, shown.game.count) if over else None,  # the chart
     }
 
 
@@ -209,7 +211,7 @@ def games() -> Any:
     found = _source().games()
     rows = [{"id": g.id, "players": ", ".join(g.players), "updated": when(g.updated_at),
              "state": _phase_words(g.phase, g.winner)} for g in found]
-    return render_template("games.html", rows=rows, title=_("Games"), nav="games")
+    return render_template("games.html", rows=rows, title=_("Games"), nav="games", records=records_html(found))
 
 
 def when(stamp: str) -> str:
@@ -475,10 +477,10 @@ def _game_json(shown: Shown) -> dict[str, Any]:
     state = shown.state.to_dict()
     if "waiting_for" in state:
         state["waiting_for"] = say(shown.state.waiting_for())
-    # ``events``: the number of the game's last event, which a program acting on the game (board --players)
-    # sends back as what it saw.
+    # ``version``: the game's version, which a program acting on the game (board --players) sends back as what it
+    # saw (``seen``); ``events``: the number of its events.
     return {"game": shown.id, "updated_at": shown.updated_at, **state, "recent": shown.recent,
-            "events": shown.game.count}
+            "events": shown.game.count, "version": shown.version}
 
 
 @board.get("/api/games")

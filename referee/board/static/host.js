@@ -83,7 +83,7 @@
 
   function correct(action) {
     if (!view) { return; }
-    request("POST", api + "/corrections", { action: action, seen: view.events }).then(function (r) {
+    request("POST", api + "/corrections", { action: action, seen: view.version }).then(function (r) {
       say(r.ok ? "" : r.data.detail, !r.ok);
       read();
     });

@@ -82,7 +82,7 @@
   function act(body) {
     if (busy || !view) { return; }
     busy = true;
-    body.seen = view.events;
+    body.seen = view.version;
     request("POST", api + "/actions", body).then(function (r) {
       busy = false;
       if (r.ok) {
@@ -153,7 +153,7 @@
   $("undo-button").addEventListener("click", function () { act({ action: "undo" }); });
   function askHost(body) {
     if (!view) { return; }
-    body.seen = view.events;
+    body.seen = view.version;
     request("POST", api + "/requests", body).then(function (r) {
       say(r.ok ? $("ask-undo").dataset.asked : r.data.detail, !r.ok);
     });
