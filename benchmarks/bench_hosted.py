@@ -26,7 +26,7 @@ What one run of N tables does, per backend:
   and streams move to the other one); ``pg-restart`` stops the cluster (immediate mode) and starts it again
   after ``--fault-seconds``; ``netcut`` runs the second replica inside a network namespace and takes its link to
   the database down for ``--fault-seconds`` (its phones reach it through the namespace's other link and name
-  themselves in X-Forwarded-For, ``UW_BOARD_PROXIES=1``).
+  themselves in X-Forwarded-For, ``UW_BOARD_PROXIES=127.0.0.1``).
 
 Figures: actions per second (done), p50 and p99 action latency (first post to the answer), p50 and p99 commit to
 viewer (post to the moment each of the 4 streams delivered the board that names the next player: an upper bound
@@ -85,7 +85,7 @@ class Run:
         replicas = self.args.replicas if self.kind == "postgresql" else 1
         flags = ("--hosted",) if self.args.hosted else ("--players",)
         if self.fault == "netcut":
-            env["UW_BOARD_PROXIES"] = "1"
+            env["UW_BOARD_PROXIES"] = "127.0.0.1"
             self.namespace = Namespace()
         found: list[Replica] = []
         for i in range(replicas):
@@ -202,10 +202,12 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
     from referee.board.seats import join_code
     from referee.engine import RollOff, Setup
     from referee.store_pg import close_pools, open_store
+    from referee.store_seats import SeatBook
 
     store = open_store(db)
     games = [store.create(Setup(players=PLAYERS, card_accounting=False), lambda g: g.apply(RollOff(first=PLAYERS[0]))
                           )[0] for _ in range(count)]
+    salts = {game: SeatBook(store).salt(game) or "" for game in games}  # each table's code is made from its salt
     close_pools()
     run = Run(kind, db, count, args, cluster)
     limit = args.limit or (args.seconds * 3 + 120 + count / 5)
@@ -214,7 +216,7 @@ def run_one(kind: str, db: str, count: int, args: argparse.Namespace, cluster: C
     marks: dict[str, float] = {}
     try:
         clients = Clients(run.start())
-        tables = [Table(game, i % len(run.servers), join_code(SECRET, game), 4 * i) for i, game in enumerate(games)]
+        tables = [Table(game, i % len(run.servers), join_code(SECRET, game, salts[game]), 4 * i) for i, game in enumerate(games)]
         watchdog.start()
         began = time.monotonic()
         asyncio.run(seat_all(clients, tables))

@@ -324,7 +324,8 @@ def verify_lines(path: str, games: int, events: int, problems: list[str]) -> lis
     return [_("Damage found in {path} ({games} and {events} checked):").format(path=shown(path), games=counted,
                                                                                events=counted_events),
             *(f"  - {shown(say(problem))}" for problem in problems),
-            _("Nothing was changed. Restore the file from a backup, or start a damaged game again from an earlier "
+            _("Nothing was changed. Stop any board serving the file, then restore it from a backup, or start a "
+              "damaged game again from an earlier "
               "'uw-referee export'; the undamaged games can still be exported ('uw-referee export --game N').")]
 
 

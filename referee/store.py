@@ -158,7 +158,8 @@ class Store:
             game = self._replay(conn, gid)
             if version >= 2 and self._snapshot(conn, gid) not in (None, json.loads(dumps(game.state.to_snapshot()))):
                 raise Damaged(msg("game {game} in {path} is damaged (its saved state does not match its events); "
-                                     "the file was left untouched. Restore a backup, or export the other games and "
+                                     "the file was left untouched. Stop any board serving it, then restore a backup, or "
+                                     "export the other games and "
                                      "start a new file", game=gid, path=self.path))
 
     def _game_problems(self, conn: sqlite3.Connection, game_id: int) -> list[Message]:
@@ -257,7 +258,8 @@ class Store:
                 if found is None and row is not None and not row[5]:
                     found = msg("its saved state or summary was changed after it was written")
                 if found is not None:
-                    problem = msg("game {game} in {path} is damaged: {problem}. Restore the file from a backup, or "
+                    problem = msg("game {game} in {path} is damaged: {problem}. Stop any board serving the file, "
+                                  "then restore it from a backup, or "
                                   "start again from an earlier 'uw-referee export'; 'uw-referee verify' lists all the "
                                   "damage", game=gid, path=self.path, problem=found)
             kept = self._kept(conn, gid, "view")
@@ -478,8 +480,8 @@ class Store:
         return self._walk(conn, game_id, 0, None)[2]
 
     def _damaged(self, game_id: int, problem: Message) -> StoreError:
-        return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Restore the file from "
-                              "a backup, or start again from an earlier 'uw-referee export'; 'uw-referee verify' "
+        return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Stop any board "
+                              "serving the file, then restore it from a backup, or start again from an earlier 'uw-referee export'; 'uw-referee verify' "
                               "lists all the damage", game=game_id, path=self.path, problem=problem))
 
     def _check_game(self, conn: sqlite3.Connection, game_id: int) -> None:

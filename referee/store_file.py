@@ -122,8 +122,8 @@ class SQLiteFile:
             return msg("{path} is not a readable uw-referee database ({why}); it was left untouched", path=self.path,
                        why=text)
         if code.startswith("SQLITE_CORRUPT"):
-            return msg("{path} is damaged and cannot be read ({why}); it was left untouched. Restore a backup, or move "
-                       "it aside and start a new file", path=self.path, why=text)
+            return msg("{path} is damaged and cannot be read ({why}); it was left untouched. Stop any board "
+                       "serving it, then restore a backup, or move it aside and start a new file", path=self.path, why=text)
         if code == "SQLITE_FULL" or (code.startswith("SQLITE_IOERR") and self.disk_full()):
             return msg("the disk holding {path} is full: nothing was changed; free some space and try again",
                        path=self.path)
@@ -217,8 +217,8 @@ class SQLiteFile:
         rows = conn.execute("PRAGMA quick_check(1)").fetchall()
         if rows != [("ok",)]:
             detail = " ".join(str(rows[0][0] if rows else "no answer").split())
-            raise Damaged(msg("{path} is damaged (SQLite's quick_check: {detail}); it was left untouched. Restore a "
-                              "backup, or move it aside and start a new file", path=self.path, detail=detail))
+            raise Damaged(msg("{path} is damaged (SQLite's quick_check: {detail}); it was left untouched. Stop any "
+                              "board serving it, then restore a backup, or move it aside and start a new file", path=self.path, detail=detail))
 
     def integrity_problems(self, conn: sqlite3.Connection) -> list[Message]:
         """SQLite's integrity check, each problem in words (none when the file is whole)."""

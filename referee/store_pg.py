@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from dictionaries.i18n import msg
 from referee.store import Store
 from referee.store_format import NoGame, StoreError, require_postgres
-from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
+from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
 from referee.store_sql import POSTGRESQL, POSTGRESQL_WRITE
 
 TYPE_CHECKING = False  # typing is not loaded on the quick path (``uw-referee status`` chooses its store here)
@@ -111,6 +111,7 @@ PG_MIGRATIONS: list[str | Callable[[Any], None]] = [
     SEATS_SCHEMA,
     # Version 7: linked chains, as SQLite's version 7 (``link_chains``, the same step).
     link_chains,
+    PG_SCHEMA_8,  # version 8: a salt per game, one waiting request per seat and kind, the shared limits
 ]
 #: PostgreSQL schemas at version 5 of the SQLite store's numbering (PG_MIGRATIONS[0] reaches it).
 PG_FIRST_SCHEMA = 5

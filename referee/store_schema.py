@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 APPLICATION_ID = 0x55575246  # "UWRF": marks the file as ours
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 #: Schema 6 on both backends: the seats a board gave (the player's name casefolded and as shown, the SHA-256 of its
 #: token and of its CSRF token: never a token itself), the corrections a seat asked the host for, and the last action
@@ -44,6 +44,39 @@ SEATS_SCHEMA = """
         events INTEGER NOT NULL,
         seat TEXT NOT NULL
     )
+    """
+
+#: Schema 8 on SQLite: the games table again, with numbers never reused and a salt per game (MIGRATIONS[7]).
+IDS_NEVER_REUSED = """
+    CREATE TABLE games_v7 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        summary TEXT,
+        salt TEXT NOT NULL DEFAULT (lower(hex(randomblob(16))))
+    );
+    INSERT INTO games_v7 (id, created_at, updated_at, summary, salt)
+        SELECT id, created_at, updated_at, summary, '' FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_v7 RENAME TO games;
+    CREATE INDEX games_by_activity ON games(updated_at, id);
+    DELETE FROM seat_requests WHERE rowid NOT IN (SELECT min(rowid) FROM seat_requests GROUP BY game_id, seat, action);
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
+    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
+                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
+    """
+
+#: Schema 8 on PostgreSQL (``store_pg.PG_MIGRATIONS``): the salt, as SQLite's (an identity never gives a number
+#: twice already: the games written before keep '' and so their join codes, each new one gets 122 random bits), one
+#: waiting request per seat and kind, the replicas' shared limits.
+PG_SCHEMA_8 = """
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS salt TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ALTER COLUMN salt SET DEFAULT replace(gen_random_uuid()::text, '-', '');
+    DELETE FROM seat_requests a USING seat_requests b WHERE a.game_id = b.game_id AND a.seat = b.seat
+        AND a.action = b.action AND a.ctid > b.ctid;
+    CREATE UNIQUE INDEX IF NOT EXISTS one_request_per_seat_and_kind ON seat_requests(game_id, seat, action);
+    CREATE TABLE IF NOT EXISTS rate_limits (key TEXT NOT NULL, slot BIGINT NOT NULL, hits INTEGER NOT NULL,
+                                            until DOUBLE PRECISION NOT NULL, PRIMARY KEY (key, slot))
     """
 
 #: Migrations: MIGRATIONS[n] takes a database at version n to version n + 1.
@@ -107,6 +140,13 @@ MIGRATIONS: list[str] = [
     # Version 7: linked chains (``store_format.Linked``), so that a write checks and carries on a game's chain from
     # its last event instead of reading every event. No table changes: ``link_chains`` fills in the digests.
     "",
+    # Version 8: a game's number is never given again (AUTOINCREMENT: a purged game's number was the next game's,
+    # and so were its join code and host token), and each game has a random salt that its code and host token are
+    # made from (``referee.board.seats.join_code``). The games written before keep the salt '' and so their codes.
+    # And one correction waits per seat and kind (one seat had sent 240 in 2 s, each printed on the terminal), and
+    # the limits every replica shares (wrong join codes, tables started) are counted here (``SeatBook.hit``).
+    # SQLite cannot add AUTOINCREMENT in place: the table is made again (foreign keys off meanwhile, ``migrate``).
+    IDS_NEVER_REUSED,
 ]
 
 
@@ -219,6 +259,8 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
         return
     if version:
         verify(conn, version)
+    keys = conn.execute("PRAGMA foreign_keys").fetchone()[0]
+    conn.execute("PRAGMA foreign_keys=OFF")  # a table made again (version 8) is dropped: no cascade, no refusal
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
@@ -232,9 +274,13 @@ def migrate(conn: sqlite3.Connection, verify: Callable[[sqlite3.Connection, int]
                 _fill_recent(conn)
             if step == 6:
                 link_chains(conn)
+        if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+            raise sqlite3.IntegrityError("a row refers to a game that is not there")
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         rollback(conn)
         raise
+    finally:
+        conn.execute(f"PRAGMA foreign_keys={'ON' if keys else 'OFF'}")

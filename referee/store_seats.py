@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+import time
 from dataclasses import dataclass, field
 
 from referee.store_format import now
@@ -97,22 +99,37 @@ class SeatBook:
         with self.store._transaction(write=False) as conn:
             return {str(seat) for (seat,) in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
 
+    def salt(self, game_id: int) -> str | None:
+        """The game's random salt (schema 8), which its join code and host token are made from ('' for a game
+        written before); None when there is no such game (never there, or purged)."""
+        if not 0 < game_id < 2**63:
+            return None
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT salt FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     # -- the corrections asked for ----------------------------------------------------------------
 
-    def ask(self, game_id: int, asked: SeatRequest) -> bool:
+    def ask(self, game_id: int, asked: SeatRequest) -> SeatRequest | None:
         """Keep a correction a seat asked for until the host answers it or the game moves on (every write to the game
-        drops its requests: ``Store._seat_wrote``). False, nothing kept, when the game is no longer at the version
-        the seat asked on (``asked.version``, when given)."""
+        drops its requests: ``Store._seat_wrote``): the request kept, ``asked`` or the one of this seat and kind
+        already waiting (one per seat and kind, by the table's unique key; one asked on an earlier state of the game
+        gives way to the new one). None, nothing kept, when the game is no longer at the version the seat asked on
+        (``asked.version``, when given)."""
         with self.store._transaction() as conn:
             # The game's row first (PostgreSQL: locked, as a write locks it): a write in flight commits before the
             # version is read, so a request is never kept on a version that write has already left.
             self.store._resolve(conn, game_id)
             if asked.version is not None and self.store._version_now(conn, game_id) != asked.version:
-                return False
+                return None
+            conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seat = ? AND action = ? AND seen <> ?",
+                         (game_id, asked.seat, asked.action, asked.seen))
             conn.execute("INSERT INTO seat_requests (game_id, id, seat, action, seen, roll, at) VALUES "
-                         "(?, ?, ?, ?, ?, ?, ?)",
+                         "(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, action) DO NOTHING",
                          (game_id, asked.id, asked.seat, asked.action, asked.seen, asked.roll, now()))
-        return True
+            row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND seat = ? "
+                               "AND action = ?", (game_id, asked.seat, asked.action)).fetchone()
+        return asked if row is None else _request(row)
 
     def answer(self, game_id: int, rid: str) -> SeatRequest | None:
         """Take the request out to answer it: None when there is none (already answered, by this process or
@@ -138,6 +155,29 @@ class SeatBook:
             rows = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? "
                                 "ORDER BY at, id", (game_id,)).fetchall()
         return [_request(row) for row in rows]
+
+    # -- the limits every board process shares ----------------------------------------------------
+
+    def hit(self, key: str, seconds: float) -> int:
+        """Count one hit of ``key`` (a limit's key: ``wrong-code:ADDRESS``) in the current window of ``seconds``;
+        the hits of the window so far, this one included, whichever board process counted them. Windows past their
+        end are deleted now and then (one hit in 64)."""
+        at = time.time()
+        slot = int(at // seconds)
+        with self.store._transaction(create=True) as conn:  # the first table's start may come first
+            row = conn.execute("INSERT INTO rate_limits (key, slot, hits, until) VALUES (?, ?, 1, ?) ON CONFLICT "
+                               "(key, slot) DO UPDATE SET hits = rate_limits.hits + 1 RETURNING hits",
+                               (key, slot, (slot + 1) * seconds)).fetchone()
+            if secrets.randbelow(64) == 0:
+                conn.execute("DELETE FROM rate_limits WHERE until < ?", (at,))
+        return int(row[0]) if row else 1
+
+    def hits(self, key: str, seconds: float) -> int:
+        """The hits of ``key`` in the current window of ``seconds`` (counts none)."""
+        slot = int(time.time() // seconds)
+        with self.store._transaction(write=False) as conn:
+            row = conn.execute("SELECT hits FROM rate_limits WHERE key = ? AND slot = ?", (key, slot)).fetchone()
+        return int(row[0]) if row else 0
 
     # -- the last phone action --------------------------------------------------------------------
 

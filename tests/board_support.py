@@ -191,3 +191,31 @@ def free_port_everywhere() -> int:
         s.bind(("0.0.0.0", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def game_code(db: Path | str, secret: str, game: int) -> str:
+    """The join code of ``game`` in ``db`` under ``secret``: made from its number and its salt, kept with it."""
+    from referee.board.seats import join_code
+
+    return join_code(secret, game, _salt(db, game))
+
+
+def game_host_token(db: Path | str, secret: str, game: int) -> str:
+    """The host token of ``game`` in ``db`` on a hosted board with ``secret``."""
+    from referee.board.seats import table_token
+
+    return table_token(secret, game, _salt(db, game))
+
+
+def _salt(db: Path | str, game: int) -> str:
+    from referee.store_pg import close_pools, open_store
+    from referee.store_seats import SeatBook
+
+    store = open_store(str(db), read_only=True)
+    try:
+        salt = SeatBook(store).salt(game)
+    finally:
+        store.close()
+        close_pools()  # no connection of the test's kept open: a test may restart the server next
+    assert salt is not None, f"no game {game} in {db}"
+    return salt

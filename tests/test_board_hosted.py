@@ -9,14 +9,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from board_support import wait_until
+from board_support import game_code, game_host_token, wait_until
 from cli_support import run
 from click.testing import CliRunner
 from postgres_support import Backend
 
 from referee.board.app import create_app
 from referee.board.runtime import runtime
-from referee.board.seats import join_code, table_token
+from referee.board.seats import join_code
 from referee.cli import cli
 from referee.retention import expired, older_than
 from referee.store_format import GameSummary
@@ -91,10 +91,10 @@ def test_a_table_started_from_the_form_opens_with_its_links(backend: Backend, ap
                                           "level": "60", "card_accounting": "on"})
     html = answer.get_data(as_text=True)
     assert answer.status_code == 201, html
-    code = join_code(HOST, 1)
+    code = game_code(backend.url, HOST, 1)
     assert f'href="http://tables.example/games/1?code={code}"' in html
     assert f"http://tables.example/games/1/join?code={code}" in html
-    assert f"http://tables.example/games/1/host?code={code}#{table_token(HOST, 1)}" in html
+    assert f"http://tables.example/games/1/host?code={code}#{game_host_token(backend.url, HOST, 1)}" in html
     setup = backend.store().setup(1)[1]
     assert setup.players == ("Ann", "Bob") and setup.target == 50 and setup.dice == "physical"
     assert setup.options.oath and setup.options.last_words and not setup.options.spell_binding
@@ -116,7 +116,8 @@ def test_a_table_started_from_the_form_opens_with_its_links(backend: Backend, ap
 def test_the_api_starts_a_table_with_the_same_set_up_as_new(backend: Backend, apps: list[Any]) -> None:
     client = hosted_client(backend, apps)
     made = start(client, "Ann", "Bob", "Cy", options=["spell_binding"], deck="standard", target=80)
-    assert made["game"] == 1 and made["code"] == join_code(HOST, 1) and made["host_token"] == table_token(HOST, 1)
+    assert made["game"] == 1 and made["code"] == game_code(backend.url, HOST, 1)
+    assert made["host_token"] == game_host_token(backend.url, HOST, 1)
     assert made["join"].endswith(f"/games/1/join?code={made['code']}") and made["keep_days"] == 30
     assert made["host"].endswith(f"#{made['host_token']}")
     setup = backend.store().setup(1)[1]

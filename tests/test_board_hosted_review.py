@@ -289,7 +289,7 @@ def test_behind_a_proxy_the_connections_are_counted_per_forwarded_address(tmp_pa
     the limit is refused (503 naming it), another behind the same nginx is not, and a stream that ends gives its
     place back."""
     app = create_app({"BOARD_DB": str(tmp_path / "g.sqlite3"), "BOARD_GAME": None, "TESTING": True,
-                      "BOARD_PROXIES": 1, "BOARD_PER_ADDRESS": 2, "BOARD_STREAM_SECONDS": 30})
+                      "BOARD_PROXIES": "127.0.0.1", "BOARD_PER_ADDRESS": 2, "BOARD_STREAM_SECONDS": 30})
     client = app.test_client()
 
     def stream(address: str) -> Any:
@@ -313,7 +313,7 @@ def test_behind_a_proxy_the_connections_are_counted_per_forwarded_address(tmp_pa
     finally:
         runtime(app).watcher.stop()
     settings = _shipped_settings()  # as shipped: behind one nginx, and a limit that leaves room for a venue's NAT
-    assert settings["UW_BOARD_PROXIES"] == "1" and int(settings["UW_BOARD_PER_ADDRESS"]) >= 200
+    assert settings["UW_BOARD_PROXIES"] == "127.0.0.1" and int(settings["UW_BOARD_PER_ADDRESS"]) >= 200
 
 
 # -- an answer that says nothing changed ------------------------------------------------------------

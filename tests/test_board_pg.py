@@ -12,9 +12,8 @@ from typing import Any
 
 import psycopg
 import pytest
-from board_support import Board
+from board_support import Board, game_code
 
-from referee.board.seats import join_code
 from referee.engine import Discarded, RollOff, Setup
 from referee.notify import Listener
 from referee.store_pg import open_store
@@ -118,9 +117,9 @@ class Stream:
 SECRET = "a-host-secret-the-replicas-share-0123456789abcdef"
 
 
-def code_of(game: int) -> str:
-    """The game's join code, as every replica sharing ``SECRET`` makes it."""
-    return join_code(SECRET, game)
+def code_of(game: int, db: str) -> str:
+    """The game's join code in ``db``, as every replica sharing ``SECRET`` makes it (from its number and salt)."""
+    return game_code(db, SECRET, game)
 
 
 def answer(url: str, body: dict[str, Any] | None = None, token: str | None = None, method: str | None = None
@@ -152,7 +151,7 @@ def test_an_action_through_one_board_process_reaches_the_other_ones_stream(postg
     gid = new_game(postgres_db)
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
     with Board(postgres_db, "--players") as one, Board(postgres_db, "--players") as other:
-        code = code_of(gid)
+        code = code_of(gid, postgres_db)
         watching = Stream(f"{other.url}/games/{gid}/events")
         also = Stream(f"{one.url}/games/{gid}/events")
         try:
@@ -184,10 +183,10 @@ def test_a_seat_taken_through_one_replica_plays_through_the_other(postgres_db: s
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
     with Board(postgres_db, "--players") as one, Board(postgres_db, "--players") as other:
         api = f"/api/games/{gid}"
-        status, seat = answer(f"{one.url}{api}/seats", {"code": code_of(gid), "seat": "Cindi"})
+        status, seat = answer(f"{one.url}{api}/seats", {"code": code_of(gid, postgres_db), "seat": "Cindi"})
         assert status == 201, seat
         token = seat["token"]
-        status, refused = answer(f"{other.url}{api}/seats", {"code": code_of(gid), "seat": "cindi"})
+        status, refused = answer(f"{other.url}{api}/seats", {"code": code_of(gid, postgres_db), "seat": "cindi"})
         assert (status, refused["type"]) == (409, "urn:uw-referee:seat-taken")
         page = Stream(f"{one.url}/games/{gid}/events")
         try:
@@ -265,7 +264,7 @@ def test_a_burst_after_the_thread_pool_s_threads_expired_gets_no_500(postgres_db
     from concurrent.futures import ThreadPoolExecutor
 
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
-    monkeypatch.setenv("UW_BOARD_PROXIES", "1")  # each caller its own forwarded address (no per-address limit hit)
+    monkeypatch.setenv("UW_BOARD_PROXIES", "127.0.0.1")  # each caller its own forwarded address (no per-address limit hit)
     monkeypatch.setenv("GEVENT_THREADPOOL_IDLE_TASK_TIMEOUT", "0.3")
     with Board(postgres_db, "--hosted") as board:  # no current game: the worker's pool is opened by a request
         status, table = answer(f"{board.url}/api/tables", {"players": ["Cindi", "Paul", "Sue"], "dice": "virtual"})

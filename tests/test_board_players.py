@@ -11,15 +11,14 @@ from typing import Any
 
 import board_support
 import pytest
+from board_support import game_code
 from cli_support import run
 from click.testing import CliRunner
 
 from referee.board.app import create_app
-from referee.board.seats import join_code
 from referee.cli import cli
 
 HOST = "host-secret-for-the-tests-0123456789abcdef"
-CODE = join_code(HOST, 1)  # game 1's
 
 
 @pytest.fixture
@@ -35,7 +34,13 @@ client_for = partial(board_support.client_for, players=True, BOARD_HOST_SECRET=H
 
 def join(client: Any, seat: str, code: str | None = None, game: int = 1) -> Any:
     """Take ``seat`` in ``game`` with its join code (or ``code``)."""
-    return client.post(f"/api/games/{game}/seats", json={"code": code or join_code(HOST, game), "seat": seat})
+    return client.post(f"/api/games/{game}/seats", json={"code": code or code_of(client.application.config["BOARD_DB"], game),
+                                                         "seat": seat})
+
+
+def code_of(db: Path | str, game: int = 1) -> str:
+    """The join code of ``game`` (made from its number and salt under ``HOST``)."""
+    return game_code(db, HOST, game)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -92,7 +97,7 @@ def test_without_players_the_board_only_reads(db: Path) -> None:
 def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None:
     client = client_for(db, BOARD_PUBLIC_URL="http://192.0.2.7:8080/")
     html = client.get("/").get_data(as_text=True)
-    assert CODE in html and join_link(html) == "http://192.0.2.7:8080/games/1/join" and 'src="/games/1/join.svg"' in html
+    assert code_of(db) in html and join_link(html) == "http://192.0.2.7:8080/games/1/join" and 'src="/games/1/join.svg"' in html
     assert "<script>" not in html  # no inline script: the CSP forbids it
     qr = client.get("/games/1/join.svg")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
@@ -104,19 +109,19 @@ def test_with_players_the_board_shows_the_join_code_and_its_qr(db: Path) -> None
 def test_each_game_has_its_own_join_code_and_the_board_follows_the_new_game(db: Path) -> None:
     client = client_for(db)
     first = client.get("/").get_data(as_text=True)
-    assert CODE in first and "/games/1/join" in first
+    assert code_of(db) in first and "/games/1/join" in first
     assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0  # a new game while the board runs
-    second = join_code(HOST, 2)
-    assert second != CODE and len(second) == 6 and set(second) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    second = code_of(db, 2)
+    assert second != code_of(db) and len(second) == 6 and set(second) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
     board = client.get("/").get_data(as_text=True)
-    assert second in board and CODE not in board and "/games/2/join" in board and "/games/2/join.svg" in board
-    problem(join(client, "Ann", code=CODE, game=2), 403, "wrong-code")  # game 1's code takes no seat in game 2
+    assert second in board and code_of(db) not in board and "/games/2/join" in board and "/games/2/join.svg" in board
+    problem(join(client, "Ann", code=code_of(db), game=2), 403, "wrong-code")  # game 1's code takes no seat in game 2
     ann = join(client, "Ann", game=2).get_json()["token"]
     problem(client.get("/api/games/1/play", headers=bearer(ann)), 401, "bad-token")  # a seat of game 2 only
     assert client.get("/games/9/join").status_code == 404 and client.get("/games/9/join.svg").status_code == 404
-    assert join(client, "Cindi", code=CODE, game=1).status_code == 201  # and still opens game 1
+    assert join(client, "Cindi", code=code_of(db), game=1).status_code == 201  # and still opens game 1
     host = client.get("/api/games/1/host", headers=bearer(HOST)).get_json()
-    assert host["current"] == 2 and host["join"]["code"] == CODE  # the host's page moves to game 2
+    assert host["current"] == 2 and host["join"]["code"] == code_of(db)  # the host's page moves to game 2
     assert client.get("/join").headers["Location"] == "/games/2/join"
 
 
@@ -124,9 +129,9 @@ def test_a_game_that_is_over_shows_no_join_code(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     assert run(path, "new", "Ann", "Bob", "--first", "Ann", "--target", "5").exit_code == 0
     client = client_for(path)
-    assert join_code(HOST, 1) in client.get("/").get_data(as_text=True)
+    assert code_of(path) in client.get("/").get_data(as_text=True)
     assert run(path, "play", "taps", "--roll", "15").exit_code == 0
-    assert join_code(HOST, 1) not in client.get("/").get_data(as_text=True)
+    assert code_of(path) not in client.get("/").get_data(as_text=True)
 
 
 def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -149,7 +154,7 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
     import os
 
     secret = os.environ["UW_BOARD_HOST_SECRET"]
-    code = join_code(secret, 1)
+    code = game_code(db, secret, 1)
     assert f"Players join game 1 at http://127.0.0.1:8099/join with the code {code}" in result.output
     assert f"http://127.0.0.1:8099/host#{secret}" in result.output and len(secret) >= 43  # 256 bits
     assert "Only this machine can open it" in result.output
@@ -159,7 +164,7 @@ def test_the_command_prints_the_join_code_and_the_host_link(db: Path, monkeypatc
                                               "0.0.0.0"])
     assert on_the_network.exit_code == 0, on_the_network.output
     out = on_the_network.output
-    code = join_code(os.environ["UW_BOARD_HOST_SECRET"], 1)
+    code = game_code(db, os.environ["UW_BOARD_HOST_SECRET"], 1)
     assert "On a phone or a TV on the same network, open http://192.0.2.7:8099/" in out  # the TV's address
     assert f"Players join game 1 at http://192.0.2.7:8099/join with the code {code}" in out
     assert os.environ["UW_BOARD_PUBLIC_URL"] == "http://192.0.2.7:8099/"
@@ -189,7 +194,7 @@ def test_the_operators_public_address_is_the_one_the_phones_are_given(db: Path, 
     monkeypatch.setenv("UW_BOARD_PUBLIC_URL", "https://tables.example.org")
     result = CliRunner().invoke(cli, ["--db", str(db), "board", "--players", "--port", "8101"])
     assert result.exit_code == 0, result.output
-    code = join_code(os.environ["UW_BOARD_HOST_SECRET"], 1)
+    code = game_code(db, os.environ["UW_BOARD_HOST_SECRET"], 1)
     assert f"Players join game 1 at https://tables.example.org/join with the code {code}" in result.output
     assert "8101/join" not in result.output and "Only this machine can open it" not in result.output
     assert result.output.count("█") > 100  # the QR code of the public join link
@@ -269,13 +274,13 @@ def test_a_wrong_join_code_is_refused_and_repeated_ones_are_rate_limited(db: Pat
     client = client_for(db)
     for _i in range(5):
         problem(join(client, "Paul", code="AAAAAA"), 403, "wrong-code")
-    problem(join(client, "Paul", code=CODE), 429, "too-many-codes")  # even the right code, for a minute
+    problem(join(client, "Paul", code=code_of(db)), 429, "too-many-codes")  # even the right code, for a minute
 
 
 def test_an_unknown_seat_or_game_is_refused(db: Path) -> None:
     client = client_for(db)
     problem(join(client, "Zed"), 400, "no-seat")
-    problem(join(client, "Paul", game=9), 404, "no-game")
+    problem(join(client, "Paul", code="ABCDEF", game=9), 404, "no-game")  # no code opens it: not there
     problem(client.post("/api/games/1/seats", data="nope", content_type="text/plain"), 400, "bad-request")
 
 
@@ -933,16 +938,16 @@ def test_a_request_waits_when_the_hosts_answer_cannot_be_read(db: Path) -> None:
 
 
 def test_behind_a_proxy_the_limits_count_each_players_address(db: Path) -> None:
-    """With UW_BOARD_PROXIES=1 (deploy/uw-board.env), wrong codes from one phone do not lock out another."""
-    client = client_for(db, BOARD_PROXIES=1)
+    """With UW_BOARD_PROXIES=127.0.0.1 (deploy/uw-board.env), wrong codes from one phone do not lock out another."""
+    client = client_for(db, BOARD_PROXIES="127.0.0.1")
     for _i in range(5):
         problem(join_from(client, "10.0.0.1", "AAAAAA"), 403, "wrong-code")
-    problem(join_from(client, "10.0.0.1", CODE), 429, "too-many-codes")
-    assert join_from(client, "10.0.0.2", CODE).status_code == 201
+    problem(join_from(client, "10.0.0.1", code_of(db)), 429, "too-many-codes")
+    assert join_from(client, "10.0.0.2", code_of(db)).status_code == 201
     unproxied = client_for(db)  # without it the header is not trusted: everyone is the proxy's address
     for _i in range(5):
         problem(join_from(unproxied, "10.0.0.3", "AAAAAA"), 403, "wrong-code")
-    problem(join_from(unproxied, "10.0.0.4", CODE), 429, "too-many-codes")
+    problem(join_from(unproxied, "10.0.0.4", code_of(db)), 429, "too-many-codes")
 
 
 def join_from(client: Any, address: str, code: str) -> Any:

@@ -58,7 +58,7 @@ def unit_command(db: str, port: int) -> list[str]:
 def test_the_shipped_settings_host_tables_behind_nginx() -> None:
     settings = unit_settings()
     assert settings["UW_BOARD_HOSTED"] == "1" and float(settings["UW_BOARD_KEEP_DAYS"]) > 0
-    assert settings["UW_BOARD_PROXIES"] == "1" and settings["UW_BOARD_PUBLIC_URL"].startswith("http")
+    assert settings["UW_BOARD_PROXIES"] == "127.0.0.1" and settings["UW_BOARD_PUBLIC_URL"].startswith("http")
     assert unit_command("DB", 8101)[:3] == ["board", "--db", "DB"] and unit_command("DB", 8101)[-2:] == ["--port",
                                                                                                       "8101"]
 
@@ -137,7 +137,7 @@ class Site:
     def served(self) -> list[tuple[str, str, int]]:
         """nginx's access log so far: (method and path, the replica's port that answered, the status)."""
         time.sleep(0.2)  # nginx writes a line once the answer is sent
-        found = re.findall(r'"(\S+ \S+)" (\d+) .* upstream=127\.0\.0\.1:(\d+)$',
+        found = re.findall(r'"(\S+ \S+)" (\d+) .* upstream=127\.0\.0\.1:(\d+)(?: ustatus=.*)?$',
                            (self.prefix / "access.log").read_text(), re.M)
         return [(request, port, int(status)) for request, status, port in found]
 
@@ -200,7 +200,7 @@ def start_table(site: Site) -> tuple[int, str]:
     nginx (``POST /api/tables``), the ``--players`` site's host with the CLI; its number and join code."""
     if not site.hosted:
         gid = new_game(site.db)
-        return gid, code_of(gid)
+        return gid, code_of(gid, site.db)
     status, made = call(f"{site.base}/api/tables", {"players": ["Cindi", "Paul", "Sue"], "dice": "physical",
                                                     "first": "Cindi", "card_accounting": False})
     assert status == 201, made
@@ -386,7 +386,7 @@ def _streams(site: Site, made: dict[str, Any], source: str, count: int) -> tuple
 def test_behind_nginx_the_connections_are_counted_per_phone_not_per_proxy(postgres_db: str) -> None:
     """Every connection nginx opens to a replica comes from 127.0.0.1: the per-address limit counted that, so each
     replica served ``UW_BOARD_PER_ADDRESS`` connections in all (100 by default). With the shipped settings
-    (``UW_BOARD_PROXIES=1``) it counts the address nginx forwards. Here the limit is 20 and the phones are local
+    (``UW_BOARD_PROXIES=127.0.0.1``) it counts the address nginx forwards. Here the limit is 20 and the phones are local
     addresses of their own: 30 pages of one table (one replica, by the table's hash) from one phone get 20 streams
     and 10 refusals; 40 more from two other phones all stream, 60 connections from nginx in all."""
     if NGINX is None:

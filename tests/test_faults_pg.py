@@ -59,7 +59,7 @@ def test_a_database_restart_gives_clear_503s_then_the_table_plays_on(cluster: Cl
     close_pools()
     monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
     with Board(url, "--players") as board:
-        code = code_of(gid)
+        code = code_of(gid, url)
         _s, _h, seat = call(f"{board.url}/api/games/{gid}/seats", {"code": code, "seat": "Cindi"})
         page = Stream(f"{board.url}/games/{gid}/events")
         try:
@@ -141,7 +141,7 @@ def test_a_network_cut_between_a_replica_and_its_database(namespace: Namespace) 
             except OSError:
                 assert time.monotonic() < deadline and board.poll() is None, "the board did not start"
                 time.sleep(0.2)
-        token = call(f"{base}/api/games/{gid}/seats", {"code": code_of(gid), "seat": "Cindi"})[2]["token"]
+        token = call(f"{base}/api/games/{gid}/seats", {"code": code_of(gid, url), "seat": "Cindi"})[2]["token"]
         page = Stream(f"{base}/games/{gid}/events")
         try:
             assert page.wait_for(1, 10)

@@ -441,8 +441,8 @@ def test_no_reason_reaches_a_spanish_client_in_english(client: FlaskClient) -> N
 
 @pytest.mark.slow
 def test_nginx_cache_of_deploy_conf_never_serves_the_other_language(tmp_path: Path) -> None:
-    """Behind deploy/nginx.conf's proxy_cache (whose key has no Accept-Language), Vary keeps one copy
-    per Accept-Language value: a cached Spanish verdict never reaches an English client."""
+    """Behind deploy/nginx.conf's proxy_cache (whose key holds the language nginx negotiated, en or es, the only
+    one the replica is told): a cached Spanish verdict never reaches an English client."""
     import os
     import shutil
     import subprocess

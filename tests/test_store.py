@@ -360,7 +360,7 @@ def test_a_schema_4_file_gets_the_words_of_its_last_actions(tmp_path: Path) -> N
     reader.close()
     Store(db).load(gid)  # a writer opens it: migrated
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
     con.close()
     found = Store(db, read_only=True).resumed(gid)
     assert found is not None and said(found[3]) == want

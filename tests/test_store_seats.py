@@ -174,7 +174,7 @@ def test_a_schema_5_file_gets_the_seat_tables(tmp_path: Path) -> None:
     con.close()
     assert SeatBook(Store(db)).take(gid, "Bob", "token", "csrf")  # a writer opens it: migrated, then seated
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 8
     con.close()
     assert Store(db).verify() == (1, 3, [])
 
@@ -206,6 +206,6 @@ def test_a_schema_5_postgresql_schema_is_read_as_it_is_then_migrated(postgres_db
     assert SeatBook(open_store(postgres_db)).seat("token") is None  # a store that may write migrates, even to read
     assert tables() == [(True,)] * 3
     with psycopg.connect(postgres_db) as conn:
-        assert conn.execute("SELECT value FROM uw_referee_meta WHERE key = 'schema'").fetchone() == ("7",)
+        assert conn.execute("SELECT value FROM uw_referee_meta WHERE key = 'schema'").fetchone() == (str(SCHEMA_VERSION),)
     assert SeatBook(open_store(postgres_db)).take(gid, "Ann", "token", "csrf")
     assert open_store(postgres_db).verify() == (1, 2, [])

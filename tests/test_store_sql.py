@@ -10,7 +10,8 @@ from referee.store import Store
 from referee.store_sql import POSTGRESQL, POSTGRESQL_WRITE, SQLITE
 
 #: The types as both backends spell them, made one.
-TYPES = {"integer": "integer", "bigint": "integer", "text": "text", "blob": "bytes", "bytea": "bytes"}
+TYPES = {"integer": "integer", "bigint": "integer", "text": "text", "blob": "bytes", "bytea": "bytes",
+         "double precision": "real", "real": "real"}
 
 
 def test_both_backends_name_the_same_statements() -> None:
@@ -99,7 +100,7 @@ def test_a_fresh_store_has_the_same_schema_on_both_backends(tmp_path: Path, post
     for store in (Store(path), open_store(postgres_db)):
         store.create(Setup(players=("Ann", "Bob")), lambda g: g.apply(RollOff(first="Ann")))
     lite, pg = sqlite_schema(path), postgres_schema(postgres_db)
-    assert sorted(lite) == sorted(pg) == ["corrections", "events", "games", "phone_actions", "redo", "seat_requests",
+    assert sorted(lite) == sorted(pg) == ["corrections", "events", "games", "phone_actions", "rate_limits", "redo", "seat_requests",
                                           "seats", "snapshots"]
     for table in lite:
         assert lite[table] == pg[table], table

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from board_support import game_code
 from test_board_players import HOST, bearer, client_for
 
-from referee.board.seats import join_code
 from referee.engine import Discarded, Game, RollOff, Setup
 from referee.store_pg import close_pools, open_store, with_schema
 
@@ -37,7 +37,7 @@ def phone_actions(db: str | Path, size: int) -> tuple[Callable[[], None], Callab
     gid, _game, _ = open_store(db).create(Setup(("Ann", "Bob", "Cy"), target=10**9, card_accounting=False),
                                           long_game(size))
     client = client_for(Path(db) if not str(db).startswith("postgresql") else db)
-    tokens = {n: client.post(f"/api/games/{gid}/seats", json={"code": join_code(HOST, gid), "seat": n}
+    tokens = {n: client.post(f"/api/games/{gid}/seats", json={"code": game_code(db, HOST, gid), "seat": n}
                              ).get_json()["token"] for n in ("Ann", "Bob", "Cy")}
     turn = [client.get(f"/api/games/{gid}/play", headers=bearer(tokens["Ann"])).get_json()["waiting"]["player"]]
 

@@ -1,4 +1,11 @@
-"""The per-address limit on open connections behind a proxy (``UW_BOARD_PROXIES`` > 0, deploy/).
+"""Who sent a request: the proxies trusted by address (``UW_BOARD_PROXIES``), and the per-address limit on open
+connections behind them (deploy/).
+
+``UW_BOARD_PROXIES`` names the proxies' addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``, comma or
+space separated), as gunicorn's ``forwarded_allow_ips`` does: ``X-Forwarded-For`` and ``-Proto`` are believed only
+on a connection whose peer is one of them (``Forwarded``); any other peer is itself the client, whatever it says.
+A bare number (``1``, the count of proxies that earlier versions took) is refused at start: a count trusts whoever
+connects, and on a replica reachable directly anyone's ``X-Forwarded-For`` removed the wrong-code lockout.
 
 Without a proxy the gunicorn worker counts each socket's peer before reading a request (``server.worker_class``).
 Behind nginx every socket's peer is nginx's 127.0.0.1: counted so, one replica would serve ``--max-per-address``
@@ -8,6 +15,7 @@ requests (a live page's stream included, until it ends) of each forwarded addres
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +28,66 @@ PER_ADDRESS = 100
 
 Start = Callable[..., Any]
 Wsgi = Callable[[dict[str, Any], Start], Iterable[bytes]]
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class ProxiesError(ValueError):
+    """``UW_BOARD_PROXIES`` names something that is not an address or a network (the text says what)."""
+
+
+def trusted_networks(text: str) -> tuple[Network, ...]:
+    """The proxies' networks ``UW_BOARD_PROXIES`` names (empty: none, every peer is a client). A bare count
+    (``1``) or anything that is not an address or a network is a ``ProxiesError``; ``0``, no proxy as before, is
+    none."""
+    found: list[Network] = []
+    if text.strip() == "0":
+        return ()
+    for part in text.replace(",", " ").split():
+        if part.isascii() and part.isdigit():
+            raise ProxiesError(part)
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ProxiesError(part) from None
+    return tuple(found)
+
+
+def is_trusted(address: str, networks: tuple[Network, ...]) -> bool:
+    """True when ``address`` (a peer's) is in one of the proxies' ``networks``."""
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in networks)
+
+
+class Forwarded:
+    """``REMOTE_ADDR`` and the scheme as the trusted proxies forwarded them: on a connection from one of
+    ``networks`` the client is the right-most ``X-Forwarded-For`` address that is not itself a trusted proxy (a
+    client's own entries, to its left, are never read), and ``X-Forwarded-Proto`` the last proxy's; on any other
+    connection both headers are ignored."""
+
+    def __init__(self, app: Wsgi, networks: tuple[Network, ...]) -> None:
+        self.app, self.networks = app, networks
+
+    def __call__(self, environ: dict[str, Any], start_response: Start) -> Iterable[bytes]:
+        peer = str(environ.get("REMOTE_ADDR") or "")
+        if is_trusted(peer, self.networks):
+            hops = [h.strip() for h in str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",") if h.strip()]
+            client = peer
+            for hop in reversed(hops):
+                client = hop
+                if not is_trusted(hop, self.networks):
+                    break
+            environ["REMOTE_ADDR"] = client
+            proto = str(environ.get("HTTP_X_FORWARDED_PROTO", "")).split(",")[-1].strip().lower()
+            if proto in ("http", "https"):
+                environ["wsgi.url_scheme"] = proto
+        return self.app(environ, start_response)
 
 
 def refusal_text(limit: int) -> str:
@@ -93,4 +161,5 @@ class _Counted:
                 self.done()
 
 
-__all__ = ["PER_ADDRESS", "AddressLimit", "refusal_text"]
+__all__ = ["PER_ADDRESS", "AddressLimit", "Forwarded", "ProxiesError", "is_trusted", "refusal_text",
+           "trusted_networks"]

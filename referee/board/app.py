@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from dictionaries.i18n import _, message_of, say
 from referee.board import language
-from referee.board.addresses import PER_ADDRESS, AddressLimit
+from referee.board.addresses import PER_ADDRESS, AddressLimit, Forwarded, trusted_networks
 from referee.board.runtime import MAX_VIEWERS, Runtime
 from referee.board.source import BoardError, sentence
 from referee.board.views import board, make_render
@@ -25,9 +25,9 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The board app. ``UW_BOARD_DB`` (else ``UW_REFEREE_DB``, else the referee's default) names the
     database; ``UW_BOARD_GAME`` pins one game; ``UW_BOARD_STREAMS`` is the most live pages at once;
-    ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay); ``UW_BOARD_PROXIES=N`` trusts the
-    last N proxies' ``X-Forwarded-For``/``-Proto`` (behind nginx: 1), so that the per-address limits count the
-    players' addresses, not the proxy's (``UW_BOARD_PER_ADDRESS`` open requests per address among them). ``UW_BOARD_HOSTED=1`` hosts tables (``referee.board.hosted``; implies
+    ``UW_BOARD_EMBED=1`` lets other sites frame the board (a stream overlay); ``UW_BOARD_PROXIES`` names the proxies' addresses or
+    networks whose ``X-Forwarded-For``/``-Proto`` are believed (behind one nginx: ``127.0.0.1``; a count is refused,
+    ``referee.board.addresses``), so that the per-address limits count the players' addresses, not the proxy's (``UW_BOARD_PER_ADDRESS`` open requests per address among them). ``UW_BOARD_HOSTED=1`` hosts tables (``referee.board.hosted``; implies
     the players' side), keeping finished games ``UW_BOARD_KEEP_DAYS`` days (30)."""
     from referee.retention import KEEP_DAYS
     from referee.store import default_db_path
@@ -45,7 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
         BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
-        BOARD_PROXIES=int(os.environ.get("UW_BOARD_PROXIES") or 0),
+        BOARD_PROXIES=os.environ.get("UW_BOARD_PROXIES") or "",
         BOARD_PER_ADDRESS=int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS),
         BOARD_HOSTED=os.environ.get("UW_BOARD_HOSTED", "") == "1",
         BOARD_KEEP_DAYS=float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS),
@@ -54,16 +54,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...
     if config:
         app.config.update(config)
-    if app.config["BOARD_PROXIES"] > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        proxies, inner = app.config["BOARD_PROXIES"], app.wsgi_app
-        if app.config["BOARD_PER_ADDRESS"] > 0:  # the worker sees only the proxy: count each forwarded address here
+    networks = trusted_networks(str(app.config["BOARD_PROXIES"] or ""))  # a count (``1``): ProxiesError
+    if networks:
+        inner = app.wsgi_app
+        if app.config["BOARD_PER_ADDRESS"] > 0:  # the worker does not count the proxy: count each forwarded address
             inner = AddressLimit(inner, app.config["BOARD_PER_ADDRESS"])
-        app.wsgi_app = ProxyFix(inner, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = Forwarded(inner, networks)  # type: ignore[method-assign]
     app.extensions["board"] = Runtime(app.config["BOARD_DB"], app.config["BOARD_STREAMS"], make_render(app),
                                       app.config.get("BOARD_POLL_SECONDS"))
     language.install(app)
+    app.before_request(_late_body)
     app.register_blueprint(board)
     from referee.board import records  # the table's history: a finished game's chart, the records
 
@@ -80,6 +80,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(_secure)
     app.register_error_handler(Exception, _error)
     return app
+
+
+def _late_body() -> None:
+    """A request whose body did not arrive within its deadline (``referee.board.deadlines``): 408, nothing done."""
+    from werkzeug.exceptions import RequestTimeout
+
+    from referee.board.deadlines import LATE
+
+    if LATE in request.environ:
+        raise RequestTimeout()
 
 
 def _secure(response: Response) -> Response:
@@ -111,6 +121,11 @@ def _error(exc: Exception) -> Any:
             detail = _("There is no such page on the board.")
         elif status == 413:
             detail = _("This request is too large for the board (at most {size} kB).").format(size=MAX_BODY // 1024)
+        elif status == 408:
+            from referee.board.deadlines import LATE
+
+            detail = _("The request's body arrived too slowly: it must arrive within {seconds} seconds.").format(
+                seconds=f"{float(request.environ.get(LATE, 0)):g}")
         elif status == 405:
             detail = _("The board can only be read: it takes no {method} requests.").format(method=request.method)
         else:
@@ -121,16 +136,23 @@ def _error(exc: Exception) -> Any:
         current_app.logger.exception("unexpected error")
         status, detail = 500, _("The board failed to show this page; the game is untouched.")
     title = _title(status)
+    allowed = getattr(exc, "valid_methods", None) if status == 405 else None
     if request.path.startswith("/api/"):
         body = jsonify(type="about:blank", title=title, status=status, detail=detail)
         body.status_code = status
         body.mimetype = "application/problem+json"
+        if allowed:
+            body.headers["Allow"] = ", ".join(sorted(allowed))
         return body
     page = render_template("error.html", status=status, title=title, detail=detail)
-    return Response(page, status=status, mimetype="text/html")
+    answer = Response(page, status=status, mimetype="text/html")
+    if allowed:
+        answer.headers["Allow"] = ", ".join(sorted(allowed))
+    return answer
 
 
 def _title(status: int) -> str:
-    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 413: _("Too large"),
+    titles = {400: _("Bad request"), 404: _("Not found"), 405: _("Method not allowed"), 408: _("Too slow"),
+              413: _("Too large"),
               500: _("Internal server error"), 503: _("The games cannot be read")}
     return titles.get(status, _("Error"))

@@ -129,6 +129,7 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
                                                                          "--max-per-address")
     os.environ["UW_BOARD_STREAMS"] = str(viewers)
     os.environ["UW_BOARD_PER_ADDRESS"] = str(per_address)
+    _proxies()
     if embed:
         os.environ["UW_BOARD_EMBED"] = "1"
     players = players or hosted
@@ -257,12 +258,25 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
                             "Finished games are kept {days} days after their last action.", int(days)).format(
             url=base, days=f"{days:g}"))
         return
-    if game is None:
+    salt = _salt(game) if game is not None else None
+    if game is None or salt is None:
         click.echo(_("Players join at {url} with the code the board shows for their game.").format(url=f"{base}join"))
     else:
         click.echo(_("Players join game {game} at {url} with the code {code} (each new game gets its own code, "
-                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game)))
+                     "shown on the board).").format(game=game, url=f"{base}join", code=join_code(secret, game, salt)))
     click.echo(_("Your host link (keep it to yourself: it releases seats): {url}").format(url=f"{base}host#{secret}"))
+
+
+def _salt(game: int) -> str | None:
+    """The game's salt (its join code is made from it), or None when the database cannot say it now."""
+    from referee.store import StoreError
+    from referee.store_pg import open_store
+    from referee.store_seats import SeatBook
+
+    try:
+        return SeatBook(open_store(os.environ["UW_BOARD_DB"])).salt(game)
+    except StoreError:
+        return None
 
 
 #: The placeholder of deploy/uw-board.env, and the shortest host secret a hosted board takes.
@@ -299,6 +313,24 @@ def _public_url() -> str | None:
         raise click.BadParameter(_("UW_BOARD_PUBLIC_URL={value} is not an http:// or https:// address").format(
             value=repr(text)), param_hint="--players")
     return text.rstrip("/") + "/"
+
+
+def _proxies() -> None:
+    """``UW_BOARD_PROXIES`` names the proxies by address or network (``referee.board.addresses``); a usage error when
+    it does not: a count such as ``1`` would believe anyone's ``X-Forwarded-For`` on a board reachable directly."""
+    from referee.board.addresses import ProxiesError, trusted_networks
+
+    text = os.environ.get("UW_BOARD_PROXIES", "")
+    try:
+        trusted_networks(text)
+    except ProxiesError as exc:
+        if str(exc).isdigit():
+            raise click.UsageError(" ".join((
+                _("UW_BOARD_PROXIES={value} is a count of proxies: name their addresses or networks instead (behind "
+                  "one nginx on this machine: UW_BOARD_PROXIES=127.0.0.1).").format(value=repr(text.strip())),
+                _("A count would believe the X-Forwarded-For of anyone who reaches the board directly.")))) from None
+        raise click.UsageError(_("UW_BOARD_PROXIES names {value}, which is not an address or a network (such as "
+                                 "127.0.0.1 or 10.0.0.0/8).").format(value=repr(str(exc)))) from None
 
 
 def _env_count(name: str, default: int, option: str) -> int:

@@ -9,7 +9,8 @@ credentials and when the game exists; any other refusal (no such game, a missing
 same 404: the answer does not tell a game without its code from no game (the numbers are sequential, so no
 secret; the code is). A route of no game is open only when it shows none: the start form, the OpenAPI document,
 the judge without a game, the static files. No page lists the games. A table's code and
-host token are HMACs of its number under the board's host secret: every replica checks them without memory.
+host token are HMACs of its number and its random salt (kept with the game) under the board's host secret: every
+replica checks them with one read, and a number given again (a restored file) gets another code and token.
 """
 from __future__ import annotations
 
@@ -26,18 +27,18 @@ from dictionaries.i18n import _, message_of, msg, say
 from referee.board.offloop import board_referee, off_the_loop
 from referee.board.runtime import runtime
 from referee.board.seats import (
+    COOKIE_PREFIX,
     WRONG_CODE_SECONDS,
     WRONG_CODES,
     Problem,
     client_address,
     is_host,
-    join_code,
     json_body,
     limit_address,
     problem_answer,
+    public_words,
     seat_for,
     store_problem,
-    table_token,
     tables,
 )
 from referee.board.source import BoardError, sentence
@@ -103,13 +104,21 @@ def admit(game: int) -> None:
     (and the game exists); else ``hidden``. A wrong code counts toward the address's limit of wrong codes; over it,
     a code given is refused unread, but a request with credentials (a seat's or the host's token, the game's code
     cookie the board set) guesses nothing and goes through: one address is often a whole venue's (NAT)."""
+    from referee.store import StoreError
+
     t = tables()
     address = client_address()
-    right = join_code(t.host, game)
-    code = _code_given(game)
     cookie = request.cookies.get(CODE_COOKIE + str(game), "")
-    granted = (is_host(game) or _seated(game)
-               or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
+    carried = bool(cookie or request.headers.get("Authorization") or (COOKIE_PREFIX + str(game)) in request.cookies)
+    if not carried and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):  # before anything is read
+        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
+    code = _code_given(game)
+    try:
+        right = t.code(game)  # of no game: a code nobody is given
+        granted = (is_host(game) or _seated(game)
+                   or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
+    except StoreError as exc:
+        raise store_refusal(exc) from None
     if not granted and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
         raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
     if not granted and code:
@@ -164,8 +173,10 @@ def _refusal(exc: Problem) -> Response:
 
 
 def store_refusal(exc: Exception) -> Problem:
-    """The store's 503 (``seats.store_problem``: its words without the database's address) as a refusal."""
-    return Problem(503, "store", str(store_problem(exc).get_json()["detail"]))
+    """The store's 503 (``seats.store_problem``: its words without the database's address) as a refusal; the
+    operator's log keeps the whole message."""
+    log.warning("the hosted board cannot use the games: %s", say(message_of(exc)))
+    return Problem(503, "store", public_words(exc))
 
 
 def _remember_code(response: Response) -> Response:
@@ -306,7 +317,7 @@ def links(game: int) -> dict[str, Any]:
     fragment, never sent in a request line)."""
     t = tables()
     base = str(current_app.config.get("BOARD_PUBLIC_URL") or request.host_url).rstrip("/")
-    code, token = join_code(t.host, game), table_token(t.host, game)
+    code, token = t.code(game), t.host_token(game)
     return {"game": game, "code": code, "join": f"{base}/games/{game}/join?code={code}",
             "board": f"{base}/games/{game}?code={code}", "host": f"{base}/games/{game}/host?code={code}#{token}",
             "host_token": token, "keep_days": current_app.config.get("BOARD_KEEP_DAYS")}

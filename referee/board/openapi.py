@@ -106,6 +106,8 @@ OPENAPI: dict[str, Any] = {
                                   "401": _problem_ref()}}},
         "/api/games/{id}/verdict": {
             "get": {"summary": "The verdict on ?word= tried on the game as it is",
+                    "parameters": [{"name": "word", "in": "query", "schema": {"type": "string"},
+                                    "description": "The word (its first 40 characters)"}],
                     "responses": {"200": {"description": "legal, reasons, score, letters, chance, playable, refusal"},
                                   "404": _problem_ref()}}},
         "/api/games/{id}/host": {
@@ -138,3 +140,48 @@ OPENAPI: dict[str, Any] = {
                                    "409": _problem_ref(), "422": _problem_ref(), "429": _problem_ref()}}},
     },
 }
+
+
+#: Each path parameter's schema: a game's number (as Flask's ``int`` converter takes it), a seat's player name, a
+#: request's id.
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    "id": {"type": "integer", "minimum": 0, "description": "The game's number"},
+    "seat": {"type": "string", "minLength": 1, "description": "The seat's player name"},
+    "request": {"type": "string", "minLength": 1, "description": "The request's id (POST /requests answers it)"},
+}
+#: The refusals every operation may answer: a malformed request (400), a game that is not there or may not be seen
+#: (404, on a hosted board one answer for both), a method the path does not take (405, with Allow), a limit of
+#: the client's (429, with Retry-After) and the database away or damaged (503, with Retry-After).
+EVERY_ROUTE = (400, 404, 405, 429, 503)
+#: And the operations that need a seat's, the host's or the game's credentials: none given (401), not enough (403).
+CREDENTIALED = (401, 403)
+#: And the writes: the game moved on or the seat is taken (409), a body over 64 kB (413), refused by the rules
+#: (422).
+WRITES = (409, 413, 422)
+
+
+def _complete(document: dict[str, Any]) -> dict[str, Any]:
+    """Every path's parameters and every operation's refusals, each a problem+json (405 with its ``Allow``)."""
+    for path, item in document["paths"].items():
+        names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
+        if names:
+            item["parameters"] = [{"name": name, "in": "path", "required": True, "schema": PATH_PARAMETERS[name]}
+                                  for name in names]
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            if "requestBody" in operation:
+                operation["requestBody"]["required"] = True
+            statuses = [*EVERY_ROUTE, *(CREDENTIALED if path.startswith("/api/games/") else ()),
+                        *(WRITES if method in ("post", "delete") else ())]
+            for status in statuses:
+                operation["responses"].setdefault(str(status), _problem_ref())
+            operation["responses"]["405"] = {**_problem_ref(), "headers": {"Allow": {
+                "description": "The methods the path takes", "schema": {"type": "string"}}}}
+            for status in ("429", "503"):
+                operation["responses"][status] = {**operation["responses"][status], "headers": {"Retry-After": {
+                    "description": "Seconds to wait before trying again", "schema": {"type": "string"}}}}
+    return document
+
+
+_complete(OPENAPI)

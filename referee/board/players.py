@@ -38,6 +38,7 @@ from referee.board.seats import (
     json_body,
     json_flag,
     limit_address,
+    limit_reads,
     limit_seat,
     new_secret,
     problem_answer,
@@ -61,6 +62,7 @@ players = Blueprint("players", __name__)
 def install(app: Any) -> None:
     """Let phones play: the host secret from the app's config (else a new one)."""
     app.extensions["players"] = Tables(host=app.config.get("BOARD_HOST_SECRET") or new_secret())
+    limit_reads(app)  # before a hosted board's gate, which reads too
     app.register_blueprint(players)
 
 
@@ -107,10 +109,10 @@ def take_seat(game_id: int) -> Any:
     limit_address(t, address)
     data = _body()
     code = str(data.get("code", "")).strip().upper()
+    _gid, game = _game_or_404(game_id)  # no such game: 404 (it has no code: no salt to make one from)
     if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
         t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
         raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))
-    _gid, game = _game_or_404(game_id)
     if game.state.is_over():
         raise Problem(409, "game-over", sentence(say(game.state.waiting_for())))
     asked = str(data.get("seat", "")).strip()
@@ -284,13 +286,15 @@ def ask(game_id: int) -> Any:
         raise Problem(400, "bad-word", _("Say the word the table is asked to allow (\"word\")."))
     asked = SeatRequest(secrets.token_urlsafe(8), seat.name, asked_action(action, word), version_count(seen) or 0,
                         roll if action in ("amend", "allow") else None, seen)
-    if not seat_book().ask(game_id, asked):
+    kept = seat_book().ask(game_id, asked)  # one per seat and kind: the same again is the one already waiting
+    if kept is None:
         raise Problem(409, "game-moved", _("The game changed since this page read it; nothing was asked. Look "
                                            "again, then ask."))
-    _tell_the_terminal(game_id, asked)
-    answer = jsonify(request=asked.id, seat=seat.name, action=action, seen=seen, roll=asked.roll,
-                     word=asked_kind(asked.action)[1])
-    answer.status_code = 202
+    if kept.id == asked.id:
+        _tell_the_terminal(game_id, asked)
+    answer = jsonify(request=kept.id, seat=seat.name, action=action, seen=seen, roll=kept.roll,
+                     word=asked_kind(kept.action)[1])
+    answer.status_code = 202 if kept.id == asked.id else 200
     return answer
 
 

@@ -143,14 +143,14 @@ def _games_with_codes() -> set[int]:
     if not current_app.config.get("BOARD_HOSTED"):
         return set()
     from referee.board.hosted import CODE_COOKIE
-    from referee.board.seats import join_code, tables
+    from referee.board.seats import tables
 
-    host = tables().host
+    t = tables()
     found = set()
     for name, value in request.cookies.items():
         number = name[len(CODE_COOKIE):]
         if name.startswith(CODE_COOKIE) and number.isascii() and number.isdigit() and len(number) < 19:
-            if hmac.compare_digest(value.encode(), join_code(host, int(number)).encode()):
+            if hmac.compare_digest(value.encode(), t.code(int(number)).encode()):  # from the game's salt
                 found.add(int(number))
     return found
 

@@ -16,6 +16,8 @@ import base64
 import hashlib
 import hmac
 import logging
+import os
+import random
 import secrets
 import threading
 import time
@@ -34,8 +36,28 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: Actions one seat may post, and requests one address may write, per window of seconds.
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
+#: Database-backed reads (``LIMITED_READS``) one address, and one seat's or host's token, may make per window: a
+#: phone reads its game after each action it sees and a verdict as its player types (150 ms apart at most: a word
+#: of ten letters is ten), a venue's phones share one address.
+ADDRESS_READS, TOKEN_READS = 300, 30
+#: Such reads one address may have under way at once (the others are refused as over the limit): a flood's allowed
+#: reads then come one after another, not in bursts that stall the other tables' reads.
+READS_AT_ONCE = 2
+#: The reads so limited: each reads the database (a seat, a verdict, the host's view, an export).
+LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.list_seats", "players.host_view",
+                           "board.api_game", "hosted.export"})
+#: Seconds a refusal over a read limit waits before it is sent, when served (drawn at random between them, so that
+#: the refusals of a flood do not come back in step): a client that floods the board with requests (``wrk -c90``)
+#: then makes one every 3 s per connection, each refused at next to no cost.
+REFUSAL_DELAY = (2.0, 4.0)
+#: The WSGI environ's key of a limited read under way (its address).
+READING = "uw.reading"
 #: Wrong join codes one address may send per minute before it is refused for that minute.
 WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
+#: The limits every replica counts together, in the database (``SeatBook.hit``): the wrong join codes and the
+#: tables started, the ones a client spreading its requests over replicas would multiply. The others (reads,
+#: writes, actions) are each replica's, shared in front of them by nginx's zones (deploy/hosted-nginx.conf).
+SHARED = ("wrong-code:", "tables:")
 #: Counters kept before the ones that ran out are forgotten.
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
@@ -53,10 +75,12 @@ ASKABLE = ("undo", "redo", "amend", "leave", "allow")  # (referee.asking: an ove
 log = logging.getLogger(__name__)
 
 
-def join_code(secret: str, game: int) -> str:
-    """The join code of ``game``: six letters of an HMAC of its number under the host secret. Only the board
-    (and whoever reads it from the TV) knows it; another game's code says nothing about it."""
-    digest = hmac.new(secret.encode(), f"join:{game}".encode(), hashlib.sha256).digest()
+def join_code(secret: str, game: int, salt: str = "") -> str:
+    """The join code of ``game``: six letters of an HMAC of its number and its random salt (kept with the game,
+    ``SeatBook.salt``) under the host secret. Only the board (and whoever reads it from the TV) knows it; another
+    game's code says nothing about it, and a game that gets the number of a purged one gets another code."""
+    mark = f"join:{game}:{salt}" if salt else f"join:{game}"  # '': a game written before salts, its code kept
+    digest = hmac.new(secret.encode(), mark.encode(), hashlib.sha256).digest()
     n = int.from_bytes(digest[:8], "big")  # 64 bits for 31**6 (about 2**30) codes: no visible bias
     letters = []
     for _i in range(CODE_LENGTH):
@@ -65,11 +89,16 @@ def join_code(secret: str, game: int) -> str:
     return "".join(letters)
 
 
-def table_token(secret: str, game: int) -> str:
-    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number under the host secret, so
-    that every replica checks it without memory; it makes its bearer the host of that game only."""
-    digest = hmac.new(secret.encode(), f"host:{game}".encode(), hashlib.sha256).digest()
+def table_token(secret: str, game: int, salt: str = "") -> str:
+    """The host token of ``game`` on a hosted board (``--hosted``): an HMAC of its number and salt under the host
+    secret, so that every replica checks it with one read; it makes its bearer the host of that game only."""
+    mark = f"host:{game}:{salt}" if salt else f"host:{game}"
+    digest = hmac.new(secret.encode(), mark.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+#: The salt a game that does not exist is checked with: no game's (theirs are hex or ''), so no code matches it.
+NO_SALT = "-"
 
 
 def new_secret() -> str:
@@ -121,9 +150,31 @@ class Tables:
     host: str
     hits: dict[str, deque[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    salts: dict[int, str] = field(default_factory=dict)
+    reopened: int = 0  # the watcher's count of files opened anew when the salts were read
+    reading: dict[str, int] = field(default_factory=dict)  # limited reads under way, per address
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
-        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``."""
+        """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``. A key of ``SHARED`` is
+        also counted in the database, in windows of ``seconds`` (every replica's hits: ``shared_hits``)."""
+        if key.startswith(SHARED):
+            over = self._counted(key, most, seconds)
+            return self.shared_hits(key, seconds, count=True) > most or over
+        return self._counted(key, most, seconds)
+
+    def shared_hits(self, key: str, seconds: float, count: bool = False) -> int:
+        """The hits of ``key`` in the database's current window (one counted first when ``count``); 0 when the
+        database cannot say (this process's own count stands then, and the log says why)."""
+        from referee.store import StoreError
+
+        try:
+            book = seat_book()
+            return int(book.hit(key, seconds) if count else book.hits(key, seconds))
+        except StoreError as exc:
+            log.warning("the shared limits cannot be counted in the database: %s", say(message_of(exc)))
+            return 0
+
+    def _counted(self, key: str, most: int, seconds: float) -> bool:
         now = time.monotonic()
         with self.lock:
             if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
@@ -137,15 +188,60 @@ class Tables:
             hits.append(now)
             return False
 
+    def start_read(self, address: str) -> bool:
+        """One more limited read under way for ``address``; False (none counted) when it has ``READS_AT_ONCE``."""
+        with self.lock:
+            now = self.reading.get(address, 0)
+            if now >= READS_AT_ONCE:
+                return False
+            self.reading[address] = now + 1
+            return True
+
+    def end_read(self, address: str) -> None:
+        with self.lock:
+            left = self.reading.get(address, 1) - 1
+            if left > 0:
+                self.reading[address] = left
+            else:
+                self.reading.pop(address, None)
+
+    def salt(self, game: int) -> str:
+        """The game's salt (``SeatBook.salt``), kept once read (dropped when the watcher opened the file anew: it may
+        have been restored, its numbers other games); ``NO_SALT``
+        when there is no such game (not kept: it may be started yet)."""
+        from referee.board.runtime import runtime
+
+        reopened = getattr(runtime(current_app).watcher, "reopened", 0)  # an SQLite file opened anew: restored?
+        with self.lock:
+            if reopened != self.reopened:
+                self.salts.clear()
+                self.reopened = reopened
+            found = self.salts.get(game)
+        if found is None:
+            found = seat_book().salt(game)
+            if found is None:
+                return NO_SALT
+            with self.lock:
+                if len(self.salts) > MAX_KEYS:
+                    self.salts.clear()
+                self.salts[game] = found
+        return found
+
     def code(self, game: int) -> str:
-        return join_code(self.host, game)
+        return join_code(self.host, game, self.salt(game))
+
+    def host_token(self, game: int) -> str:
+        return table_token(self.host, game, self.salt(game))
 
     def over(self, key: str, most: int, seconds: float) -> bool:
-        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
+        """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing): this process's count,
+        then, for a ``SHARED`` key, the database's (every replica's)."""
         now = time.monotonic()
         with self.lock:
             hits = self.hits.get(key, deque())
-            return sum(1 for t in hits if t > now - seconds) >= most
+            if sum(1 for t in hits if t > now - seconds) >= most:
+                return True
+        return key.startswith(SHARED) and self.shared_hits(key, seconds) >= most
 
 
 def tables() -> Tables:
@@ -263,7 +359,7 @@ def is_host(game: int | None = None) -> bool:
         return True
     game = game if game is not None else (request.view_args or {}).get("game_id")
     return (bool(current_app.config.get("BOARD_HOSTED")) and isinstance(game, int)
-            and hmac.compare_digest(given.encode(), table_token(tables().host, game).encode()))
+            and hmac.compare_digest(given.encode(), tables().host_token(game).encode()))
 
 
 def require_host(refusal: str) -> None:
@@ -286,6 +382,57 @@ def limit_address(t: Tables, address: str) -> None:
         raise Problem(429, "rate-limit", _("Too many requests from this device: wait a few seconds."))
 
 
+def limit_reads(app: Any) -> None:
+    """Limit the database-backed reads of ``app`` (``read_limit``), before any other check that reads."""
+    app.before_request(read_limit)
+    app.teardown_request(end_read)
+
+
+def read_limit() -> Response | None:
+    """Before a database-backed read (``LIMITED_READS``), before the gate reads anything: refuse it (429, sent after
+    ``REFUSAL_DELAY`` when served) when its address has made ``ADDRESS_READS`` in the window, or its seat's or host's
+    token ``TOKEN_READS``. One address running ``wrk -c90`` made the other tables' reads 44 times slower."""
+    if request.endpoint not in LIMITED_READS:
+        return None
+    t = tables()
+    header = request.headers.get("Authorization", "")
+    token = header[7:].strip() if header.startswith("Bearer ") else request.cookies.get(
+        COOKIE_PREFIX + str((request.view_args or {}).get("game_id")), "")
+    address = client_address()
+    started = t.start_read(address)
+    if not started or t.limited("read:" + address, ADDRESS_READS, WINDOW_SECONDS):
+        refusal = Problem(429, "rate-limit", _("Too many reads from this device: wait a few seconds."))
+    elif token and t.limited("read-token:" + hashlib.sha256(token.encode(errors="replace")).hexdigest()[:32],
+                             TOKEN_READS, WINDOW_SECONDS):
+        refusal = Problem(429, "rate-limit", _("Too many reads for this seat: wait a few seconds."))
+    else:
+        request.environ[READING] = address  # under way until the request ends (``end_read``)
+        return None
+    if started:
+        t.end_read(address)
+    _hold(random.uniform(*REFUSAL_DELAY))
+    return problem_answer(refusal)
+
+
+def end_read(_exc: BaseException | None = None) -> None:
+    """A limited read ended (its answer made, or failed): its address may start another."""
+    address = request.environ.pop(READING, None)
+    if address is not None:
+        tables().end_read(address)
+
+
+def _hold(seconds: float) -> None:
+    """Wait ``seconds`` on gevent's loop when the board serves on it (the other connections go on); else not."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency of the board
+        return
+    if monkey.is_module_patched("time"):
+        import gevent
+
+        gevent.sleep(seconds)
+
+
 def limit_seat(t: Tables, seat: Any) -> None:
     """Refuse an action from a seat (its token, or its digest) that has posted too many in the last window (429)."""
     key = seat.token if isinstance(seat, Seat) else seat.token_sha256
@@ -297,15 +444,42 @@ def store_problem(exc: Exception) -> Response:
     """The database could not be read or written (another uw-referee kept it locked past the busy timeout, a
     full disk, a server away): 503 saying why in words a player can use, without the file's path or the
     server's address and error (those go to the operator's log); nothing was changed. No such game: 404."""
-    from dictionaries.i18n import Message
     from referee.store import NoGame
 
     if isinstance(exc, NoGame):
         game = (request.view_args or {}).get("game_id")
         return problem_answer(Problem(404, "no-game", sentence(say(msg("there is no game {game}", game=game)))))
-    said = message_of(exc)
-    log.warning("the players' API cannot use the games: %s", say(said))
-    if isinstance(said, Message):
-        hidden = {"path": msg("the games' database"), "why": msg("the board's log says why")}
-        said = Message(said.template, {k: hidden.get(k, v) for k, v in said.params.items()}, said.plural, said.n)
-    return problem_answer(Problem(503, "store", sentence(say(said))))
+    log.warning("the players' API cannot use the games: %s", say(message_of(exc)))
+    return problem_answer(Problem(503, "store", public_words(exc)))
+
+
+#: The fields of the store's messages that name a place of the server (a path, an address) or quote an error
+#: whose text may (SQLite's and psycopg's): a client is told neither.
+SERVER_FIELDS = ("path", "why", "files", "detail", "error", "address")
+
+
+def public_words(exc: Exception) -> str:
+    """What a client may read of the store's error ``exc``, in the request's language: its sentence with every
+    field that names the server's files or addresses replaced, at any depth, and none at all (a plain "cannot be
+    used") if the database's name is still in it. The operator's log keeps the whole message."""
+    from dictionaries.i18n import Message
+
+    def hidden(said: Any) -> Any:
+        if not isinstance(said, Message):
+            return said
+        params = {k: (msg("the games' database") if k == "path" else msg("the board's log says why"))
+                  if k in SERVER_FIELDS else hidden(v) for k, v in said.params.items()}
+        return Message(said.template, params, said.plural, said.n)
+
+    words = sentence(say(hidden(message_of(exc))))
+    from referee.store_pg import is_database_url, shown_address
+
+    where = str(current_app.config.get("BOARD_DB") or "")
+    if is_database_url(where):  # the server's address, with and without its user
+        names = {shown_address(where), where.split("@")[-1].split("/")[0].split("?")[0]}
+    else:  # the file's path as given and in full, and its name
+        names = {where, os.path.abspath(where), os.path.basename(where)}
+    names.discard("")
+    if any(name in words for name in names):  # a message of the store not shaped as expected: say nothing of it
+        return sentence(say(msg("the games cannot be used at the moment; the board's log says why")))
+    return words

@@ -11,6 +11,8 @@ default), and:
   (gunicorn times the head read of its async workers with it; it is also how long an idle
   kept-alive connection stays open);
 - a connection that cannot be written to for ``SEND_SECONDS`` (a viewer that never reads) is closed;
+- a request's whole body must arrive within ``UW_BOARD_BODY_SECONDS`` (10 s), else 408 and the connection is
+  closed (``referee.board.deadlines``);
 - one client address holds at most ``--max-per-address`` connections at once (100 by default):
   one device cannot take every connection. The ones over it get a 503 naming the limit. Behind a proxy
   (``UW_BOARD_PROXIES``) the app counts the forwarded address instead (``referee.board.addresses``);
@@ -33,12 +35,16 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-from referee.board.addresses import PER_ADDRESS, refusal_text
+from referee.board.addresses import PER_ADDRESS, is_trusted, refusal_text, trusted_networks
 from referee.board.runtime import MAX_VIEWERS, runtime
 
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
-#: connection is closed.
+#: connection is closed (``UW_BOARD_SEND_SECONDS`` changes it).
 SEND_SECONDS = 30
+#: Bytes the kernel keeps for a connection's unsent answers (its send buffer; Linux doubles it). Left to autotune,
+#: a viewer that never read held its stream while megabytes of boards piled up unsent, for as long as a quiet game
+#: took to fill them; with this, a few dozen boards fill it and ``SEND_SECONDS`` later the viewer is dropped.
+SEND_BUFFER = 64 * 1024
 #: Seconds for a request's head to arrive, and for an idle kept-alive connection to stay open.
 HEAD_SECONDS = 5
 #: Connections beyond the live pages: page requests, the judge, the JSON view, the ones refused.
@@ -110,9 +116,10 @@ def worker_class() -> type:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
-            if int(os.environ.get("UW_BOARD_PROXIES") or 0) > 0:  # every peer is the proxy: the app counts instead
-                self.per_address = 0  # (``referee.board.addresses``: by the forwarded address)
+            # a trusted proxy's connections are not counted here: the app counts its forwarded addresses instead
+            self.proxies = trusted_networks(os.environ.get("UW_BOARD_PROXIES") or "")
             self.open: dict[Any, int] = {}
+            self.send_seconds = float(os.environ.get("UW_BOARD_SEND_SECONDS") or SEND_SECONDS)
 
         def handle_quit(self, _sig: int, _frame: Any) -> None:
             """Ctrl-C (SIGINT) or SIGQUIT: stop as SIGTERM does, the streams ended first. gunicorn's own
@@ -125,7 +132,7 @@ def worker_class() -> type:
         def handle(self, listener: Any, client: Any, addr: Any) -> None:
             host = addr[0] if isinstance(addr, tuple) and addr else addr
             count = self.open.get(host, 0)
-            if self.per_address and count >= self.per_address:
+            if self.per_address and count >= self.per_address and not is_trusted(str(host), self.proxies):
                 try:
                     client.settimeout(1)
                     client.sendall(refusal(self.per_address))
@@ -139,7 +146,8 @@ def worker_class() -> type:
                 return
             self.open[host] = count + 1
             try:
-                client.settimeout(SEND_SECONDS)  # gunicorn makes it blocking; a reader that never reads is cut off
+                client.settimeout(self.send_seconds)  # gunicorn makes it blocking; a reader that never reads is cut off
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
                 AsyncWorker.handle(self, listener, client, addr)
             finally:
                 left = self.open[host] - 1
@@ -185,9 +193,12 @@ class BoardServer(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from referee.board.app import create_app
+        from referee.board.app import MAX_BODY, create_app
+        from referee.board.deadlines import BodyDeadline, body_seconds
 
-        return create_app()
+        app = create_app()
+        app.wsgi_app = BodyDeadline(app.wsgi_app, body_seconds(), MAX_BODY)  # type: ignore[method-assign]  # 408
+        return app
 
 
 __all__ = ["PER_ADDRESS", "BoardServer", "refusal", "worker_class"]

@@ -279,8 +279,10 @@ class Watcher:
     """Notices commits to the database and wakes every stream: one thread per server process.
 
     It asks SQLite's ``PRAGMA data_version`` (which changes when another connection commits) every
-    ``POLL_S`` seconds on one read-only connection, and the file's identity (a database created or
-    replaced after the board started). On a change it first calls ``on_change`` (the board renders
+    ``POLL_S`` seconds on one read-only connection, and the file's identity, size and time (a database created,
+    replaced or restored after the board started: a backup copied over it keeps its inode, and the connection
+    open on the old file would never see a change again). On any of those it opens the file anew (``reopened``
+    counts them; the store checks a file it did not write before it writes) and shows it again. On a change it first calls ``on_change`` (the board renders
     each changed game there, once), then wakes the streams, which wait on a condition: an idle page
     costs nothing. A page asks ``poll`` itself, so it never shows a commit older than its request.
     """
@@ -298,7 +300,8 @@ class Watcher:
         self._start_lock = threading.Lock()
         self._poll_lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
-        self._identity_seen: tuple[int, int] | None = None
+        self._identity_seen: tuple[int, ...] | None = None
+        self.reopened = 0  # times the file was found replaced (or checkpointed) and opened anew
         self._data_version: int | None = None
         self._failed = False
 
@@ -353,12 +356,12 @@ class Watcher:
             for wake in self._wakes:
                 wake.set()
 
-    def _identity(self) -> tuple[int, int] | None:
+    def _identity(self) -> tuple[int, ...] | None:
         try:
             st = os.stat(self.path)
         except OSError:
             return None
-        return (st.st_dev, st.st_ino)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
     def poll(self) -> int:
         """Look once for a commit (the watcher's tick; a page calls it too); the version after it."""
@@ -370,8 +373,12 @@ class Watcher:
     def _tick(self) -> None:
         now = self._identity()
         if now != self._identity_seen:
+            if now is not None and self._identity_seen is not None and now[:2] == self._identity_seen[:2]:
+                log.info("%s changed on disk (a checkpoint, or a backup copied over it): opened anew",
+                         shown(self.path))
             self._close()
             self._identity_seen, self._data_version = now, None
+            self.reopened += 1
             self._bump()
         if self._identity_seen is None:
             return
