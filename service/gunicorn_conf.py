@@ -193,6 +193,41 @@ if all(hasattr(gunicorn.http.wsgi.Response, name) for name in ("default_headers"
     gunicorn.http.wsgi.Response.write = _write_once
 
 
+#: Header pairs gunicorn has checked once, as it keeps them (name, stripped value): at most this many.
+MAX_CHECKED_HEADERS = 256
+_checked_headers: dict[tuple[str, str], tuple[str, str]] = {}
+#: Headers whose values change from answer to answer: never kept (they would only fill the table).
+_VARYING_HEADERS = frozenset({"content-length", "etag"})
+
+
+def _process_headers_once(self: gunicorn.http.wsgi.Response, headers: list[tuple[str, str]]) -> None:
+    """gunicorn checks every header of every answer against two regular expressions (~1.5 us a header);
+    a word's answer carries 9, and 7 of them are the same pairs every time. A pair that passed gunicorn's
+    own check once is kept as gunicorn kept it; any other pair (a new one, one whose value varies, a
+    hop-by-hop header, a bad one) goes through gunicorn's check, in order, as before."""
+    checked = _checked_headers
+    for pair in headers:
+        try:
+            known = checked.get(pair)
+        except TypeError:  # an unhashable pair: gunicorn's check says what is wrong with it
+            known = None
+        if known is not None:
+            self.headers.append(known)
+            continue
+        before = len(self.headers)
+        _gunicorn_process_headers(self, [pair])
+        if (len(self.headers) == before + 1 and len(checked) < MAX_CHECKED_HEADERS and type(pair) is tuple
+                and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is str
+                and pair[0].lower() not in _VARYING_HEADERS and not gunicorn.util.is_hoppish(pair[0])):
+            checked[pair] = self.headers[-1]
+
+
+# An internal too (tests/test_reliability_service.py checks it against gunicorn's own, good and bad headers).
+_gunicorn_process_headers = gunicorn.http.wsgi.Response.process_headers
+if hasattr(gunicorn.util, "is_hoppish"):
+    gunicorn.http.wsgi.Response.process_headers = _process_headers_once
+
+
 # How long a connection steps aside after each answer: any positive time puts it behind the next
 # poll of the event loop (gevent's ``sleep`` docs: ``sleep(0)`` may run the greenlet again before the
 # loop polls, a positive value waits for the next iteration).

@@ -399,3 +399,35 @@ def test_an_answer_leaves_in_one_write_with_gunicorns_own_bytes(status: str, hea
     assert len(once) == 1 and len(twice) == 2
     assert once[0].split(b"\r\nDate: ")[0] == b"".join(twice).split(b"\r\nDate: ")[0]
     assert once[0].split(b"GMT\r\n", 1)[1] == b"".join(twice).split(b"GMT\r\n", 1)[1]
+
+
+@pytest.mark.parametrize("headers", [
+    [("Content-Type", "application/json"), ("Content-Length", "15"), ("ETag", '"abc"'), ("Vary", "Accept-Language")],
+    [("Cache-Control", " public, max-age=86400\t"), ("Connection", "upgrade"), ("Upgrade", "websocket")],
+    [("Keep-Alive", "timeout=5"), ("X-Content-Type-Options", "nosniff")],
+    [("Bad Name", "x")],
+    [("X-Ok", "fine"), ("X-Split", "a\r\nInjected: yes")],
+    [("X-Number", 3)],
+    [("X-List", ["a"])],
+    [(b"X-Bytes", "x")],
+])
+def test_checked_headers_are_kept_as_gunicorn_keeps_them(headers: list[tuple[Any, Any]]) -> None:
+    """The header check kept once per pair gives gunicorn's headers, and gunicorn's errors, the second time too."""
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from service import gunicorn_conf
+
+    def outcome(process: Any) -> tuple[Any, ...]:
+        response = Response(_Request(), _Socket(), Config())
+        try:
+            process(response, list(headers))
+        except Exception as exc:  # the errors are compared
+            error: Any = type(exc)
+        else:
+            error = None
+        return error, response.headers, response.response_length, response.upgrade
+
+    expected = outcome(gunicorn_conf._gunicorn_process_headers)
+    assert outcome(gunicorn_conf._process_headers_once) == expected  # first time: gunicorn's check
+    assert outcome(gunicorn_conf._process_headers_once) == expected  # then: what the first kept
