@@ -169,6 +169,8 @@ def test_a_refusals_suggested_commands_act_on_the_database_refused(tmp_path: Pat
     assert listed.exit_code == 0 and "Ann, Bob" in listed.output and "Cy" not in listed.output
     numbered = runner.invoke(cli, typed('--db "{tmp}/party games.sqlite3" amend 99 --roll 5', '; "', '" numbers'))
     assert numbered.exit_code == 0 and "CHAMP" in numbered.output and "Cy" not in numbered.output
+    at_table = typed('--db "{tmp}/party games.sqlite3" table', 'numbered as in "', '")')  # the table's own hint
+    assert at_table[-3:] == ["--game", "1", "log"] and runner.invoke(cli, at_table).output == numbered.output
     for line in ("--db {tmp}/empty.sqlite3 status", "--db {tmp}/empty.sqlite3 stats"):
         args = typed(line, "start one with '", "'")
         assert args[-3:] == ["new", "NAME", "NAME"]
