@@ -519,11 +519,12 @@ class Referee:
         from referee.engine import check_roll
 
         check_roll(roll)
+        log = self.store.command("log", game_id)
 
         def change(events: list[Event], redo: list[Event]) -> tuple[list[Event], list[Event] | None, _Fix]:
             if events and isinstance(events[0], Created_) and events[0].setup.dice == "virtual":
                 raise RequestError(msg("this game uses virtual dice: the referee's rolls cannot be amended"))
-            seq, number = _roll_at(events, at)
+            seq, number = _roll_at(events, at, log)
             old = events[seq]
             assert isinstance(old, (SanityRolled, PsychotherapyRolled))
             if old.roll == roll:
@@ -720,8 +721,9 @@ def action_numbers(events: list[Event]) -> list[int]:
     return numbers
 
 
-def _roll_at(events: list[Event], at: int | None) -> tuple[int, int]:
-    """The index of the roll to amend and its action's number: the latest roll, or the roll of action ``at``."""
+def _roll_at(events: list[Event], at: int | None, log: str) -> tuple[int, int]:
+    """The index of the roll to amend and its action's number: the latest roll, or the roll of action ``at``
+    (``log``: the command, in its quotes, that numbers the actions, naming the game's database)."""
     def is_roll(event: Event) -> bool:
         return isinstance(event, SanityRolled) or (isinstance(event, PsychotherapyRolled) and event.roll is not None)
 
@@ -734,11 +736,11 @@ def _roll_at(events: list[Event], at: int | None) -> tuple[int, int]:
     if at == 0:
         raise RulesError(msg("action 0 is the set-up; a roll-off roll is amended with --roll-off NAME --round N"))
     if not 0 < at <= numbers[-1]:
-        raise RulesError(msg("there is no action {at} in this game; 'uw-referee log' numbers them", at=at))
+        raise RulesError(msg("there is no action {at} in this game; {log} numbers them", at=at, log=log))
     rolls = [i for i, n in enumerate(numbers) if n == at and is_roll(events[i])]
     if not rolls:
-        raise RulesError(msg("action {at} ({action}) has no roll to amend; 'uw-referee log' numbers the actions",
-                             at=at, action=action_words([e for e, n in zip(events, numbers) if n == at])))
+        raise RulesError(msg("action {at} ({action}) has no roll to amend; {log} numbers the actions",
+                             at=at, log=log, action=action_words([e for e, n in zip(events, numbers) if n == at])))
     return rolls[-1], at
 
 

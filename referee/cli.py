@@ -26,7 +26,7 @@ from referee.paths import default_db_path
 from referee.render import check_lines, letters_text, part_of_speech
 from referee.store_format import require_postgres
 from referee.store_pg import is_database_url
-from referee.terminal import Style, disable_color, use_color, write
+from referee.terminal import Style, disable_color, shown, use_color, write
 from unspeakable_words import __version__
 
 #: Commands imported only when used, by the module that holds them, so that ``uw-referee check``
@@ -53,8 +53,13 @@ class LazyGroup(click.Group):
 
             for command in self.list_commands(ctx):  # a table's own word for a command ('deshacer'): its name here
                 if _(command) != command and _(command).casefold() == name.casefold():
-                    ctx.fail(_("No such command {name!r}: at the shell it is {command!r} ('uw-referee {command}'); "
-                               "the table's words work inside 'uw-referee table'.").format(name=name, command=command))
+                    from referee.paths import suggested_quoted
+
+                    db, game = ctx.params.get("db"), ctx.params.get("game_id")
+                    ctx.fail(_("No such command {name!r}: at the shell it is {command!r} ({shell}); the table's "
+                               "words work inside {table}.").format(
+                        name=name, command=command, shell=shown(suggested_quoted(command, db, game)),
+                        table=shown(suggested_quoted("table", db, game))))
 
             near = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.5)
             if near:

@@ -289,7 +289,11 @@ def bind(obj: Obj, word: str | None, by: str | None, done: bool, allow: bool, pa
         say_result(run_store(lambda: obj.referee.bind_done(obj.game)))
         return
     if not word or not by:
-        raise click.UsageError(_("name a word with: uw-referee bind WORD --by NAME (or close with --done)"))
+        from referee.paths import suggested
+
+        # TRANSLATORS: {referee} is "uw-referee" (with --db PATH when the games are elsewhere).
+        raise click.UsageError(_("name a word with: {referee} bind WORD --by NAME (or close with --done)").format(
+            referee=shown(suggested("", obj.db))))
     referee = obj.referee
     prepared = run_store(lambda: referee.prepare(obj.game, word))
     write(play_verdict_lines(prepared.verdict))
@@ -331,7 +335,7 @@ def status(obj: Obj, as_json: bool) -> None:
 def verify(obj: Obj) -> None:
     reader = obj.reader()
     games_checked, events, problems = run_store(lambda: reader.verify(obj.game))
-    write(verify_lines(reader.path, games_checked, events, problems))
+    write(verify_lines(reader.path, games_checked, events, problems, reader.named()))
     if problems:
         raise click.exceptions.Exit(EXIT_REFUSED)
 

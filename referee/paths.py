@@ -65,4 +65,17 @@ def suggested(args: str, db: str | None = None, game: int | None = None) -> str:
     return " ".join([*words, args]) if args else " ".join(words)
 
 
-__all__ = ["default_db_path", "is_default_db", "suggested", "temporary_db_path"]
+def quote_around(command: str) -> str:
+    """The quote a message puts around ``command``: ``'`` unless the command holds one (a path quoted for the
+    shell), then ``"``, so that what sits between the quotes is exactly what to type."""
+    return '"' if "'" in command else "'"
+
+
+def suggested_quoted(args: str, db: str | None = None, game: int | None = None) -> str:
+    """``suggested``, in the quotes a sentence puts around it (``quote_around``)."""
+    command = suggested(args, db, game)
+    quote = quote_around(command)
+    return f"{quote}{command}{quote}"
+
+
+__all__ = ["default_db_path", "is_default_db", "quote_around", "suggested", "suggested_quoted", "temporary_db_path"]

@@ -309,8 +309,11 @@ def games_lines(summaries: list[GameSummary], where: str) -> list[str]:
         for g in summaries]
 
 
-def verify_lines(path: str, games: int, events: int, problems: list[str]) -> list[str]:
-    """``verify``: what was checked and that nothing is damaged, or each problem found and what to do."""
+def verify_lines(path: str, games: int, events: int, problems: list[str], db: str | None = None) -> list[str]:
+    """``verify``: what was checked and that nothing is damaged, or each problem found and what to do (the
+    commands naming ``db``, the database as ``--db`` gives it, unless it is the default)."""
+    from referee.paths import suggested_quoted
+
     counted = ngettext("{n} game", "{n} games", games).format(n=games)
     counted_events = ngettext("{n} event", "{n} events", events).format(n=events)
     if not problems and path.startswith("postgresql://"):  # a server's pages are its own to check: no SQLite check
@@ -325,8 +328,8 @@ def verify_lines(path: str, games: int, events: int, problems: list[str]) -> lis
                                                                                events=counted_events),
             *(f"  - {shown(say(problem))}" for problem in problems),
             _("Nothing was changed. Stop any board serving the file, then restore it from a backup, or start a "
-              "damaged game again from an earlier "
-              "'uw-referee export'; the undamaged games can still be exported ('uw-referee export --game N').")]
+              "damaged game again from an earlier {export}; the undamaged games can still be exported ({one})."
+              ).format(export=shown(suggested_quoted("export", db)), one=shown(suggested_quoted("export --game N", db)))]
 
 
 def refused_line(message: str, style: Style) -> str:

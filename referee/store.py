@@ -55,6 +55,7 @@ from referee.store_format import (
     chain_start,
     dumps,
     game_digest,
+    no_games_yet,
     now,
     snapshot_digest,
     summary_of,
@@ -258,10 +259,7 @@ class Store:
                 if found is None and row is not None and not row[5]:
                     found = msg("its saved state or summary was changed after it was written")
                 if found is not None:
-                    problem = msg("game {game} in {path} is damaged: {problem}. Stop any board serving the file, "
-                                  "then restore it from a backup, or "
-                                  "start again from an earlier 'uw-referee export'; 'uw-referee verify' lists all the "
-                                  "damage", game=gid, path=self.path, problem=found)
+                    problem = self._damage(gid, found, reading=True)
             kept = self._kept(conn, gid, "view")
             if kept and "waiting" in kept[1]:
                 view = kept[1]
@@ -322,13 +320,13 @@ class Store:
         if game_id is None:
             row = conn.execute(self._sql("latest_game")).fetchone()
             if row is None:
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
+                raise no_games_yet(self.path, self.named())
             return int(row[0])
         # a number past SQLite's integers (a page's address can hold any) names no game rather than overflowing
         row = conn.execute(self._sql("one_game"), (game_id,)).fetchone() if 0 < game_id < 2**63 else None
         if row is None:
-            raise NoGame(msg("there is no game {game} in {path}; 'uw-referee games' lists them", game=game_id,
-                             path=self.path))
+            raise NoGame(msg("there is no game {game} in {path}; {command} lists them", game=game_id,
+                             path=self.path, command=self.command("games")))
         return game_id
 
     def _events(self, conn: sqlite3.Connection, game_id: int, check: bool = True) -> tuple[list[Event], list[str]]:
@@ -480,9 +478,31 @@ class Store:
         return self._walk(conn, game_id, 0, None)[2]
 
     def _damaged(self, game_id: int, problem: Message) -> StoreError:
-        return Damaged(msg("game {game} in {path} is damaged: {problem}. Nothing was written. Stop any board "
-                              "serving the file, then restore it from a backup, or start again from an earlier 'uw-referee export'; 'uw-referee verify' "
-                              "lists all the damage", game=game_id, path=self.path, problem=problem))
+        return Damaged(self._damage(game_id, problem))
+
+    def _damage(self, game_id: int, problem: Message, reading: bool = False) -> Message:
+        """The game's damage in words, with the commands to export and verify this database (``reading``: as
+        ``status`` finds it, which writes nothing anyway)."""
+        commands = {"game": game_id, "path": self.path, "problem": problem, "export": self.command("export"),
+                    "verify": self.command("verify")}
+        if reading:
+            return msg("game {game} in {path} is damaged: {problem}. Stop any board serving the file, then restore "
+                       "it from a backup, or start again from an earlier {export}; {verify} lists all the damage",
+                       **commands)
+        return msg("game {game} in {path} is damaged: {problem}. Nothing was written. Stop any board serving the "
+                   "file, then restore it from a backup, or start again from an earlier {export}; {verify} lists all "
+                   "the damage", **commands)
+
+    def named(self) -> str:
+        """The database as ``--db`` names it (a PostgreSQL store's address, password and all: ``suggested`` drops
+        it)."""
+        return str(getattr(self, "url", self.path))
+
+    def command(self, args: str, game_id: int | None = None) -> str:
+        """A command the referee suggests, in its quotes, naming this database unless it is the default one."""
+        from referee.paths import suggested_quoted
+
+        return suggested_quoted(args, self.named(), game_id)
 
     def _check_game(self, conn: sqlite3.Connection, game_id: int) -> None:
         """Before a write to the game (schema 4): its chain of events whole, its snapshot and summary matching

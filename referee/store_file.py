@@ -9,7 +9,7 @@ import sqlite3
 
 from dictionaries.i18n import Message, msg
 from referee.paths import temporary_db_path
-from referee.store_format import Damaged, NoGame, StoreError, dumps
+from referee.store_format import Damaged, StoreError, dumps, no_games_yet
 from referee.store_schema import APPLICATION_ID, SCHEMA_VERSION, migrate
 
 TYPE_CHECKING = False
@@ -46,7 +46,7 @@ class SQLiteFile:
             raise StoreError(msg("{path} is a directory, not a database file", path=self.path))
         if not self.exists():
             if not create or self.read_only:
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
+                raise no_games_yet(self.path, self.path)
             try:
                 os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
             except OSError as exc:
@@ -71,7 +71,7 @@ class SQLiteFile:
                 migrate(conn, verify)
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:  # an empty SQLite file, never written by uw-referee (read-only: left so)
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
+                raise no_games_yet(self.path, self.path)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(self.explain(exc)) from None

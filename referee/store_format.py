@@ -53,6 +53,17 @@ class Damaged(StoreError):
     """A game or file is damaged (changed after it was written, or cannot be replayed): nothing writes to it."""
 
 
+def no_games_yet(path: str, db: str) -> NoGame:
+    """No game in the database at ``path`` (``db`` as ``--db`` names it): how to start one, naming ``db`` unless
+    it is the default, so that the command typed starts the game there."""
+    from referee.paths import quote_around, suggested
+
+    referee = suggested("", db)
+    # TRANSLATORS: {referee} is "uw-referee" (with --db PATH when the games are elsewhere), {q} the quote around it.
+    command = msg("{q}{referee} new NAME NAME{q}", q=quote_around(referee), referee=referee)
+    return NoGame(msg("no games yet in {path}: start one with {command}", path=path, command=command))
+
+
 @value(frozen=True)
 class GameSummary:
     """One game as ``games`` lists it."""

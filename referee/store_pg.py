@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from dictionaries.i18n import msg
 from referee.store import Store
-from referee.store_format import NoGame, StoreError, require_postgres
+from referee.store_format import NoGame, StoreError, no_games_yet, require_postgres
 from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
 from referee.store_sql import POSTGRESQL, POSTGRESQL_WRITE
 
@@ -401,7 +401,7 @@ class PgStore(Store):
                                  "{version})", path=self.path, found=version, version=SCHEMA_VERSION))
         if version < SCHEMA_VERSION:
             if version < PG_FIRST_SCHEMA and (not create or self.read_only):
-                raise NoGame(msg("no games yet in {path}: start one with 'uw-referee new NAME NAME'", path=self.path))
+                raise no_games_yet(self.path, self.url)
             if self.read_only:
                 self._version = version  # read as it is, until a writer migrates it
                 return

@@ -14,7 +14,7 @@ from referee.cli_common import CONTEXT, Obj
 from referee.cli_failures import Refused, run_store
 from referee.engine import Game, Phase
 from referee.game_cli import game_options, say_result, style
-from referee.paths import suggested
+from referee.paths import suggested, suggested_quoted
 from referee.render import (
     after_the_end_lines,
     amend_lines,
@@ -235,7 +235,8 @@ def table_step(obj: Obj, gid: int, game: Game, answer: str) -> Game:
     if command == "amend":
         if len(words) not in (2, 3) or not all(is_number(w) for w in words[1:]):
             raise click.UsageError(_("type 'amend N' (the latest roll was N) or 'amend ACTION N' (the roll of "
-                                     "ACTION, numbered as in 'uw-referee log')"))
+                                     "ACTION, numbered as in {log})").format(
+                log=shown(suggested_quoted("log", obj.db, gid))))
         at = int(words[1]) if len(words) == 3 else None
         right = int(words[-1])
         if not 1 <= right <= DIE:

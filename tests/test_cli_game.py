@@ -614,5 +614,7 @@ def test_spanish_deck_name_and_discard_example(db: Path) -> None:
                                             ("corregir", "amend")])
 def test_a_spanish_table_word_at_the_shell_names_its_command(db: Path, typed: str, command: str) -> None:
     result = run(db, "--lang", "es", typed)
-    assert result.exit_code == 2 and f"en la consola es '{command}' ('uw-referee {command}')" in result.output
+    # both commands name the database the game is in (not the default one), as typed
+    assert result.exit_code == 2 and f"en la consola es '{command}' ('uw-referee --db {db} {command}')" in result.output
+    assert f"dentro de 'uw-referee --db {db} table'" in result.output
     assert result.output.count("uw-referee ") == 2  # no other command suggested

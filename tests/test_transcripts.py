@@ -151,6 +151,35 @@ def test_the_commands_suggested_for_another_database_act_on_it(tmp_path: Path) -
     assert typed.exit_code == 0 and "Game 1: Ann, Bob." in typed.output and "Cy" not in typed.output
 
 
+def test_a_refusals_suggested_commands_act_on_the_database_refused(tmp_path: Path) -> None:
+    # Each command a refusal suggests for another database (the library's own messages: the store's and the
+    # amend's), typed between its quotes as said, acts there: never on the default database's game 1 (Cy's).
+    _, results = run_transcript("db", tmp_path / "games.sqlite3")
+    said = {line: out for line, _, out in results}
+
+    def typed(line: str, before: str, after: str) -> list[str]:
+        command = said[line].split(before, 1)[1].split(after, 1)[0].replace("<tmp>", str(tmp_path))
+        args = shlex.split(command)
+        assert args[:3] == ["uw-referee", "--db", str(tmp_path / ("empty.sqlite3" if "empty" in line
+                                                                   else "party games.sqlite3"))]
+        return args[1:]
+
+    runner = CliRunner(env={"UW_REFEREE_DB": str(tmp_path / "games.sqlite3")})
+    listed = runner.invoke(cli, typed('--db "{tmp}/party games.sqlite3" --game 9 status', '; "', '" lists'))
+    assert listed.exit_code == 0 and "Ann, Bob" in listed.output and "Cy" not in listed.output
+    numbered = runner.invoke(cli, typed('--db "{tmp}/party games.sqlite3" amend 99 --roll 5', '; "', '" numbers'))
+    assert numbered.exit_code == 0 and "CHAMP" in numbered.output and "Cy" not in numbered.output
+    at_table = typed('--db "{tmp}/party games.sqlite3" table', 'numbered as in "', '")')  # the table's own hint
+    assert at_table[-3:] == ["--game", "1", "log"] and runner.invoke(cli, at_table).output == numbered.output
+    for line in ("--db {tmp}/empty.sqlite3 status", "--db {tmp}/empty.sqlite3 stats"):
+        args = typed(line, "start one with '", "'")
+        assert args[-3:] == ["new", "NAME", "NAME"]
+    started = runner.invoke(cli, [*args[:-2], "Eve", "Fay", "--first", "Eve"])
+    assert started.exit_code == 0 and "Game 1: Eve, Fay." in started.output
+    assert "Eve" in runner.invoke(cli, ["--db", str(tmp_path / "empty.sqlite3"), "games"]).output
+    assert "Eve" not in runner.invoke(cli, ["games"]).output
+
+
 def test_a_finished_game_says_what_can_still_be_done(tmp_path: Path) -> None:
     _, results = run_transcript("over", tmp_path / "games.sqlite3")
     tables = [out for line, _, out in results if line == "table"]

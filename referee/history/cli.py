@@ -54,7 +54,7 @@ def stats(obj: Obj, as_json: bool) -> None:
     if as_json:
         click.echo(stats_json_text(games, players, seats=obj.game is not None))
     else:
-        write(stats_lines(games, players))
+        write(stats_lines(games, players, reader.named()))
 
 
 __all__ = ["game_options", "stats"]

@@ -76,10 +76,16 @@ def game_line(g: GameFigures) -> str:
     return shown(line)
 
 
-def stats_lines(games: list[GameFigures], players: list[PlayerFigures]) -> list[str]:
-    """``stats`` in words: the players' records, then each game in a line, then the best word of them all."""
+def stats_lines(games: list[GameFigures], players: list[PlayerFigures], db: str | None = None) -> list[str]:
+    """``stats`` in words: the players' records, then each game in a line, then the best word of them all (with
+    none, how to start one in ``db``, the database as ``--db`` gives it)."""
     if not games:
-        return [_("No games yet: start one with 'uw-referee new NAME NAME'.")]
+        from referee.paths import quote_around, suggested
+
+        referee = suggested("", db)
+        # TRANSLATORS: {referee} is "uw-referee" (with --db PATH when the games are elsewhere), {q} the quote around it.
+        command = _("{q}{referee} new NAME NAME{q}").format(q=quote_around(referee), referee=referee)
+        return [_("No games yet: start one with {command}.").format(command=shown(command))]
     over = sum(1 for g in games if g.over)
     lines = [ngettext("{n} game: {over} over, {in_play} in play.", "{n} games: {over} over, {in_play} in play.",
                       len(games)).format(n=len(games), over=over, in_play=len(games) - over), "", _("Players")]
@@ -129,7 +135,7 @@ def quick_stats(db: str | None, as_json: bool) -> int | None:
     if as_json:
         write([stats_json_text(games, players)])
     else:
-        write(stats_lines(games, players))
+        write(stats_lines(games, players, db))
     return EXIT_OK
 
 
