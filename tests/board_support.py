@@ -83,6 +83,7 @@ class Board:
     def __init__(self, db: Path | str, *extra: str, port: int | None = None) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.db = db
         env = {**os.environ, "UW_REFEREE_DB": str(db)}
         self.proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "board", "--port", str(self.port),
                                       "--db", str(db), *extra],

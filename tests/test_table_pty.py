@@ -69,8 +69,8 @@ class Terminal:
 
 def words_for(dictionary: Dictionary, count: int) -> list[str]:
     """``count`` legal words of 3 to 6 distinct letters, none of them a table command."""
-    found = [w.word for rack in ("ABCDEGHILMNOPRSTU", "AEIOUBDFGKLMNRSTWY") for w in dictionary.rack(rack)
-             if 3 <= len(w.word) <= 6]
+    racks = ("BDEGLOR", "ACHIMNP", "EILMNST", "ADKORTW", "AEFGLNU", "BCIOPRS")  # a hand each: at most 7 letters
+    found = [w.word for rack in racks for w in dictionary.rack(rack) if 3 <= len(w.word) <= 6]
     commands = {"UNDO", "REDO", "HELP", "QUIT", "EXIT", "STATUS", "AMEND", "LEAVE", "DISCARD", "PASS", "DONE",
                 "ROLL"}
     words = sorted({w for w in found if w not in commands})
