@@ -19,7 +19,7 @@ from referee.store_pg import close_pools, with_schema
 pytestmark = pytest.mark.slow
 ACTIONS = 8
 #: PostgreSQL transactions per phone action (its read of the game, then its discard) through the hosted board.
-MOST = 6
+MOST = 5
 
 
 def counted(base: str) -> int:
