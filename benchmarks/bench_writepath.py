@@ -66,7 +66,6 @@ def prepare(db: str, count: int) -> int:
     snapshot and summary after a few discards. The snapshot's size in bytes."""
     from referee.engine import Discarded, RollOff, Setup
     from referee.store_pg import close_pools, open_store
-    from referee.store_seats import SeatBook
 
     store = open_store(db)
     players = bench_hosted.PLAYERS
