@@ -9,14 +9,14 @@ import time
 from typing import Any
 
 import pytest
-from test_board_hosted import HOST, bearer
+from postgres_support import Backend
+from test_board_hosted import HOST, apps, bearer, hosted_client, problem, start  # noqa: F401 - apps: the fixture
 from test_write_cost import private_database  # noqa: F401 - the fixture
 
 from referee.board.app import create_app
 from referee.board.runtime import runtime
 from referee.store_pg import close_pools, with_schema
 
-pytestmark = pytest.mark.slow
 ACTIONS = 8
 #: PostgreSQL transactions per phone action (its read of the game, then its discard) through the hosted board.
 MOST = 5
@@ -39,6 +39,32 @@ def counted(base: str) -> int:
     raise AssertionError("the board's connections did not close")
 
 
+def test_the_phones_routes_refuse_a_seat_as_the_gate_does(backend: Backend, apps: list[Any]) -> None:  # noqa: F811
+    """The phone's read and action check the seat in their own transaction: a token of no seat, of another game, or
+    at a game that does not exist is the gate's one 404; with the game's code, the seat's own 401; a cookie's write
+    without its CSRF token a 403; and a refused action changes nothing."""
+    device = hosted_client(backend, apps)
+    table, other = start(device, "Ann", "Bob"), start(device, "Cy", "Di")
+    game = table["game"]
+    ann = device.post(f"/api/games/{game}/seats", json={"code": table["code"], "seat": "Ann"}).get_json()
+    cy = device.post(f"/api/games/{other['game']}/seats", json={"code": other["code"], "seat": "Cy"}).get_json()
+    phone = hosted_client(backend, apps)
+    seen = phone.get(f"/api/games/{game}/play", headers=bearer(ann["token"])).get_json()["version"]
+    hidden = problem(phone.get(f"/api/games/{game}/play", headers=bearer("x" * 20)), 404, "no-game")
+    for answer in (phone.post(f"/api/games/{game}/actions", json={"action": "discard", "seen": seen},
+                              headers=bearer("x" * 20)),
+                   phone.post(f"/api/games/{game}/actions", json={"action": "discard", "seen": seen},
+                              headers=bearer(cy["token"])),
+                   phone.get(f"/api/games/{game}/play", headers=bearer(cy["token"]))):
+        assert problem(answer, 404, "no-game") == hidden
+    assert problem(phone.get(f"/api/games/{game + 99}/play", headers=bearer(ann["token"])), 404, "no-game") == (
+        hidden.replace(str(game), str(game + 99)))
+    problem(phone.get(f"/api/games/{game}/play?code={table['code']}", headers=bearer("x" * 20)), 401, "bad-token")
+    problem(device.post(f"/api/games/{game}/actions", json={"action": "discard", "seen": seen}), 403, "csrf")
+    assert phone.get(f"/api/games/{game}/play", headers=bearer(ann["token"])).get_json()["version"] == seen
+
+
+@pytest.mark.slow
 def test_a_phone_action_through_the_hosted_board_costs_few_transactions(private_database: str) -> None:  # noqa: F811
     import psycopg
 
