@@ -83,6 +83,9 @@ def test_a_phone_action_through_the_hosted_board_costs_few_transactions(private_
     tokens = {name: app.test_client().post(f"/api/games/{game}/seats", json={"code": code, "seat": name}
                                            ).get_json()["token"] for name in ("Ann", "Bob", "Cy")}
     runtime(app).watcher.stop()
+    with psycopg.connect(private_database, autocommit=True) as conn:  # autovacuum's own transactions
+        for (table,) in conn.execute(b"SELECT tablename FROM pg_tables WHERE schemaname = 'hosted'").fetchall():
+            conn.execute(f"ALTER TABLE hosted.{table} SET (autovacuum_enabled = false)".encode())
 
     def cycle(n: int) -> int:
         before = counted(private_database)
@@ -106,4 +109,5 @@ def test_a_phone_action_through_the_hosted_board_costs_few_transactions(private_
 
     one, many = cycle(1), cycle(ACTIONS + 1)
     per_action = (many - one) / ACTIONS
-    assert per_action <= MOST, (one, many, per_action)
+    # A whole transaction more per action fails; a stray one in a cycle (the listener's idle check every 5 s) is 1/8.
+    assert per_action < MOST + 0.5, (one, many, per_action)
