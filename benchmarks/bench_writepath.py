@@ -138,6 +138,7 @@ def sequential(db: str, port: int, actions: int, long: int) -> list[tuple[int, f
     from referee.board.seats import join_code
     from referee.engine import Discarded, RollOff, Setup
     from referee.store_pg import close_pools, open_store
+    from referee.store_seats import SeatBook
 
     store = open_store(db)
     players = bench_hosted.PLAYERS
@@ -147,6 +148,7 @@ def sequential(db: str, port: int, actions: int, long: int) -> list[tuple[int, f
         for i in range(events - 2):
             store.act(gid, lambda g, i=i: g.apply(Discarded(player=players[i % 4])))  # type: ignore[misc]
         games.append((events, gid))
+    codes = {gid: join_code(bench_hosted.SECRET, gid, SeatBook(store).salt(gid) or "") for _events, gid in games}
     close_pools()
     folder = Path(tempfile.mkdtemp(prefix="uw-bench33-seq-"))
     env = {"UW_BOARD_HOST_SECRET": bench_hosted.SECRET}
@@ -155,10 +157,12 @@ def sequential(db: str, port: int, actions: int, long: int) -> list[tuple[int, f
     try:
         base = f"http://127.0.0.1:{port}"
         for events, gid in games:
-            tokens = [_call(f"{base}/api/games/{gid}/seats", {"code": join_code(bench_hosted.SECRET, gid), "seat": name}
+            tokens = [_call(f"{base}/api/games/{gid}/seats", {"code": codes[gid], "seat": name}
                             )["token"] for name in players]
             turn = (events - 2) % 4  # whose turn it is (each discard passes it on)
-            _call(f"{base}/api/games/{gid}/play", token=tokens[turn])  # warm: the board follows the game
+            _call(f"{base}/api/games/{gid}/play", token=tokens[turn])  # warm
+            with urllib.request.urlopen(f"{base}/games/{gid}?code={codes[gid]}", timeout=30):
+                pass  # the table's board shown (its TV): the board follows the game, as at a real table
             xacts, rows = counters(db)
             for _ in range(actions):
                 view = _call(f"{base}/api/games/{gid}/play", token=tokens[turn])

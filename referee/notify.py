@@ -8,7 +8,8 @@ socket, hands the games heard of to ``on_change`` (the board catches those feeds
 process), then wakes the streams of those games (each sleeps on an event of its own, ``subscribe``). No viewer
 ever asks the database anything, and an idle stream is never woken by a commit of another game.
 
-``poll`` (a page, or an action's answer, that must not show a state older than its request) makes one round trip
+Notifications that arrive unasked are read from the socket without a round trip (a round trip is a transaction of the
+database's). ``poll`` (a page, or an action's answer, that must not show a state older than its request) makes one round trip
 on the listening connection: the server sends every notification of a commit that finished before it along with
 the answer, so the games it names are caught up before ``poll`` returns. A lost connection (the server restarted,
 the network cut) is made again with a pause that grows to ``RETRY_MAX_S``; once back, every game followed is
@@ -179,9 +180,23 @@ class Listener:
 
     def _note(self, notify: Any) -> None:
         """psycopg's notify handler: remember the game of our schema (handled after the round trip that brought it)."""
-        schema, _, game = notify.payload.rpartition(":")
-        if notify.channel == CHANNEL and schema == self._schema and game.isdigit():
+        self._noted(notify.channel, notify.payload)
+
+    def _noted(self, channel: str, payload: str) -> None:
+        schema, _, game = payload.rpartition(":")
+        if channel == CHANNEL and schema == self._schema and game.isdigit():
             self._heard.add(int(game))
+
+    def _arrived(self, conn: Connection[Any]) -> None:
+        """The notifications the server sent unasked (its socket became readable), handled without a round trip:
+        the board catches their games up and wakes their streams; a closed connection raises (and is made again)."""
+        pgconn = conn.pgconn
+        pgconn.consume_input()
+        while (notify := pgconn.notifies()) is not None:
+            self._noted(notify.relname.decode(), notify.extra.decode())
+        heard, self._heard = self._heard, set()
+        if heard:
+            self._bump(heard)
 
     def _connect(self) -> Connection[Any]:
         import psycopg
@@ -245,9 +260,15 @@ class Listener:
         poller = select.poll()
         poller.register(conn.fileno(), select.POLLIN)
         poller.register(self._wake_r, select.POLLIN)
+        asked = True
         while not self.stopping.is_set():
-            self._round(conn)
-            if any(fd == self._wake_r for fd, _event in poller.poll(IDLE_CHECK_S * 1000)):
+            if asked:  # a poll asked (or the connection was idle for IDLE_CHECK_S): one round trip
+                self._round(conn)
+            else:  # notifications came: no round trip (each would be a transaction of the database's)
+                self._arrived(conn)
+            ready = poller.poll(IDLE_CHECK_S * 1000)
+            asked = not ready or any(fd == self._wake_r for fd, _event in ready)
+            if ready and asked:
                 self._drain()
 
 

@@ -44,11 +44,10 @@ def call(url: str, body: dict[str, Any] | None = None, token: str | None = None,
         return error.code, dict(error.headers), json.loads(error.read() or b"{}")
 
 
-def seated(board: Board, gid: int) -> tuple[str, Any]:
+def seated(board: Board, gid: int, db: str) -> tuple[str, Any]:
     """Cindi's token at game ``gid`` and the version her phone saw (``version`` when the board says one, else the
     event count)."""
-    status, _h, seat = call(f"{board.url}/api/games/{gid}/seats", {"code": game_code(board.db, SECRET, gid),
-                                                                 "seat": "Cindi"})
+    status, _h, seat = call(f"{board.url}/api/games/{gid}/seats", {"code": game_code(db, SECRET, gid), "seat": "Cindi"})
     assert status == 201, seat
     status, _h, view = call(f"{board.url}/api/games/{gid}/play", token=seat["token"])
     assert status == 200, view
@@ -68,8 +67,8 @@ def test_a_game_held_locked_holds_no_other_table_and_its_writes_answer_busy(
     monkeypatch.setenv("UW_PG_LOCK_TIMEOUT", "10000")  # room for B on a loaded machine; A waits that long
     locked, other = new_game(postgres_db), new_game(postgres_db)
     with Board(postgres_db, "--players") as board:
-        token_a, seen_a = seated(board, locked)
-        token_b, seen_b = seated(board, other)
+        token_a, seen_a = seated(board, locked, postgres_db)
+        token_b, seen_b = seated(board, other, postgres_db)
         holder = psycopg.connect(postgres_db)  # a transaction left open with A's row locked
         try:
             holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (locked,))
@@ -127,7 +126,7 @@ def test_the_board_stops_on_sigterm_without_a_traceback_or_a_warning(postgres_db
     gid = new_game(postgres_db)
     board = Board(postgres_db, "--players")
     try:
-        token, seen = seated(board, gid)
+        token, seen = seated(board, gid, postgres_db)
         stream = urllib.request.urlopen(f"{board.url}/games/{gid}/events", timeout=30)
         assert stream.readline()  # the stream is open and has sent its first board
         status, _h, done = call(f"{board.url}/api/games/{gid}/actions", {"action": "discard", "seen": seen}, token)

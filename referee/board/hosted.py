@@ -53,6 +53,10 @@ PURGE_SECONDS = 3600.0
 CODE_COOKIE = "uw_code_"
 #: The routes of no game that a hosted board serves: none of them shows a game.
 OPEN = {"static", "board.index", "hosted.start_table", "hosted.create_table", "players.openapi", "board.judge_page"}
+#: The routes that find the seat by its token in their own transaction (the phone's read and its action): the gate
+#: lets a request of them that carries a seat's token through unread, and their refusal of the seat (no such seat,
+#: no such game) is the gate's own 404 (``g.seat_hidden``), so one phone action costs no transaction of the gate's.
+SEAT_ROUTES = {"players.act", "players.read_for_seat"}
 
 
 def install(app: Flask) -> None:
@@ -115,6 +119,13 @@ def admit(game: int) -> None:
     code = _code_given(game)
     try:
         right = t.code(game)  # of no game: a code nobody is given
+        known = bool(code) and hmac.compare_digest(code.encode(), right.encode())
+        if request.endpoint in SEAT_ROUTES and (known or not code) and _carries_seat(game) and not is_host(game):
+            # The route's own transaction checks the seat and that the game exists; it refuses them as here.
+            g.seat_hidden, g.seat_code_known = hidden(game), known
+            g.hosted_code = right
+            g.hosted_set_cookie = game if request.args.get("code") and known else None
+            return
         granted = (is_host(game) or _seated(game)
                    or (bool(cookie) and hmac.compare_digest(cookie.encode(), right.encode()) and code == right))
     except StoreError as exc:
@@ -146,6 +157,11 @@ def _code_given(game: int) -> str:
         body = json_body()
         code = str(body.get("code", "")) if isinstance(body, dict) else ""
     return str(code or "").strip().upper()[:20]
+
+
+def _carries_seat(game: int) -> bool:
+    """The request carries a seat's token for ``game`` (``Authorization: Bearer`` or the seat's cookie), unread."""
+    return request.headers.get("Authorization", "").startswith("Bearer ") or (COOKIE_PREFIX + str(game)) in request.cookies
 
 
 def _seated(game: int) -> bool:

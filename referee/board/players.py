@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request
 
 from dictionaries.i18n import _, message_of, msg, ngettext, say
 from referee.asking import asked_action, asked_command, asked_kind, asked_move
@@ -73,8 +73,22 @@ def _store_errors() -> None:
     from referee.store import StoreError
     from referee.store_format import SeatRefused
 
-    players.register_error_handler(StoreError, store_problem)
-    players.register_error_handler(SeatRefused, lambda exc: problem_answer(seat_refused(exc.kind)))
+    players.register_error_handler(StoreError, lambda exc: _hidden_seat(exc) or store_problem(exc))
+    players.register_error_handler(SeatRefused, lambda exc: _hidden_seat(exc) or problem_answer(seat_refused(exc.kind)))
+
+
+def _hidden_seat(exc: Exception) -> Any:
+    """The hosted gate's 404 (``g.seat_hidden``) when it let the request's seat be checked by its route: a seat's
+    token that opens no seat of the game, or no such game, is refused as the gate refuses them (a missing CSRF token
+    stays a 403, as after the gate)."""
+    from referee.store import NoGame
+    from referee.store_format import SeatRefused
+
+    hidden = g.get("seat_hidden")
+    unseated = isinstance(exc, SeatRefused) and exc.kind != "csrf" and not g.get("seat_code_known")
+    if hidden is None or not (isinstance(exc, NoGame) or unseated):  # (with the game's code: the seat's own 401)
+        return None
+    return problem_answer(hidden)
 
 
 _store_errors()
