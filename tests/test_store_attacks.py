@@ -112,7 +112,8 @@ def test_bit_rot_that_keeps_size_time_and_inode_is_never_written_over(
         done = uw(db, *args)
         assert done.returncode == 1, (args, done.stdout, done.stderr)
         assert "game 1 in" in done.stderr and named in done.stderr and "Nothing was written" in done.stderr, args
-        assert "uw-referee verify" in done.stderr and "Traceback" not in done.stderr
+        # the command to type names this file (not the default database's): --db and the path
+        assert f"uw-referee --db {db} verify" in done.stderr and "Traceback" not in done.stderr
         assert files_of(db) == before, args  # no write landed, the stamp was not renewed
     status = uw(db, "status")
     assert status.returncode == 1
