@@ -311,7 +311,8 @@ def test_table_mode_and_the_phones_play_the_same_game_at_once(db: Path) -> None:
     import os
     import sys
 
-    from test_table_pty import PROMPT, ROLL, Terminal
+    from pty_support import Terminal
+    from test_table_pty import PROMPT, ROLL
 
     client = client_for(db)
     cindi = join(client, "Cindi").get_json()["token"]
@@ -319,21 +320,21 @@ def test_table_mode_and_the_phones_play_the_same_game_at_once(db: Path) -> None:
     env = {**os.environ, "UW_LANG": "en", "NO_COLOR": "1", "COLUMNS": "200"}
     table = Terminal([sys.executable, "-m", "referee.cli", "--db", str(db), "table"], env)
     try:
-        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        assert table.expect(PROMPT).match.group(1) == "Cindi"
         assert act(client, cindi, action="discard", seen=version(client, cindi)).status_code == 200  # from her phone
         table.type("look")                                # typed for Cindi, who already acted: refused
-        _which, prompt = table.expect(PROMPT)
+        prompt = table.expect(PROMPT).match
         said = prompt.string[:prompt.start()]            # what the table said before asking again
         assert prompt.group(1) == "Paul" and "Cindi" in said and "discard" in said.lower(), said
         table.type("look")                                # Paul plays at the keyboard
-        assert table.expect(ROLL)[1].group(1) == "Paul"
+        assert table.expect(ROLL).match.group(1) == "Paul"
         table.type("7")
-        assert table.expect(PROMPT)[1].group(1) == "Sue"
+        assert table.expect(PROMPT).match.group(1) == "Sue"
         view = client.get("/api/games/1/play", headers=bearer(sue)).get_json()
         assert view["your_turn"] and "LOOK" in client.get("/api/games/1").get_json()["used_words"]
         assert act(client, sue, action="play", word="champ", roll=3, seen=view["version"]).status_code == 200
         table.type("taps")                                # typed for Sue, who played CHAMP from her phone
-        assert table.expect(PROMPT)[1].group(1) == "Cindi"
+        assert table.expect(PROMPT).match.group(1) == "Cindi"
         table.type("/quit")
         table.proc.wait(timeout=20)
     finally:

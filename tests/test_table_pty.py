@@ -4,15 +4,13 @@ what happened meanwhile, and the table asks again."""
 from __future__ import annotations
 
 import os
-import pty
 import re
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from pty_support import Terminal
 
 from dictionaries.dictionary import Dictionary
 from referee.actions import Referee
@@ -24,47 +22,6 @@ pytestmark = pytest.mark.slow  # a real process in a pseudo-terminal, 100 rounds
 ROUNDS = 100
 PROMPT = re.compile(r"(\S[^\n:]*), your word \(or 'discard LETTERS'\): $")
 ROLL = re.compile(r"(\S[^\n:]*), roll the d20: $")
-
-
-class Terminal:
-    """A process on a pseudo-terminal: read until a pattern ends the output, type a line."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
-        os.close(slave)
-        self.seen = ""
-
-    def expect(self, *patterns: re.Pattern[str], timeout: float = 20.0) -> tuple[int, re.Match[str]]:
-        """Wait until the output so far ends with one of ``patterns``; return which, and the match."""
-        end = time.monotonic() + timeout
-        while True:
-            for index, pattern in enumerate(patterns):
-                found = pattern.search(self.seen)
-                if found:
-                    self.seen = self.seen[found.end():]
-                    return index, found
-            left = end - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"timed out waiting for {patterns}; the table said:\n{self.seen[-2000:]}")
-            ready, _, _ = select.select([self.master], [], [], left)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 65536)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    raise AssertionError(f"the table ended; it said:\n{self.seen[-2000:]}")
-                self.seen += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
-
-    def type(self, line: str) -> None:
-        os.write(self.master, (line + "\n").encode())
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=10)
-        os.close(self.master)
 
 
 def words_for(dictionary: Dictionary, count: int) -> list[str]:
@@ -91,19 +48,19 @@ def test_table_never_credits_another_player(tmp_path: Path, dictionary: Dictiona
     refusals = 0
     try:
         for round_ in range(ROUNDS):
-            _, prompt = table.expect(PROMPT)
+            prompt = table.expect(PROMPT).match
             shown_player = prompt.group(1)
             # Another device plays for whoever's turn it is, after the table showed its prompt.
             mine, theirs = words[2 * round_], words[2 * round_ + 1]
             other.play(other.prepare(None, theirs), roll=20)
             named[mine] = shown_player
             table.type(mine.lower())
-            which, found = table.expect(PROMPT, ROLL)
+            which, found, _ = table.expect(PROMPT, ROLL)
             if which == 0:  # refused: the table says what happened and asks the player whose turn it now is
                 refusals += 1
                 named[mine] = found.group(1)
                 table.type(mine.lower())
-                which, found = table.expect(ROLL)
+                which, found, _ = table.expect(ROLL)
             assert found.group(1) == named[mine]
             table.type("20")
         table.type("/quit")
