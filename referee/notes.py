@@ -188,6 +188,7 @@ REFUSALS: dict[str, tuple[str, str | None]] = {
     "roll_off_decided_round": note("the roll-off was decided in round {number}; later rounds are not needed"),
     "roll_off_still_tied": note("the roll-off is still tied between {players}: they roll again"),
     "undo_needs_number_actions": note("undo needs a number of actions of at least 1, not {actions}"),
+    "nothing_to_undo": note("there is nothing to undo yet: the set-up and the roll-off stay"),
     "only_action_undone_set": nnote(
         "only {n} action can be undone, not {actions}: the set-up and the roll-off stay",
         "only {n} actions can be undone, not {actions}: the set-up and the roll-off stay"),

@@ -836,6 +836,8 @@ def undo_point(events: list[Event], actions: int) -> int:
     if actions < 1:
         raise NothingToUndo(refusal("undo_needs_number_actions", actions=actions))
     starts = action_starts(events)
+    if not starts:
+        raise NothingToUndo(refusal("nothing_to_undo"))
     if actions > len(starts):
         raise NothingToUndo(refusal("only_action_undone_set", n=len(starts), actions=actions))
     return starts[-actions]

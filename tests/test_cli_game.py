@@ -74,7 +74,7 @@ BAD = [
     ([["play", "look"]], ["play", "taps", "--roll", "5"], 1, "Waiting for Cindi's sanity roll"),
     ([["play", "look", "--roll", "5"]], ["play", "look", "--roll", "5"], 1, "already played"),
     ([], ["roll", "7"], 1, "no roll is awaited"),
-    ([], ["undo", "1"], 1, "only 0 actions can be undone"),   # the roll-off is part of the set-up
+    ([], ["undo", "1"], 1, "nothing to undo yet: the set-up and the roll-off stay"),   # the roll-off is part of the set-up
     ([["play", "look", "--roll", "5"]], ["undo", "2"], 1, "only 1 action"),
     ([], ["--game", "99999999999999999999999", "status"], 2, "x<=9223372036854775807"),
     ([], ["bind", "--done"], 1, "cannot close Spell Binding now"),
