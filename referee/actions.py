@@ -419,8 +419,11 @@ class Referee:
 
     def _pass_binding(self, game_id: int | None, by: str, seen: Seen | None, seat: str | SeatKey | None) -> Result:
         def action(game: Game) -> list[str]:
-            named = by or (seat.name if isinstance(seat, SeatKey) else seat or "")
-            return game.apply(BindPassed(game.state.player(named).name))
+            own = seat.name if isinstance(seat, SeatKey) else seat
+            if own is not None and by and by.casefold() != own.casefold():  # a seat passes for its own player only
+                raise RequestError(msg("{seat} passes for themselves only; leave out the other player's name",
+                                       seat=own))
+            return game.apply(BindPassed(game.state.player(by or own or "").name))
 
         gid, game, notes = self.store.act(game_id, action, seen, seat)
         return Result(gid, game, _notes(notes, game))

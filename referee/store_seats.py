@@ -83,6 +83,8 @@ class SeatBook:
 
     def release(self, game_id: int, name: str) -> bool:
         """Free the seat (its token stops working); False when nobody sat in it."""
+        if not is_game_id(game_id):
+            return False
         with self.store._transaction() as conn:
             gone = conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, name.casefold()))
             return bool(gone.rowcount)
@@ -96,13 +98,15 @@ class SeatBook:
 
     def taken(self, game_id: int) -> set[str]:
         """The seats taken in the game: the players' names casefolded."""
+        if not is_game_id(game_id):
+            return set()
         with self.store._transaction(write=False) as conn:
             return {str(seat) for (seat,) in conn.execute("SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
 
     def salt(self, game_id: int) -> str | None:
         """The game's random salt (schema 8), which its join code and host token are made from ('' for a game
         written before); None when there is no such game (never there, or purged)."""
-        if not 0 < game_id < 2**63:
+        if not is_game_id(game_id):
             return None
         with self.store._transaction(write=False) as conn:
             row = conn.execute("SELECT salt FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -135,6 +139,8 @@ class SeatBook:
         """Take the request out to answer it: None when there is none (already answered, by this process or
         another: only one of them gets it). ``ask`` puts it back when the answer could not be made. A request still
         there was asked on the game's version as it is now (a write drops them): that version comes with it."""
+        if not is_game_id(game_id):
+            return None
         with self.store._transaction() as conn:
             row = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? AND id = ?",
                                (game_id, rid)).fetchone()
@@ -150,6 +156,8 @@ class SeatBook:
     def requests(self, game_id: int, events: int) -> list[SeatRequest]:
         """The requests waiting in the game, oldest first. Those asked on the game as it was before its last
         change (``events`` no longer what they saw) can no longer be made as asked: they are dropped."""
+        if not is_game_id(game_id):
+            return []
         with self.store._transaction() as conn:
             conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seen <> ?", (game_id, events))
             rows = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? "
@@ -186,6 +194,12 @@ class SeatBook:
         with self.store._transaction(write=False) as conn:
             row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone()
         return None if row is None else (int(row[0]), str(row[1]))
+
+
+def is_game_id(game_id: int) -> bool:
+    """Whether ``game_id`` can name a game: a page's address can hold any number, and one past the databases'
+    64-bit integers would overflow the query (SQLite raises) rather than find nothing."""
+    return 0 < game_id < 2**63
 
 
 def _request(row: Any) -> SeatRequest:

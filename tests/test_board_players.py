@@ -994,3 +994,18 @@ def test_an_action_s_answer_reads_nothing_more(db: Path, monkeypatch: pytest.Mon
     assert answer.status_code == 200 and answer.get_json()["events"] == seen + 1
     assert answer.get_json()["recent"][0].startswith("Cindi discards")
     assert polls == []
+
+
+@pytest.mark.parametrize(("method", "path", "body"), [
+    ("DELETE", "/api/games/{big}/seats/Ann", None),
+    ("POST", "/api/games/{big}/requests/abc", {"confirm": True}),
+    ("GET", "/api/games/{big}/host", None),
+])
+def test_a_host_route_for_a_game_past_the_databases_integers_is_no_game(
+        db: Path, method: str, path: str, body: Any) -> None:
+    """A game number past 64-bit integers (a typed or forged address) names no game: 404 in problem+json, never
+    an overflow inside the query (SQLite raises on it) answered as a 500."""
+    run(db, "new", "Ann", "Bob", "--first", "Ann", check=True)
+    client = client_for(db)
+    answer = client.open(path.format(big=2**64), method=method, json=body, headers=bearer(HOST))
+    assert answer.status_code == 404 and answer.mimetype == "application/problem+json", answer.get_data(as_text=True)

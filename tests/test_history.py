@@ -216,8 +216,8 @@ def test_stats_in_words(example_db: Path) -> None:
     assert "Sue: 2 games: 0 won, 1 lost, 1 in play" in out
     assert "best word: WEARIER (28 points, game 1)" in out
     assert "sanity checks: 3 of 8 passed; their words' odds gave 2.45" in out  # Paul: 2.15 + 0.30
-    assert "Game 1 (Cindi, Paul, Sue): Paul won at the target after 20 turns" in out
-    assert "Game 2 (Cindi, Paul, Sue): in play after 3 turns" in out
+    assert "Game 1 (Cindi, Paul, Sue): Paul won at the target after 20 turns." in out
+    assert "Game 2 (Cindi, Paul, Sue): in play after 3 turns." in out
     assert "Best word of all: WEARIER (28 points, game 1) by Sue" in out
 
 

@@ -14,7 +14,7 @@ from test_board_players import act, client_for, join, version
 
 from referee.actions import Referee, RequestError
 from referee.engine import Discarded, NotYours, RollOff, Setup
-from referee.moves import Bind, Discard, Play, Undo
+from referee.moves import Bind, Discard, PassBinding, Play, Undo
 from referee.store import Store
 from referee.store_seats import SeatBook, SeatRequest
 
@@ -53,6 +53,20 @@ def test_a_seat_names_a_word_in_its_own_name_only(db: Path) -> None:
     assert db.read_bytes() == before
     named = referee.act(1, Bind("steam", by="bob"), seat="Bob", seen=discarded.version)  # its own name, any case
     assert any("Bob names STEAM" in note for note in named.notes), named.notes
+
+
+def test_a_seat_passes_in_its_own_name_only(db: Path) -> None:
+    """Spell Binding: a pass, like a naming, is the seat's own player's; a pass in another player's name would end
+    that player's chance to name a word: refused, nothing changed."""
+    run(db, "new", "Cy", "Ann", "Bob", "--first", "Cy", "--spell-binding", check=True)
+    referee = referee_on(db)
+    discarded = referee.act(1, Discard("RUMSTEA"), seat="Cy", seen=referee.load(1)[1].version)
+    before = db.read_bytes()
+    with pytest.raises(RequestError, match="passes for themselves only"):
+        referee.act(1, PassBinding(by="Ann"), seat="Bob", seen=discarded.version)
+    assert db.read_bytes() == before
+    passed = referee.act(1, PassBinding(by="bob"), seat="Bob", seen=discarded.version)  # its own name, any case
+    assert passed.game.state.window is not None and [p.casefold() for p in passed.game.state.window.passed] == ["bob"]
 
 
 def test_an_integer_seen_in_the_library_is_a_request_error_saying_what_to_send(db: Path) -> None:

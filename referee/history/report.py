@@ -55,24 +55,25 @@ def player_lines(p: PlayerFigures) -> list[str]:
 
 
 def game_line(g: GameFigures) -> str:
-    """One game in a line: its number, players, length and how it ended."""
+    """One game in a line: its number, players, length and how it ended, then its best word (each sentence a
+    message of its own, for translators)."""
     names = ", ".join(g.players)
     if g.winner is None:
-        text = ngettext("Game {game} ({players}): in play after {n} turn",
-                        "Game {game} ({players}): in play after {n} turns", g.turns)
+        text = ngettext("Game {game} ({players}): in play after {n} turn.",
+                        "Game {game} ({players}): in play after {n} turns.", g.turns)
     elif g.ending == "last_standing":
-        text = ngettext("Game {game} ({players}): {winner} won as the last player with pawns after {n} turn",
-                        "Game {game} ({players}): {winner} won as the last player with pawns after {n} turns",
+        text = ngettext("Game {game} ({players}): {winner} won as the last player with pawns after {n} turn.",
+                        "Game {game} ({players}): {winner} won as the last player with pawns after {n} turns.",
                         g.turns)
     elif g.ending == "last_words":
-        text = ngettext("Game {game} ({players}): {winner} won after Last Words, {n} turn",
-                        "Game {game} ({players}): {winner} won after Last Words, {n} turns", g.turns)
+        text = ngettext("Game {game} ({players}): {winner} won after Last Words, {n} turn.",
+                        "Game {game} ({players}): {winner} won after Last Words, {n} turns.", g.turns)
     else:
-        text = ngettext("Game {game} ({players}): {winner} won at the target after {n} turn",
-                        "Game {game} ({players}): {winner} won at the target after {n} turns", g.turns)
+        text = ngettext("Game {game} ({players}): {winner} won at the target after {n} turn.",
+                        "Game {game} ({players}): {winner} won at the target after {n} turns.", g.turns)
     line = text.format(game=g.game, players=names, winner=g.winner, n=g.turns)
     if g.best is not None:
-        line += "; " + _("best word {word} by {player}").format(word=_word(g.best), player=g.best.player)
+        line += " " + _("Best word: {word} by {player}.").format(word=_word(g.best), player=g.best.player)
     return shown(line)
 
 
