@@ -47,7 +47,7 @@ def asked_command(action: str, seat: str, roll: int | None) -> str:
     if kind == "amend":
         return f"amend --roll {roll}"
     if kind == "leave":
-        return f"leave {shlex.quote(seat)}"
+        return f"leave {'-- ' if seat.startswith('-') else ''}{shlex.quote(seat)}"  # '-x' is a name, not an option
     return kind
 
 

@@ -73,8 +73,7 @@ def same_table_args(setup: Setup) -> str:
 
     from dictionaries import DEFAULT_LEVEL
 
-    words = ["new", *(shlex.quote(name) for name in setup.players)]
-    words += [f"--{name.replace('_', '-')}" for name in OPTION_NAMES if getattr(setup.options, name)]
+    words = [f"--{name.replace('_', '-')}" for name in OPTION_NAMES if getattr(setup.options, name)]
     if setup.target != 100:
         words += ["--target", str(setup.target)]
     if setup.level != DEFAULT_LEVEL:
@@ -85,7 +84,10 @@ def same_table_args(setup: Setup) -> str:
         words += ["--dice", setup.dice]
     if not setup.card_accounting:
         words.append("--no-card-accounting")
-    return " ".join(words)
+    names = [shlex.quote(name) for name in setup.players]
+    if any(name.startswith("-") for name in setup.players):  # a name like '-x' after '--', or it reads as an option
+        return " ".join(["new", *words, "--", *names])
+    return " ".join(["new", *names, *words])
 
 
 __all__ = ["DICE", "OPTION_NAMES", "ChoiceError", "first_roll_off", "new_setup", "same_table_args"]

@@ -2,9 +2,12 @@
 board's form share."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dictionaries.deck import DOUBLE
+from referee.engine import Options, Setup
 from referee.events import SetupError, UnknownPlayer
 from referee.starting import ChoiceError, first_roll_off, new_setup
 
@@ -46,3 +49,33 @@ def test_the_first_player_is_the_roll_off_the_table_made() -> None:
         first_roll_off(setup, "Zed")
     with pytest.raises(ChoiceError):
         first_roll_off(new_setup(("Ann", "Bob"), dice="virtual"), "Ann")
+
+
+@pytest.mark.parametrize("players", [("-x", "Bob"), ("Ann", "--target")])
+def test_the_next_game_command_runs_for_names_that_begin_with_a_dash(tmp_path: Path, players: tuple[str, str]) -> None:
+    """A name may begin with '-' (a phone can join as '-x'): the suggested ``new`` puts the names after '--', so
+    typed as printed it starts the same table rather than failing as an unknown option."""
+    import shlex
+
+    from cli_support import run
+
+    from referee.starting import same_table_args
+
+    setup = Setup(players=players, target=50, options=Options(spell_binding=True))
+    command, *args = shlex.split(same_table_args(setup))  # the roll-off is the new game's own: told, not suggested
+    result = run(tmp_path / "g.sqlite3", command, "--first", players[1], *args)
+    assert result.exit_code == 0, result.output
+    assert f"Game 1: {players[0]}, {players[1]}. Target 50" in result.output
+
+
+def test_the_leave_command_a_phone_asks_for_runs_for_a_name_that_begins_with_a_dash(tmp_path: Path) -> None:
+    import shlex
+
+    from cli_support import run
+
+    from referee.asking import asked_command
+
+    db = tmp_path / "g.sqlite3"
+    run(db, "new", "Bob", "Cy", "--first", "Bob", "--", "-x", check=True)
+    result = run(db, *shlex.split(asked_command("leave", "-x", None)))
+    assert result.exit_code == 0 and "-x leaves the game" in result.output, result.output
