@@ -111,6 +111,27 @@ def test_figures_are_kept_until_a_game_is_written_again(finished: Path) -> None:
     assert "TAPS" in page and len(app.extensions["history"].kept) == 2  # game 2's old figures dropped
 
 
+def test_a_games_page_larger_than_the_kept_figures_replays_each_game_once(db: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Games page walks every game in order: with more games than the figures kept per process, a least
+    recently used cache would drop each game before the page came back to it, replaying every game each time."""
+    import referee.history.reading as reading
+    from referee.board import records
+
+    monkeypatch.setattr(records, "KEPT", 2)
+    for _ in range(5):
+        assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
+    replayed: list[int] = []
+    figures_of = reading.figures_of
+    monkeypatch.setattr(reading, "figures_of", lambda store, game: replayed.append(game) or figures_of(store, game))
+    client = client_for(db)
+    assert client.get("/games").status_code == 200
+    assert sorted(replayed) == [1, 2, 3, 4, 5]
+    replayed.clear()
+    assert client.get("/games").status_code == 200 and client.get("/games").status_code == 200
+    assert replayed == []
+
+
 # -- hosted ---------------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -173,3 +194,28 @@ def test_stats_reads_either_backend_alike(backend: Backend, tmp_path: Path, monk
     assert run(backend.url, "stats", "--json").output == expected  # type: ignore[arg-type]  # kept this time
     one = run(backend.url, "--game", "1", "stats", "--json").output  # type: ignore[arg-type]
     assert '"eliminated": 1' in one and '"winner": "Paul"' in one
+
+
+def test_code_cookies_cost_a_read_only_for_games_there_are_and_a_few_at_most(backend: Backend, apps: list[Any],
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A records page checks the visitor's join-code cookies, each a salt read: hundreds of cookies for games
+    that do not exist cost none, and at most ``CODES_READ`` are checked for games that do."""
+    from referee.board import records
+    from referee.store_seats import SeatBook
+
+    starter = hosted(backend, apps)
+    made = [table(starter, "Ann", "Bob") for _ in range(3)]
+    reads: list[int] = []
+    salt = SeatBook.salt
+    monkeypatch.setattr(SeatBook, "salt", lambda book, game: reads.append(game) or salt(book, game))
+    monkeypatch.setattr(records, "CODES_READ", 2)
+    visitor = hosted(backend, apps)
+    first = made[0]["game"]
+    for number in range(first + 1000, first + 1300):
+        visitor.set_cookie(f"uw_code_{number}", "ABCDEF")
+    for other in made[1:]:
+        visitor.set_cookie(f"uw_code_{other['game']}", "WRONG1")
+    page = visitor.get(f"/games/{first}/records?code={made[0]['code']}")
+    assert page.status_code == 200, page.get_data(as_text=True)
+    assert "1 game: 0 over, 1 in play." in page.get_data(as_text=True)
+    assert len([game for game in reads if game != first]) <= 2, reads

@@ -22,9 +22,12 @@ from referee.history.stats import GameFigures
 
 records = Blueprint("records", __name__)
 log = logging.getLogger("referee.board")
-#: Games' figures a process keeps (a few kB each, the chart's points included); the least recently used are dropped.
+#: Games' figures a process keeps at least (a few kB each, the chart's points included), or as many as its largest
+#: records page shows; the least recently used are dropped.
 KEPT = 1000
 STYLESHEET = "/static/history.css"
+#: Join-code cookies a records page checks at most (a table's visitor holds the codes of the few tables they sat at).
+CODES_READ = 20
 
 
 class FiguresCache:
@@ -33,6 +36,14 @@ class FiguresCache:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.kept: OrderedDict[tuple[int, str], GameFigures] = OrderedDict()
+        self.most = KEPT
+
+    def hold(self, games: int) -> None:
+        """Keep at least ``games`` games' figures: a records page walks every game it shows in order, and a cache
+        smaller than that page drops each game before the page comes back to it (every game replayed on every
+        request). The page holds them all in memory while it is built anyway, so this costs no more than it."""
+        with self.lock:
+            self.most = max(self.most, games)
 
     def get(self, game: int, key: str) -> GameFigures | None:
         with self.lock:
@@ -46,7 +57,7 @@ class FiguresCache:
             for old in [k for k in self.kept if k[0] == game and k[1][:1] == key[:1]]:
                 del self.kept[old]  # the game's figures as they were: gone with the write that changed them
             self.kept[(game, key)] = figures
-            while len(self.kept) > KEPT:
+            while len(self.kept) > self.most:
                 self.kept.popitem(last=False)
 
 
@@ -103,6 +114,7 @@ def records_html(summaries: list[Any], only: set[int] | None = None) -> str:
     from referee.store import NoGame
 
     chosen = sorted((s for s in summaries if only is None or s.id in only), key=lambda s: s.id)
+    _cache().hold(len(chosen))
     games = []
     store = _store()
     try:
@@ -125,7 +137,7 @@ def table_records(game_id: int) -> Any:
     summaries = Source(current_app.config["BOARD_DB"]).games()
     if game_id not in {s.id for s in summaries}:
         raise BoardError(msg("there is no game {game}", game=game_id), 404)
-    only = {game_id} | _games_with_codes()
+    only = {game_id} | _games_with_codes({s.id for s in summaries})
     page = render_template("records.html", records=records_html(summaries, only), nav="games",
                            title=_title(game_id))
     return Response(page, mimetype="text/html")
@@ -137,22 +149,24 @@ def _title(game: int) -> str:
     return records_title(game)
 
 
-def _games_with_codes() -> set[int]:
-    """On a hosted board, the games whose right join code the visitor's cookies carry (the code is a game's
-    secret: holding it is being at that table); elsewhere none."""
+def _games_with_codes(games: set[int]) -> set[int]:
+    """On a hosted board, the games (of ``games``, those there are) whose right join code the visitor's cookies
+    carry (the code is a game's secret: holding it is being at that table); elsewhere none. At most ``CODES_READ``
+    cookies are checked, each a salt read: a visitor cannot make one page cost hundreds of reads."""
     if not current_app.config.get("BOARD_HOSTED"):
         return set()
     from referee.board.hosted import CODE_COOKIE
     from referee.board.seats import tables
 
     t = tables()
-    found = set()
+    asked = []
     for name, value in request.cookies.items():
         number = name[len(CODE_COOKIE):]
         if name.startswith(CODE_COOKIE) and number.isascii() and number.isdigit() and len(number) < 19:
-            if hmac.compare_digest(value.encode(), t.code(int(number)).encode()):  # from the game's salt
-                found.add(int(number))
-    return found
+            if int(number) in games:
+                asked.append((int(number), value))
+    return {number for number, value in asked[:CODES_READ]
+            if hmac.compare_digest(value.encode(), t.code(number).encode())}  # from the game's salt
 
 
 __all__ = ["history_html", "install", "records", "records_html"]
