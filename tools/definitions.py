@@ -40,7 +40,8 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
     "more cure"). A name's sense is dropped (RAVELS: not Maurice Ravel) while
     another is left, and always when ``names`` is False (WHO: not the World Health Organization, when
     another source defines the word). Within a part of speech the senses tagged most often in WordNet's corpus come first
-    (cntlist); senses no count tells apart go by how central the sense is for the word: its semantic
+    (cntlist); among senses no count tells apart, a plant's goes after its food's (VANILLA the flavouring,
+    not the orchid), then they go by how central the sense is for the word: its semantic
     links, divided by the word's place in the synset (FINS: the fish's organ, whose synset FIN heads,
     before five, 5, V, ... fin), then WordNet's order. Parts of speech by the same counts.
     DEFINITIONS_PER_PART per part of speech.
@@ -68,16 +69,14 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
     # WordNet's morphy also strips "-es" to (BE, SIN), whose commoner senses would otherwise lead.
     read = {d.base for d in morphology.derivations(key) if d.rule in _DEFINED_THROUGH}
     verb_form = any(d.rule in _VERB_FORMS and (d.base, "verb") in wordnet.senses for d in morphology.derivations(key))
-    candidates: list[tuple[int, int, int, float, int, str, int]] = []
+    candidates: list[tuple[int, int, int, int, float, int, str, int]] = []
     tagged: dict[str, int] = {}  # senses of the part tagged at all (WordNet's index): the tie-break without cntlist
     heads: dict[str, int] = {}  # the best place of the word in a synset of the part: 0 when it heads one
     for part, lemma in bases:
         tagged[part] = tagged.get(part, 0) + wordnet.tagged.get((lemma, part), 0)
         rank = 0 if lemma == own_lemma else 1 if (part, lemma) in irregular else 2 if lemma in read else 3
-        if rank == 0 and verb_form and part != "verb" and _corpus_count(wordnet, lemma, part) <= 1 and any(
-                ("verb", d.base) in bases and _corpus_count(wordnet, d.base, "verb") > 1
-                for d in morphology.derivations(key) if d.rule in _VERB_FORMS):
-            rank = 2  # COPING: its own noun (a wall's top course), which the corpus met once, after COPE's senses
+        if rank == 0 and verb_form and part != "verb" and _yields_to_verb(wordnet, key, lemma, part, bases):
+            rank = 2  # COPING, CRUSHED: the form's own noun or adjective after the verb's senses
         if verb_form and part == "verb" and rank > 0:
             rank = 1 if rank == 2 else rank  # GUESTED, DOLED: a verb form leads with the verb
         heads[part] = min(heads.get(part, 99), min((wordnet.places.get((part, o, lemma), 99)
@@ -88,13 +87,16 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
             count = wordnet.counts.get((lemma, part, offset), 0)
             central = centrality(wordnet, part, offset, lemma)
             named = 1 if (part, offset, lemma) in wordnet.named_senses else 0
-            candidates.append((rank, named, -count, -central, index, part, offset))
+            plant = 1 if wordnet.lexfiles.get((part, offset)) == _PLANTS and part == "noun" and any(
+                wordnet.lexfiles.get(("noun", o)) == _FOODS for o in wordnet.senses[(lemma, part)]) else 0
+            candidates.append((rank, named, -count, plant, -central, index, part, offset))
     if not names or own_lemma != key or any(not named for _rank, named, *_rest in candidates):
         candidates = [c for c in candidates if not c[1]]  # a name's sense is no sense of a lower-case word
     groups: dict[tuple[int, str], list[int]] = {}  # (rank, part) -> offsets: the word's own senses first
     counted: dict[tuple[int, str], int] = {}
     shown: dict[str, list[int]] = {}
-    for rank, _named, negative, _central, _index, part, offset in sorted(candidates, key=lambda c: (c[0], *c[2:5])):
+    for rank, _named, negative, _plant, _central, _index, part, offset in sorted(candidates,
+                                                                             key=lambda c: (c[0], *c[2:6])):
         counted[(rank, part)] = counted.get((rank, part), 0) - negative
         chosen = shown.setdefault(part, [])
         if len(chosen) < DEFINITIONS_PER_PART and offset not in chosen:
@@ -106,6 +108,21 @@ def definition_ids(wordnet: WordNet, key: str, names: bool = True, any_part: boo
                                               not (group[1] == "adverb" and heads[group[1]] == 0),
                                               PARTS_OF_SPEECH.index(group[1])))
     return [(part, offset) for rank, part in order for offset in groups[(rank, part)]]
+
+
+def _yields_to_verb(wordnet: WordNet, key: str, lemma: str, part: str, bases: list[tuple[str, str]]) -> bool:
+    """Whether a verb form's own noun or adjective goes after its verb's senses: when the corpus met the verb
+    more than once and the form's own sense at most once (COPING: a wall's top course, after COPE), or, for
+    an -ed adjective, less often than the verb (CRUSHED: "treated to have a wrinkled look", its adjective met
+    3 times, after CRUSH, met 12 times; not CHUFFED "very pleased", whose verb "blow hard" the corpus met once)."""
+    own = _corpus_count(wordnet, lemma, part)
+    for derivation in morphology.derivations(key):
+        if derivation.rule not in _VERB_FORMS or ("verb", derivation.base) not in bases:
+            continue
+        verb = _corpus_count(wordnet, derivation.base, "verb")
+        if verb > 1 and (own <= 1 or (derivation.rule == "past" and part == "adjective" and own < verb)):
+            return True
+    return False
 
 
 def _corpus_count(wordnet: WordNet, lemma: str, part: str) -> int:
@@ -125,6 +142,9 @@ _DEFINED_THROUGH = frozenset({"plural_or_third_person", "past", "present_partici
 #: a noun's or a verb's (DEEDED: the noun DEED; English makes verbs of nouns): not a comparative (CURER).
 _ANY_PART = frozenset({"plural_or_third_person", "past", "present_participle"})
 _NOUN_OR_VERB = ("noun", "verb")
+#: WordNet's lexicographer files of plants and of foods (noun.plant, noun.food): a word for both means the
+#: food first (VANILLA the flavouring, POPCORN the snack: not the orchid, the maize plant).
+_PLANTS, _FOODS = 20, 13
 #: The rules that make a verb form (its definition leads with the verb's senses, issue 36).
 _VERB_FORMS = frozenset({"past", "present_participle"})
 
