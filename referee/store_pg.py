@@ -275,10 +275,6 @@ def pool(url: str) -> ConnectionPool:
 
     # The pool's retries are the operator's business (the server's log), never lines on a command's terminal.
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
-    if blocks_the_loop():
-        logging.getLogger("referee.board").error(
-            "psycopg was imported before gevent patched this process: each PostgreSQL call stops every other request "
-            "until it returns, and one game's locked row stops every table (docs/development.md, \"Concurrency\")")
     psycopg.connect(url, **CONNECT_OPTIONS).close()
     with _lock():
         found = _pools.get(url)
@@ -288,20 +284,6 @@ def pool(url: str) -> ConnectionPool:
             found.open(wait=False)
             _pools[url] = found
         return found
-
-
-def blocks_the_loop() -> bool:
-    """True when gevent has patched this process but psycopg waits in C all the same: psycopg chooses how it waits
-    when it is first imported, so an import before the patch (in a board's master, before the fork) makes every
-    call of the board's worker block its event loop. Never true where gevent has patched nothing (the CLI)."""
-    import sys
-
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is None or not monkey.is_module_patched("select"):
-        return False
-    from psycopg import waiting
-
-    return waiting.wait is getattr(waiting, "wait_c", None)
 
 
 def forget_pool(url: str, broken: ConnectionPool) -> None:

@@ -166,9 +166,9 @@ def test_the_boards_master_never_loads_psycopg(postgres_db: str, monkeypatch: py
 
 def test_psycopg_imported_before_gevents_patch_is_said() -> None:
     """Were psycopg imported before gevent's patch all the same (a deployment that preloads it), ``blocks_the_loop``
-    says so (the worker then logs it when it opens its pool: its calls block the loop); imported after, it does not."""
+    says so (the worker then logs it at its first PostgreSQL call: its calls block the loop); imported after, it does not."""
     script = ("import sys\nif sys.argv[1] == 'before':\n    import psycopg\nfrom gevent import monkey\n"
-              "monkey.patch_all()\nfrom referee.store_pg import blocks_the_loop\nprint(blocks_the_loop())\n")
+              "monkey.patch_all()\nfrom referee.board.offloop import blocks_the_loop\nprint(blocks_the_loop())\n")
     said = {order: subprocess.run([sys.executable, "-c", script, order], capture_output=True, text=True, timeout=60,
                                   check=True).stdout.strip() for order in ("before", "after")}
     assert said == {"before": "True", "after": "False"}
