@@ -1,14 +1,18 @@
 """The board's concurrency model on a real PostgreSQL (docs/development.md, "Concurrency"): a game whose row another
 connection holds locked holds no other table's calls, its own writes are refused as busy (503, Retry-After, nothing
-changed), and the board stops without a traceback or a warning."""
+changed), the board's master never loads psycopg (its worker's calls would block its event loop), and the board
+stops without a traceback or a warning."""
 from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -54,9 +58,6 @@ def seated(board: Board, gid: int, db: str) -> tuple[str, Any]:
     return seat["token"], view.get("version", view["events"])
 
 
-@pytest.mark.xfail(reason="after the hosted-site and phones merges, table B's action waits behind game A's locked "
-                   "writes on this loaded machine (8-9 of 12 still waiting, lock timeout 3 s and 10 s); open in issue 33",
-                   strict=False)
 def test_a_game_held_locked_holds_no_other_table_and_its_writes_answer_busy(
         postgres_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Game A's row held by another connection (a replica that died mid-transaction): a burst of A's writes,
@@ -139,3 +140,35 @@ def test_the_board_stops_on_sigterm_without_a_traceback_or_a_warning(postgres_db
     said = [line for line in err.splitlines() if line.strip() and "[INFO]" not in line]
     assert code == 0 and not [line for line in said if any(
         word in line for word in ("Traceback", "Exception", "Error", "Warning", "warning", "greenlet"))], err
+
+
+def test_the_boards_master_never_loads_psycopg(postgres_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board with phones on PostgreSQL, started on a game (its join code said on the terminal, made from the game's
+    salt in the database): its master, the process gunicorn forks the worker from, has not loaded psycopg, so the
+    worker's first import comes after gevent's patch and waits on gevent's loop; the worker has it once it served
+    a phone. (Read in the master, the salt made every call of the worker block the loop: one game's locked row held
+    every table for its lock's time-out.)"""
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", SECRET)
+    gid = new_game(postgres_db)
+
+    def loaded(pid: int) -> list[str]:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        return sorted({line.split()[-1] for line in maps.splitlines() if "psycopg" in line or "libpq" in line})
+
+    with Board(postgres_db, "--players") as board:
+        seated(board, gid, postgres_db)
+        master, *workers = board.pids()
+        assert workers and all(loaded(worker) for worker in workers)  # the check sees psycopg where it is loaded
+        assert loaded(master) == [], loaded(master)
+        _code, out, _err = board.stop()
+    assert f"with the code {game_code(postgres_db, SECRET, gid)}" in out  # the code was read, in a child
+
+
+def test_psycopg_imported_before_gevents_patch_is_said() -> None:
+    """Were psycopg imported before gevent's patch all the same (a deployment that preloads it), ``blocks_the_loop``
+    says so (the worker then logs it at its first PostgreSQL call: its calls block the loop); imported after, it does not."""
+    script = ("import sys\nif sys.argv[1] == 'before':\n    import psycopg\nfrom gevent import monkey\n"
+              "monkey.patch_all()\nfrom referee.board.offloop import blocks_the_loop\nprint(blocks_the_loop())\n")
+    said = {order: subprocess.run([sys.executable, "-c", script, order], capture_output=True, text=True, timeout=60,
+                                  check=True).stdout.strip() for order in ("before", "after")}
+    assert said == {"before": "True", "after": "False"}

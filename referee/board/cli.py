@@ -6,6 +6,7 @@ import math
 import os
 import socket
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -199,9 +200,8 @@ def board(obj: Obj, host: str, port: int, db: str | None, game_id: int | None, q
 
 
 def _current_game(path: str, pinned: int | None) -> int | None:
-    """The game the board opens on (None: none yet, said on the terminal). On PostgreSQL it is read in a child
-    process: the master never imports psycopg, whose first import must come after gevent's patch in the worker
-    (``referee.board.server``)."""
+    """The game the board opens on (None: none yet, said on the terminal); on PostgreSQL read in a child process
+    (``_in_child``)."""
     from referee.board.source import BoardError, Source
     from referee.store_pg import is_database_url
 
@@ -215,6 +215,15 @@ def _current_game(path: str, pinned: int | None) -> int | None:
 
     if not is_database_url(path):
         return read()
+    said = _in_child(lambda: None if (found := read()) is None else str(found))
+    return int(said) if said is not None and said.isdigit() else None
+
+
+def _in_child(read: Callable[[], str | None]) -> str | None:
+    """``read()`` made in a child process, its answer sent back through a pipe: the board's master never imports
+    psycopg. gevent patches the worker after the fork, and psycopg chooses how it waits when it is first imported:
+    imported in the master, every PostgreSQL call of the worker would block its whole event loop, so one game's
+    locked row would stop every table for the lock's time-out (docs/development.md, "Concurrency")."""
     sys.stdout.flush()
     sys.stderr.flush()
     out, into = os.pipe()
@@ -224,7 +233,7 @@ def _current_game(path: str, pinned: int | None) -> int | None:
         try:
             os.close(out)
             found = read()
-            os.write(into, b"" if found is None else str(found).encode())
+            os.write(into, b"" if found is None else b"=" + found.encode())
             code = 0
         finally:
             sys.stdout.flush()
@@ -234,7 +243,7 @@ def _current_game(path: str, pinned: int | None) -> int | None:
     with os.fdopen(out, "rb") as answer:
         said = answer.read()
     os.waitpid(child, 0)
-    return int(said) if said.isdigit() else None
+    return said[1:].decode() if said.startswith(b"=") else None
 
 
 def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
@@ -268,15 +277,19 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
 
 
 def _salt(game: int) -> str | None:
-    """The game's salt (its join code is made from it), or None when the database cannot say it now."""
+    """The game's salt (its join code is made from it), or None when the database cannot say it now; on PostgreSQL
+    read in a child process (``_in_child``)."""
     from referee.store import StoreError
-    from referee.store_pg import open_store
+    from referee.store_pg import is_database_url, open_store
     from referee.store_seats import SeatBook
 
-    try:
-        return SeatBook(open_store(os.environ["UW_BOARD_DB"])).salt(game)
-    except StoreError:
-        return None
+    def read() -> str | None:
+        try:
+            return SeatBook(open_store(os.environ["UW_BOARD_DB"])).salt(game)
+        except StoreError:
+            return None
+
+    return _in_child(read) if is_database_url(os.environ["UW_BOARD_DB"]) else read()
 
 
 #: The placeholder of deploy/uw-board.env, and the shortest host secret a hosted board takes.

@@ -6,6 +6,7 @@ held keeps a connection or two busy, never the board's whole pool.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,12 +66,40 @@ def _on_postgresql() -> bool:
     return has_app_context() and is_database_url(str(current_app.config.get("BOARD_DB", "")))
 
 
+def blocks_the_loop() -> bool:
+    """True when gevent has patched this process but psycopg waits in C all the same: psycopg chooses how it waits
+    when it is first imported, so an import before the patch (in a board's master, before the fork) makes every
+    PostgreSQL call of the worker block its event loop. Never true where gevent has patched nothing (the CLI)."""
+    import sys
+
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("select"):
+        return False
+    from psycopg import waiting
+
+    return waiting.wait is getattr(waiting, "wait_c", None)
+
+
+_looked: list[bool] = []  # ``blocks_the_loop`` was asked in this process (once is enough: psycopg chose at import)
+
+
+def _say_if_blocking() -> None:
+    """The worker's first PostgreSQL call: the operator's log says so when psycopg would block the loop."""
+    _looked.append(True)
+    if blocks_the_loop():
+        logging.getLogger("referee.board").error(
+            "psycopg was imported before gevent patched this process: each PostgreSQL call stops every other request "
+            "until it returns, and one game's locked row stops every table (docs/development.md, \"Concurrency\")")
+
+
 def off_the_loop(work: Callable[[], T]) -> T:
     """Run ``work`` (reads and writes of the store) as the model says: here on PostgreSQL, in gevent's thread pool
     on SQLite when the board serves on gevent (a write may wait up to SQLite's busy timeout for another uw-referee's
     lock: on the loop's own thread that would stop every page and stream). Without gevent (a plain WSGI server,
     tests) it runs here. The exception ``work`` raises is raised here (not printed by gevent's hub)."""
     if _on_postgresql():
+        if not _looked:
+            _say_if_blocking()
         return work()
     try:
         from gevent import monkey
