@@ -26,6 +26,7 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
+from referee.settings import env_float, env_int
 from referee.store import Store
 from referee.store_format import NoGame, StoreError, no_games_yet, require_postgres
 from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
@@ -44,16 +45,16 @@ if TYPE_CHECKING:
 CHANNEL = "uw_referee"
 #: Connections each process keeps open to the database at most (``UW_PG_POOL_MAX`` changes it). A board
 #: replica serves its pages from its feeds in memory: its pool is for the actions and the feeds' catch-up reads.
-POOL_MAX = int(os.environ.get("UW_PG_POOL_MAX", "8") or 8)
+POOL_MAX = env_int("UW_PG_POOL_MAX", 8, high=1000)
 #: How long a statement may run before the server cancels it, in ms (``UW_PG_STATEMENT_TIMEOUT``): a stuck lock
 #: or a lost replica's transaction becomes a clear refusal instead of a request that never answers.
-STATEMENT_TIMEOUT_MS = int(os.environ.get("UW_PG_STATEMENT_TIMEOUT", "10000") or 10000)
+STATEMENT_TIMEOUT_MS = env_int("UW_PG_STATEMENT_TIMEOUT", 10000)
 #: How long a statement waits for a lock (a game's row held by a replica killed mid-transaction), in ms
 #: (``UW_PG_LOCK_TIMEOUT``), before it is refused as busy: 503 with Retry-After, nothing changed.
-LOCK_TIMEOUT_MS = int(os.environ.get("UW_PG_LOCK_TIMEOUT", "2000") or 2000)
+LOCK_TIMEOUT_MS = env_int("UW_PG_LOCK_TIMEOUT", 2000)
 #: How long a request waits for a connection from the pool (seconds, ``UW_PG_POOL_TIMEOUT``) before the store says
 #: it cannot reach the server: a replica whose database is down answers 503 within it.
-POOL_TIMEOUT_S = float(os.environ.get("UW_PG_POOL_TIMEOUT", "5") or 5)
+POOL_TIMEOUT_S = env_float("UW_PG_POOL_TIMEOUT", 5.0, low=0.1, high=3600)
 
 #: libpq's options for every connection: give up connecting after 5 s, and notice a server that went silent (a
 #: network cut sends nothing) within about 10 s instead of TCP's minutes, so that a replica answers 503 and

@@ -13,6 +13,7 @@ from referee.board.addresses import PER_ADDRESS, AddressLimit, Forwarded, truste
 from referee.board.runtime import MAX_VIEWERS, Runtime
 from referee.board.source import BoardError, sentence
 from referee.board.views import board, make_render
+from referee.settings import env_float, env_int
 
 #: The largest request body the board reads (a table's start, an action: a few hundred bytes), in bytes.
 MAX_BODY = 64 * 1024
@@ -37,18 +38,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         BOARD_DB=os.environ.get("UW_BOARD_DB") or str(default_db_path()),
         BOARD_GAME=int(pinned) if pinned.isascii() and pinned.isdigit() else None,
-        BOARD_STREAMS=int(os.environ.get("UW_BOARD_STREAMS") or MAX_VIEWERS),
+        BOARD_STREAMS=env_int("UW_BOARD_STREAMS", MAX_VIEWERS),
         BOARD_EMBED=os.environ.get("UW_BOARD_EMBED", "") == "1",
-        BOARD_STREAM_SECONDS=float(os.environ.get("UW_BOARD_STREAM_SECONDS") or 300),
-        BOARD_KEEPALIVE_SECONDS=float(os.environ.get("UW_BOARD_KEEPALIVE_SECONDS") or 15),
+        BOARD_STREAM_SECONDS=env_float("UW_BOARD_STREAM_SECONDS", 300.0, low=0.01),
+        BOARD_KEEPALIVE_SECONDS=env_float("UW_BOARD_KEEPALIVE_SECONDS", 15.0, low=0.01),
         BOARD_PLAYERS=os.environ.get("UW_BOARD_PLAYERS", "") == "1",
         BOARD_HOST_SECRET=os.environ.get("UW_BOARD_HOST_SECRET") or None,
         BOARD_PUBLIC_URL=os.environ.get("UW_BOARD_PUBLIC_URL") or None,
         BOARD_HOST_LANG=os.environ.get("UW_BOARD_HOST_LANG") or None,
         BOARD_PROXIES=os.environ.get("UW_BOARD_PROXIES") or "",
-        BOARD_PER_ADDRESS=int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS),
+        BOARD_PER_ADDRESS=env_int("UW_BOARD_PER_ADDRESS", PER_ADDRESS),
         BOARD_HOSTED=os.environ.get("UW_BOARD_HOSTED", "") == "1",
-        BOARD_KEEP_DAYS=float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS),
+        BOARD_KEEP_DAYS=env_float("UW_BOARD_KEEP_DAYS", KEEP_DAYS, low=0.0, high=36500),
         MAX_CONTENT_LENGTH=MAX_BODY,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the engine's order: phase, turn, players...

@@ -259,8 +259,9 @@ def _players_env(base: str, game: int | None, hosted: bool = False) -> None:
                       UW_BOARD_HOST_LANG=language())  # the terminal's language, for the requests it shows
     if hosted:
         from referee.retention import KEEP_DAYS
+        from referee.settings import env_float
 
-        days = float(os.environ.get("UW_BOARD_KEEP_DAYS") or KEEP_DAYS)
+        days = env_float("UW_BOARD_KEEP_DAYS", KEEP_DAYS, low=0.0, high=36500)
         click.echo(ngettext("Anyone who opens {url} can start a table: it gets its own join code and host link. "
                             "Finished games are kept {days} day after their last action.",
                             "Anyone who opens {url} can start a table: it gets its own join code and host link. "
