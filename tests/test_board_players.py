@@ -820,6 +820,20 @@ def test_spell_binding_waits_for_the_seated_phones_or_the_host(db: Path) -> None
     assert "no word was named" in run(db, "log", "--game", "2").output
 
 
+def test_the_naming_that_closes_spell_binding_offers_no_undo(db: Path) -> None:
+    """The last seated phone's naming closes Spell Binding, a write of the table's that comes after it: the answer
+    offers no undo (one would be refused as not its own), as a read of the game then says."""
+    run(db, "new", "Ann", "Bob", "Cy", "--first", "Ann", "--spell-binding")  # game 2
+    client = client_for(db)
+    ann, bob, cy = (join(client, name, game=2).get_json()["token"] for name in ("Ann", "Bob", "Cy"))
+    act(client, ann, game=2, action="discard", letters="oclnusm", seen=version(client, ann, game=2))
+    passed = act(client, bob, game=2, action="pass", seen=version(client, bob, game=2)).get_json()
+    assert passed["phase"] == "spell_binding" and passed["can_undo"]  # still Bob's own last write
+    named = act(client, cy, game=2, action="bind", word="column", seen=passed["version"]).get_json()
+    assert named["phase"] != "spell_binding" and not named["can_undo"], named
+    assert client.get("/api/games/2/play", headers=bearer(cy)).get_json()["can_undo"] is False
+
+
 def test_the_rate_counters_that_ran_out_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.board import seats
 

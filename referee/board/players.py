@@ -254,10 +254,12 @@ def act(game_id: int) -> Any:
         raise _moved(exc) from None
     except (RulesError, RequestError, ValueError) as exc:
         raise Problem(422, "refused", sentence(say(message_of(exc)))) from None
+    made = result.version  # the version this seat's action made: its own-undo right belongs to it alone
     if action in ("bind", "pass"):  # Spell Binding closes once every other seated player named a word or passed
-        result = _close_binding(game_id, result)
+        result = _close_binding(game_id, result)  # (a write of the table's: it ends that right)
     player = next((p for p in result.game.state.players if p.name.casefold() == key.name.casefold()), None)
-    own = action != "undo" and player is not None and not player.out  # its own, recorded in the write (``_check_own``)
+    # its own, recorded in the write (``_check_own``), while no other write came after it
+    own = action != "undo" and result.version == made and player is not None and not player.out
     view = game_view(game_id, result.game, key.name, can_undo=own)
     view["notes"] = [sentence(say(n)) for n in result.told]  # (an undo too: the phone says what it took back)
     return jsonify(view)
