@@ -10,7 +10,7 @@
   (target >= 98%).
 
 The last two missed their targets, so rule 9's classes were changed (agent nouns' plurals, classical plurals, verb
-forms people write of a noun, gerunds and mass nouns without a plural) and both were drawn once more, with seeds no
+gerunds and mass nouns without a plural) and both were drawn once more, with seeds no
 sample used before, from the words in neither earlier file: forms_issue36_again.tsv (seed 223) and
 moved_issue36_again.tsv (seed 211) are the targets' measure now. The two earlier files stay as they were judged, a
 fixed list each, read again on today's data (no longer unseen).
@@ -162,7 +162,8 @@ def report(dictionary: Dictionary, drawn: dict[Path, list[Any]], moved_count: in
 
     for path, seed, again in ((MOVED, MOVED_SEED, False), (MOVED_AGAIN, MOVED_AGAIN_SEED, True)):
         judged = read_judged(path)
-        words = drawn[path] if again else [w for w in drawn[path] if in_dictionary(dictionary, w)]
+        words = drawn[path] if again else [w for w in drawn[path]  # still legal, whatever its length
+                                           if set(judge(dictionary, w).codes) <= {"deck_limit", "too_long"}]
         good = [w for w in words if judged.get(w, ("",))[0] == "accept"]
         print(f"\n== issue 36 rule 9 moved {moved_count} spellings to the default level; of {len(words)} "
               f"({path.name}, seed {seed}{'' if again else ', the first draw as judged, those still legal'}) a table "

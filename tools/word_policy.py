@@ -323,9 +323,8 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
     an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
     of a past tense (HIDDER: HID) is no form. Two kinds of base stand in for a lemma: an agent noun the rule
-    made legal takes a plural (INKERS: INKER, of INK), and a noun WordNet knows only as a noun or adjective takes
-    -ed and -ing where people write both (SHOTTED and SHOTTING, QUILLED; not SWORDED, BARNED, nor names:
-    HENNING). A classical plural does not
+    made legal takes a plural (INKERS: INKER, of INK); a noun WordNet knows only as a noun takes no -ed or -ing,
+    even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
     bar the English one (FOSSAS beside FOSSAE, AREOLAS), as a native irregular does (WIFES, TOOTHS).
 
     An adjective that is also an adverb takes no -ly (FASTLY, LONGLY), a superlative no plural (LATESTS), an
@@ -365,9 +364,7 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
         known = lemma_parts(found.base)
         base = found.base
         if not known & set(_FORM_NEEDS[found.rule]):
-            written_verb = (found.rule in ("past", "present_participle") and "noun" in known
-                            and frequencies.zipf(key) > 0 and frequencies.zipf(_other_verb_form(key)) > 0)
-            return found.rule if written_verb else None  # SHOTTED, QUILLED: people write the noun as a verb
+            return None
         if found.rule == "plural_or_third_person" and "verb" not in known and (
                 (base.endswith("est") and "adjective" in known)  # LATESTS, LEASTS: "the latest" takes no plural
                 or _abstract(base)
@@ -403,14 +400,6 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
             break
         pending = later
     changes["follows_base"] = sorted(moved)
-
-
-def _other_verb_form(form: str) -> str:
-    """The -ing of an -ed form and the -ed of an -ing one, spelled alike (SHOTTED, SHOTTING; BUDDIED, BUDDYING)."""
-    if form.endswith("ed"):
-        return form[:-3] + "ying" if form.endswith("ied") else form[:-2] + "ing"
-    stem = form[:-3]
-    return stem[:-1] + "ied" if re.search(r"[^aeiou]y$", stem) else stem + "ed"
 
 
 def _abstract(noun: str) -> bool:
