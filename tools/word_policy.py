@@ -1,5 +1,8 @@
 """The word policy: SCOWL's levels moved by how often people write a spelling today and by what WordNet
-knows, then the overlay (LEXICON.md explains each rule and number)."""
+knows, then the overlay (LEXICON.md explains each rule and number).
+
+Over 500 lines: the rules are one policy applied in one order (promotion before the forms that a promoted
+word vouches for, the reason rules last), and each rule's docstring carries the judged cases it answers."""
 from __future__ import annotations
 
 import re
