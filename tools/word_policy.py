@@ -1,5 +1,8 @@
 """The word policy: SCOWL's levels moved by how often people write a spelling today and by what WordNet
-knows, then the overlay (LEXICON.md explains each rule and number)."""
+knows, then the overlay (LEXICON.md explains each rule and number).
+
+Over 500 lines: the rules are one policy applied in one order (promotion before the forms that a promoted
+word vouches for, the reason rules last), and each rule's docstring carries the judged cases it answers."""
 from __future__ import annotations
 
 import re
@@ -307,13 +310,14 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
             changes["demoted"].append(key)
         else:
             changes["kept"].append(key)
-    _follow_bases(levels, legal, wordnet, is_irregular, changes)
+    _follow_bases(levels, legal, wordnet, is_irregular, frequencies, changes)
     _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
 
 
 def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wordnet: WordNet,
-                  is_irregular: Callable[[str, str], bool], changes: dict[str, list[str]]) -> None:
+                  is_irregular: Callable[[str, str], bool], frequencies: Frequencies,
+                  changes: dict[str, list[str]]) -> None:
     """Rule 9 (issue 36), forms follow their base above the default level: a word SCOWL lists at size 70 or 80
     that the rule table reads as a regular form of a legal base (``morphology.REGULAR_FORMS``: BIRRS, BIRRED,
     YARNING, REDOS, LAVAGES, MODALLY, HELMING) becomes a word at the default level, whatever its frequency.
@@ -321,54 +325,137 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     The rule table's guards hold (no BLOWED, LOYALER, STOPED), and the base must be a lemma WordNet writes in
     lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
     an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
-    of a past tense (HIDDER: HID) is no form. An adjective that is also an adverb takes no -ly (FASTLY,
-    LONGLY), a superlative no plural (LATESTS), a mass noun no plural (HELIUMS, DEAFNESSES, DANDRUFFS: an
-    abstract ending, or only WordNet senses of attributes, states and substances), and a word with at least as
-    many noun or verb senses in WordNet as adjective ones no -er, -est or -ly (MURKER, HAZELLY). Size 95,
-    SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly nonce
-    (MUGGERED, GYBER, HEXS). A form made legal vouches for its own forms in turn (REDOS: REDO)."""
+    of a past tense (HIDDER: HID) is no form. Two kinds of base stand in for a lemma: an agent noun the rule
+    made legal takes a plural (INKERS: INKER, of INK); a noun WordNet knows only as a noun takes no -ed or -ing,
+    even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
+    bar the English one (FOSSAS beside FOSSAE, AREOLAS), as a native irregular does (WIFES, TOOTHS).
+
+    An adjective that is also an adverb takes no -ly (FASTLY, LONGLY), a superlative no plural (LATESTS), an
+    adjective no -er unless SCOWL lists its -est too (DUER), a mass noun no plural (HELIUMS, DEAFNESSES:
+    an abstract ending after a stem with a vowel, not CHRISM; or only WordNet senses of attributes, states and
+    substances), a gerund that names only an act or event no plural nobody writes (COOKINGS, SPEEDINGS; not
+    KNITTINGS, a thing), nor does a mass noun people write often whose plural nobody writes (``_mass_plural``),
+    and a word with at least as many noun or verb senses in WordNet as adjective ones no -er, -est or -ly
+    (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
+    nonce or misspelt (MUGGERED, GYBER, HEXS, CANOING). A form made legal vouches for its own forms in turn
+    (REDOS: REDO)."""
     word = SENSES.index("word")
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
+    classical = _classical_plurals(wordnet)
+    agents: set[str] = set()  # agent nouns WordNet lacks (INKER, SEXER): nouns that take a plural
+    others: set[str] = set()
 
     def lemma_parts(base: str) -> set[str]:
-        return {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses} \
-            if base in wordnet.common else set()
+        if base in wordnet.common:
+            return {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses}
+        if base not in agents and base not in others and legal(base):
+            # SEXER, a legal agent noun of a verb WordNet lacks, is a noun
+            (agents if morphology.form_of(base, legal, lemma_parts, irregular, _AGENT) else others).add(base)
+        return {"noun"} if base in agents else set()
 
-    def form(key: str) -> bool:
-        found = morphology.form_of(key, legal, lemma_parts, is_irregular, morphology.REGULAR_FORMS)
+    def irregular(base: str, part: str) -> bool:
+        return is_irregular(base, part) and not (part == "noun" and base in classical)
+
+    def listed(key: str) -> bool:
+        return key in levels and levels[key][word] > 0
+
+    def form(key: str, rules: frozenset[str] = morphology.REGULAR_FORMS) -> str | None:
+        """The rule that reads ``key`` as a form of a legal base, or None."""
+        found = morphology.form_of(key, legal, lemma_parts, irregular, rules)
         if found is None:
-            return False
+            return None
         known = lemma_parts(found.base)
-        if not known & set(_FORM_NEEDS[found.rule]):
-            return False
         base = found.base
+        if not known & set(_FORM_NEEDS[found.rule]):
+            return None
         if found.rule == "plural_or_third_person" and "verb" not in known and (
                 (base.endswith("est") and "adjective" in known)  # LATESTS, LEASTS: "the latest" takes no plural
-                or base.endswith(_ABSTRACT_ENDINGS)
-                or all(wordnet.lexfiles.get(("noun", o)) in _MASS_KINDS for o in wordnet.senses[(base, "noun")])):
-            return False  # HELIUMS, DEAFNESSES, DANDRUFFS: a substance, quality or state is a mass noun
+                or _abstract(base)
+                or (base not in agents and all(wordnet.lexfiles.get(("noun", o)) in _MASS_KINDS
+                                               for o in wordnet.senses[(base, "noun")]))
+                or (base.endswith("ing") and frequencies.zipf(key) == 0 and base not in agents
+                    and all(wordnet.lexfiles.get(("noun", o)) in _ACT_KINDS for o in wordnet.senses[(base, "noun")]))
+                or _mass_plural(key, base, wordnet, frequencies)):
+            return None  # HELIUMS, DEAFNESSES, COOKINGS: a substance, quality, state or act is a mass noun
+        if found.rule in ("comparative", "superlative") and not listed(
+                key[:-2] + "est" if found.rule == "comparative" else key[:-3] + "er"):
+            return form(key, rules - _GRADES)  # DUER: no DUEST, so DUE does not grade (PROFANER: an agent)
         if found.rule in ("comparative", "superlative", "adverb") and not base.endswith("y") and (
                 len(wordnet.senses.get((base, "adjective"), ())) <= max(
                     len(wordnet.senses.get((base, "noun"), ())), len(wordnet.senses.get((base, "verb"), ())))):
-            return False  # MURKER, CRANKLY, HAZELLY: as much a noun or verb as an adjective that grades
-        return not (found.rule == "adverb" and "adverb" in known)
+            return None  # MURKER, CRANKLY, HAZELLY: as much a noun or verb as an adjective that grades
+        return None if found.rule == "adverb" and "adverb" in known else found.rule
 
     moved: list[str] = []
     pending = sorted(key for key, slot in levels.items() if slot[word] in promotable)
     while pending:
-        later = [key for key in pending if not form(key)]
-        for key in sorted(set(pending) - set(later)):
+        later = []
+        for key in pending:
+            rule = form(key)
+            if rule is None:
+                later.append(key)
+                continue
             levels[key][word] = DEFAULT_CODE
             moved.append(key)
+            if rule == "agent":
+                agents.add(key)
         if len(later) == len(pending):
             break
         pending = later
     changes["follows_base"] = sorted(moved)
 
 
+def _abstract(noun: str) -> bool:
+    """A noun of quality or doctrine by its ending (DEAFNESS, ARABILITY, RACISM), not a stem without a vowel
+    that only ends so (CHRISM, PRISM, CITY)."""
+    for ending in _ABSTRACT_ENDINGS:
+        if noun.endswith(ending) and any(c in "aeiouy" for c in noun[:-len(ending)]):
+            return True
+    return False
+
+
+def _mass_plural(key: str, base: str, wordnet: WordNet, frequencies: Frequencies) -> bool:
+    """Rule 9's guard (issue 36): ``key`` is the plural of a noun with one WordNet sense, an act, attribute, state,
+    substance or process (INCEST, COOKING, ESPIONAGE), that people write often (Zipf >= COMMON_ZIPF) while
+    nobody writes the plural (Zipf 0): a mass noun, whose plural a table refuses (INCESTS)."""
+    if (base, "noun") not in wordnet.senses or any((base, part) in wordnet.senses for part in ("verb", "adjective", "adverb")):
+        return False
+    senses = wordnet.senses[(base, "noun")]
+    return (len(senses) == 1 and wordnet.lexfiles.get(("noun", senses[0])) in _MASS_KINDS | _ACT_KINDS
+            and frequencies.zipf(base) >= COMMON_ZIPF and frequencies.zipf(key) == 0)
+
+
+def _classical_plurals(wordnet: WordNet) -> set[str]:
+    """Nouns whose irregular plurals in WordNet are all classical (FOSSA: FOSSAE, GYRUS: GYRI, TAXON: TAXA,
+    INDEX: INDICES, GOY: GOYIM): English gives them a regular plural beside it (FOSSAS), unlike a native
+    irregular one (WIFE: WIVES) or a Greek -is (AXIS: AXES, never AXISES)."""
+    plurals: dict[str, list[str]] = defaultdict(list)
+    for form, pairs in wordnet.exceptions.items():
+        for part, lemma in pairs:
+            if part == "noun" and form != lemma:
+                plurals[lemma].append(form)
+    return {lemma for lemma, forms in plurals.items() if all(_classical(lemma, form) for form in forms)}
+
+
+def _classical(lemma: str, plural: str) -> bool:
+    """A Latin, Greek or Hebrew plural: -a/-ae, -um/-on/-a, -us/-o/-i, -ex/-ix/-ices, -a/-ata, -im, -eau/-eaux."""
+    return ((lemma.endswith("a") and plural == lemma + "e")
+            or (lemma.endswith(("um", "on")) and plural == lemma[:-2] + "a")
+            or (lemma.endswith("us") and plural == lemma[:-2] + "i")
+            or (lemma.endswith("o") and plural == lemma[:-1] + "i")
+            or (lemma.endswith(("ex", "ix")) and plural == lemma[:-2] + "ices")
+            or (lemma.endswith("a") and plural == lemma + "ta")
+            or plural in (lemma + "im", lemma + "x"))
+
+
 #: WordNet's lexicographer files of attributes, states and substances (noun.attribute, noun.state,
 #: noun.substance): nouns all of whose senses are of these kinds are mass nouns, without a plural.
 _MASS_KINDS = frozenset({7, 26, 27})
+_AGENT = frozenset({"agent"})
+_GRADES = frozenset({"comparative", "superlative"})
+#: WordNet's lexicographer files of acts, events and processes (noun.act, noun.event, noun.process): a gerund
+#: all of whose senses are of these kinds (COOKING, SPEEDING) names the doing, not a thing done (KNITTING).
+_ACT_KINDS = frozenset({4, 11, 22})
 #: Endings of abstract nouns of quality or doctrine that take no plural (DEAFNESSES, ARABILITIES, -ISMS).
 _ABSTRACT_ENDINGS = ("ness", "ity", "ism", "ence", "ancy", "ency")
 #: The part of speech a base must be a WordNet lemma of, per regular form (rule 9).
