@@ -335,9 +335,9 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     an abstract ending after a stem with a vowel, not CHRISM; or only WordNet senses of attributes, states and
     substances), a gerund that names no thing no plural nobody writes (COOKINGS, SPEEDINGS, ITCHINGS; not
     KNITTINGS, a thing), nor does a mass noun people write often whose plural nobody writes (``_mass_plural``),
-    nor a noun that names no thing whose plural SCOWL doubts, listing it four sizes rarer (``_doubted_plural``:
-    HYSTERIAS, CALLIGRAPHIES, ENOUGHS),
-    and a word with at least as many noun or verb senses in WordNet as adjective ones no -er, -est or -ly
+    nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
+    (``_doubted_plural``: HYSTERIAS, CALLIGRAPHIES, ENOUGHS), and a word with at least as many noun or verb
+    senses in WordNet as adjective ones no -er, -est or -ly
     (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
     nonce or misspelt (MUGGERED, GYBER, HEXS, CANOING). A form made legal vouches for its own forms in turn
     (REDOS: REDO)."""
@@ -435,7 +435,8 @@ def _doubted_plural(code: int, base_code: int, key: str, base: str, wordnet: Wor
     (Zipf 0), none of the noun's WordNet senses is a thing (each is an act, attribute, idea, message, event,
     feeling, process, state, substance, food or quantity: ``_UNCOUNTED_KINDS``), and it is no -TION, -SION or
     -MENT noun, whose senses are acts that happen one by one (RESUSCITATIONS). A common noun whose plural SCOWL
-    ranks four sizes rarer is a noun used without a plural: HYSTERIAS, CALLIGRAPHIES, NIGHTLIFES, ENOUGHS."""
+    lists only at 80, from word-game and crossword lists, is a noun used without a plural: HYSTERIAS,
+    CALLIGRAPHIES, NIGHTLIFES, ENOUGHS."""
     senses = wordnet.senses.get((base, "noun"), ())
     return (code == _CODE[80] and 0 < base_code <= _CODE[40] and bool(senses) and frequencies.zipf(key) == 0
             and not base.endswith(_NOMINALISATIONS)
