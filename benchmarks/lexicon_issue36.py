@@ -16,6 +16,12 @@ gerunds and mass nouns without a plural) and both were drawn once more, with see
 sample used before, from the words in neither earlier file: forms_issue36_again.tsv (seed 223) and
 moved_issue36_again.tsv (seed 211) are the targets' measure now. The two earlier files stay as they were judged, a
 fixed list each, read again on today's data (no longer unseen).
+
+Those missed their targets too, so rule 9 took SCOWL's own doubt as a class (a plural SCOWL ranks at 80 of a noun
+it ranks at 40 or below, that names no thing and nobody writes: HYSTERIAS, CALLIGRAPHIES) and gerunds of any
+abstract kind (ITCHINGS), and both were drawn a third time, from the words in no earlier file:
+forms_issue36_third.tsv (seed 401) and moved_issue36_third.tsv (seed 409) are the targets' measure now; the
+*_again files are kept as judged, a fixed list each.
 """
 from __future__ import annotations
 
@@ -49,6 +55,9 @@ REFUSALS_SEED, DEFINED_SEED, FORMS_SEED, MOVED_SEED = 107, 109, 127, 131
 DEFINED_AGAIN = JUDGED / "definitions_issue36_again.tsv"  # right | wrong | none: the target's measure
 DEFINED_AGAIN_SEED = 307
 FORMS_AGAIN_SEED, MOVED_AGAIN_SEED = 223, 211
+FORMS_THIRD = JUDGED / "forms_issue36_third.tsv"  # real | madeup, drawn after SCOWL's doubt became a class
+MOVED_THIRD = JUDGED / "moved_issue36_third.tsv"  # accept | refuse | borderline, the same
+FORMS_THIRD_SEED, MOVED_THIRD_SEED = 401, 409
 POOL, SIZE, DEFINED_SIZE = 30_000, 200, 100
 
 
@@ -80,7 +89,7 @@ def earlier(prefix: str) -> set[str]:
 
 
 def samples(dictionary: Dictionary, moved: list[str]) -> dict[Path, list[Any]]:
-    """The samples from today's data (the first forms and moved draws as judged)."""
+    """The samples from today's data (the earlier forms and moved draws as judged)."""
     from tools.wordnet import DEFAULT_WORDNET, read_wordnet  # build-time input
 
     wordnet = read_wordnet(DEFAULT_WORDNET)
@@ -95,6 +104,7 @@ def samples(dictionary: Dictionary, moved: list[str]) -> dict[Path, list[Any]]:
                    for form in regular_forms(base, (base, "adjective") in wordnet.senses)
                    if 3 <= len(form) <= 7 and form not in set(bases)})
     forms_before, moved_before = set(read_judged(FORMS)), set(read_judged(MOVED))
+    forms_again, moved_again = set(read_judged(FORMS_AGAIN)), set(read_judged(MOVED_AGAIN))
     return {
         REFUSALS: sorted(stable_sample(refusals, SIZE, REFUSALS_SEED)),
         DEFINED: defined,
@@ -102,13 +112,17 @@ def samples(dictionary: Dictionary, moved: list[str]) -> dict[Path, list[Any]]:
                                             DEFINED_SIZE, DEFINED_AGAIN_SEED)),
         FORMS: sorted(forms_before),  # as judged: the first draw (seed 127) from the data before rule 9's classes
         MOVED: sorted(moved_before),  # as judged (seed 131)
-        FORMS_AGAIN: sorted(stable_sample([w for w in pool if w not in forms_before], SIZE, FORMS_AGAIN_SEED)),
-        MOVED_AGAIN: sorted(stable_sample([w for w in moved if w not in moved_before], SIZE, MOVED_AGAIN_SEED)),
+        FORMS_AGAIN: sorted(forms_again),  # as judged (seed 223)
+        MOVED_AGAIN: sorted(moved_again),  # as judged (seed 211)
+        FORMS_THIRD: sorted(stable_sample([w for w in pool if w not in forms_before | forms_again], SIZE,
+                                          FORMS_THIRD_SEED)),
+        MOVED_THIRD: sorted(stable_sample([w for w in moved if w not in moved_before | moved_again], SIZE,
+                                          MOVED_THIRD_SEED)),
     }
 
 
 def write(drawn: dict[Path, list[Any]]) -> None:
-    """Write the lists to judge, keeping the judgements made (the first forms and moved draws stay as they are)."""
+    """Write the lists to judge, keeping the judgements made (the earlier forms and moved draws stay as they are)."""
     keep_judged_codes(REFUSALS, f"{SIZE} random refusals (seed {REFUSALS_SEED}) among wordfreq's {POOL} most frequent "
                       "3-7 letter words, in no earlier refusals sample, drawn after issue 36's work.\n"
                       "right | wrong | plain, as in refusals_30k.tsv", drawn[REFUSALS])
@@ -118,14 +132,15 @@ def write(drawn: dict[Path, list[Any]]) -> None:
     keep_judged_definitions(DEFINED_AGAIN, f"{DEFINED_SIZE} more random legal words (seed {DEFINED_AGAIN_SEED}), in no "
                             "earlier definitions sample, drawn after issue 36's second round of sense order.\n"
                             "right | wrong | none, as in definitions_sample.tsv", drawn[DEFINED_AGAIN])
-    keep_judged(FORMS_AGAIN, f"{SIZE} regular forms (seed {FORMS_AGAIN_SEED}) English spelling makes of random legal "
-                "words of 3-6 letters (benchmarks/lexicon_issue36.py regular_forms), none in forms_issue36.tsv, drawn "
-                "after rule 9's classes were changed.\nreal = a careful table plays it (a real form of that word, "
-                "Merriam-Webster or Collins); madeup = no such form (a noun's -ed, a non-grading adjective's -er, a "
-                "mass noun's plural)", drawn[FORMS_AGAIN])
-    keep_judged(MOVED_AGAIN, f"{SIZE} random words rule 9 (forms follow their base, issue 36) made legal (seed "
-                f"{MOVED_AGAIN_SEED}), none in moved_issue36.tsv, drawn after rule 9's classes were changed.\n"
-                "accept = a careful table plays it; refuse = it would not; borderline = either way", drawn[MOVED_AGAIN])
+    keep_judged(FORMS_THIRD, f"{SIZE} regular forms (seed {FORMS_THIRD_SEED}) English spelling makes of random legal "
+                "words of 3-6 letters (benchmarks/lexicon_issue36.py regular_forms), in neither earlier forms file, "
+                "drawn after SCOWL's doubt became a class of rule 9.\nreal = a careful table plays it (a real form of "
+                "that word, Merriam-Webster or Collins); madeup = no such form (a noun's -ed, a non-grading "
+                "adjective's -er, a mass noun's plural)", drawn[FORMS_THIRD])
+    keep_judged(MOVED_THIRD, f"{SIZE} random words rule 9 (forms follow their base, issue 36) made legal (seed "
+                f"{MOVED_THIRD_SEED}), in neither earlier moved file, drawn after SCOWL's doubt became a class of rule "
+                "9.\naccept = a careful table plays it; refuse = it would not; borderline = either way",
+                drawn[MOVED_THIRD])
 
 
 def report(dictionary: Dictionary, drawn: dict[Path, list[Any]], moved_count: int) -> list[str]:
@@ -157,14 +172,15 @@ def report(dictionary: Dictionary, drawn: dict[Path, list[Any]], moved_count: in
         if any(not judged.get(w, ("",))[0] for w in words) or (path == DEFINED_AGAIN and len(right_first) < 93):
             failures.append(f"issue 36 definitions ({path.name})")
 
-    for path, seed, again in ((FORMS, FORMS_SEED, False), (FORMS_AGAIN, FORMS_AGAIN_SEED, True)):
+    for path, seed, again in ((FORMS, FORMS_SEED, False), (FORMS_AGAIN, FORMS_AGAIN_SEED, False),
+                              (FORMS_THIRD, FORMS_THIRD_SEED, True)):
         judged = read_judged(path)
         real = [w for w in drawn[path] if judged.get(w, ("",))[0] == "real"]
         madeup = [w for w in drawn[path] if judged.get(w, ("",))[0] == "madeup"]
         real_legal = [w for w in real if in_dictionary(dictionary, w)]
         madeup_legal = [w for w in madeup if in_dictionary(dictionary, w)]
         share = len(real_legal) / len(real) if real else 0.0
-        print(f"\n== issue 36 forms{'' if again else ' (the first draw, as judged; no longer unseen)'}: of "
+        print(f"\n== issue 36 forms{'' if again else ' (an earlier draw, as judged; no longer unseen)'}: of "
               f"{len(drawn[path])} regular forms of legal words ({path.name}, seed {seed}), {len(real)} are real: "
               f"{len(real_legal)} legal ({share:.1%}; target >= 97%), refused: "
               f"{', '.join(w for w in real if w not in real_legal) or 'none'}; {len(madeup)} made up, legal: "
@@ -172,13 +188,14 @@ def report(dictionary: Dictionary, drawn: dict[Path, list[Any]], moved_count: in
         if again and (any(not judged.get(w, ("",))[0] for w in drawn[path]) or share < 0.97 or madeup_legal):
             failures.append(f"issue 36 forms ({path.name})")
 
-    for path, seed, again in ((MOVED, MOVED_SEED, False), (MOVED_AGAIN, MOVED_AGAIN_SEED, True)):
+    for path, seed, again in ((MOVED, MOVED_SEED, False), (MOVED_AGAIN, MOVED_AGAIN_SEED, False),
+                              (MOVED_THIRD, MOVED_THIRD_SEED, True)):
         judged = read_judged(path)
         words = drawn[path] if again else [w for w in drawn[path]  # still legal, whatever its length
                                            if set(judge(dictionary, w).codes) <= {"deck_limit", "too_long"}]
         good = [w for w in words if judged.get(w, ("",))[0] == "accept"]
         print(f"\n== issue 36 rule 9 moved {moved_count} spellings to the default level; of {len(words)} "
-              f"({path.name}, seed {seed}{'' if again else ', the first draw as judged, those still legal'}) a table "
+              f"({path.name}, seed {seed}{'' if again else ', an earlier draw as judged, those still legal'}) a table "
               f"plays {len(good)} ({len(good) / len(words):.1%}; target >= 98%); refuses: "
               f"{', '.join(w for w in words if judged.get(w, ('',))[0] == 'refuse') or 'none'}; borderline: "
               f"{', '.join(w for w in words if judged.get(w, ('',))[0] == 'borderline') or 'none'}")

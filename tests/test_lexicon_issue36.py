@@ -23,13 +23,16 @@ def test_a_regular_form_of_a_legal_base_is_legal_whatever_size_scowl_gives_it(di
 
 
 @pytest.mark.parametrize("word", ["blowed", "loyaler", "stoped", "quited", "latests", "heliums", "fastly", "saidest",
-                                  "incests", "cookings", "duer", "sworded", "quiting", "wifes", "celling"])
+                                  "incests", "cookings", "duer", "sworded", "quiting", "wifes", "celling", "hysterias",
+                                  "calligraphies", "nightlifes", "enoughs", "itchings"])
 def test_the_guards_still_refuse_nonce_forms(dictionary: Dictionary, word: str) -> None:
     """BLOWED (BLOW has BLEW), LOYALER (LOYAL does not grade), STOPED (STOP doubles its P), QUITED (QU is a
     consonant: QUITTED), LATESTS (a superlative), HELIUMS (a substance), FASTLY (FAST is an adverb), SAIDEST;
     INCESTS (a one-sense mass noun written often, its plural never), COOKINGS (a gerund naming only the act),
     DUER (no DUEST: DUE does not grade), SWORDED and CELLING (SWORD and CELL are nouns only), QUITING (QUITE is
-    no verb), WIFES (WIFE's plural is WIVES)."""
+    no verb), WIFES (WIFE's plural is WIVES); HYSTERIAS, CALLIGRAPHIES, NIGHTLIFES, ENOUGHS (plurals SCOWL lists
+    at 80 of nouns it lists at 40 or below that name no thing, written by nobody), ITCHINGS (a gerund of a
+    feeling)."""
     assert not judge(dictionary, word).legal, word
 
 
@@ -49,6 +52,32 @@ def test_rule_9_s_spelling_helpers() -> None:
         ("fossa", "fossae"), ("gyrus", "gyri"), ("taxon", "taxa"), ("index", "indices"), ("goy", "goyim"),
         ("stoma", "stomata"), ("beau", "beaux"), ("tempo", "tempi")))
     assert not any(_classical(lemma, plural) for lemma, plural in (("wife", "wives"), ("tooth", "teeth"), ("axis", "axes")))
+
+
+def test_scowl_s_doubt_refuses_only_an_unwritten_plural_of_a_common_noun_that_names_no_thing() -> None:
+    """``_doubted_plural``: a plural SCOWL lists at 80 of a noun it lists at 40 or below, all of whose WordNet
+    senses are of uncounted kinds (9 is noun.cognition, 6 noun.artifact), that nobody writes, and no -TION noun."""
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from tools.word_policy import _CODE, _doubted_plural
+
+    wordnet = cast(Any, SimpleNamespace(
+        senses={("calligraphy", "noun"): [1], ("shirting", "noun"): [2], ("resuscitation", "noun"): [3]},
+        lexfiles={("noun", 1): 9, ("noun", 2): 6, ("noun", 3): 4}))
+    written = {"homeworks": 1.85}
+    frequencies = cast(Any, SimpleNamespace(zipf=lambda word: written.get(word, 0.0)))
+
+    def doubted(plural: str, base: str, size: int = 80, base_size: int = 35) -> bool:
+        return _doubted_plural(_CODE[size], _CODE[base_size], plural, base, wordnet, frequencies)
+
+    assert doubted("calligraphies", "calligraphy")
+    assert not doubted("calligraphies", "calligraphy", base_size=50)  # SCOWL ranks the singular rare too
+    assert not doubted("calligraphies", "calligraphy", size=70)
+    assert not doubted("shirtings", "shirting")  # a thing: a fabric
+    assert not doubted("resuscitations", "resuscitation")  # an act done one at a time
+    wordnet.senses[("homework", "noun")] = [1]
+    assert not doubted("homeworks", "homework")  # people write it
 
 
 def test_form_of_can_be_limited_to_the_regular_forms() -> None:

@@ -333,9 +333,11 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     An adjective that is also an adverb takes no -ly (FASTLY, LONGLY), a superlative no plural (LATESTS), an
     adjective no -er unless SCOWL lists its -est too (DUER), a mass noun no plural (HELIUMS, DEAFNESSES:
     an abstract ending after a stem with a vowel, not CHRISM; or only WordNet senses of attributes, states and
-    substances), a gerund that names only an act or event no plural nobody writes (COOKINGS, SPEEDINGS; not
+    substances), a gerund that names no thing no plural nobody writes (COOKINGS, SPEEDINGS, ITCHINGS; not
     KNITTINGS, a thing), nor does a mass noun people write often whose plural nobody writes (``_mass_plural``),
-    and a word with at least as many noun or verb senses in WordNet as adjective ones no -er, -est or -ly
+    nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
+    (``_doubted_plural``: HYSTERIAS, CALLIGRAPHIES, ENOUGHS), and a word with at least as many noun or verb
+    senses in WordNet as adjective ones no -er, -est or -ly
     (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
     nonce or misspelt (MUGGERED, GYBER, HEXS, CANOING). A form made legal vouches for its own forms in turn
     (REDOS: REDO)."""
@@ -374,8 +376,10 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
                 or (base not in agents and all(wordnet.lexfiles.get(("noun", o)) in _MASS_KINDS
                                                for o in wordnet.senses[(base, "noun")]))
                 or (base.endswith("ing") and frequencies.zipf(key) == 0 and base not in agents
-                    and all(wordnet.lexfiles.get(("noun", o)) in _ACT_KINDS for o in wordnet.senses[(base, "noun")]))
-                or _mass_plural(key, base, wordnet, frequencies)):
+                    and all(wordnet.lexfiles.get(("noun", o)) in _ABSTRACT_KINDS for o in wordnet.senses[(base, "noun")]))
+                or _mass_plural(key, base, wordnet, frequencies)
+                or (base not in agents and _doubted_plural(levels[key][word], levels[base][word], key, base, wordnet,
+                                                           frequencies))):
             return None  # HELIUMS, DEAFNESSES, COOKINGS: a substance, quality, state or act is a mass noun
         if found.rule in ("comparative", "superlative") and not listed(
                 key[:-2] + "est" if found.rule == "comparative" else key[:-3] + "er"):
@@ -425,6 +429,20 @@ def _mass_plural(key: str, base: str, wordnet: WordNet, frequencies: Frequencies
             and frequencies.zipf(base) >= COMMON_ZIPF and frequencies.zipf(key) == 0)
 
 
+def _doubted_plural(code: int, base_code: int, key: str, base: str, wordnet: WordNet, frequencies: Frequencies) -> bool:
+    """Rule 9's guard (issue 36), SCOWL's own doubt: ``key`` (SCOWL code ``code``) is the plural of a noun SCOWL
+    lists at size 40 or below (``base_code``) while it lists the plural only at 80, nobody writes the plural
+    (Zipf 0), none of the noun's WordNet senses is a thing (each is an act, attribute, idea, message, event,
+    feeling, process, state, substance, food or quantity: ``_UNCOUNTED_KINDS``), and it is no -TION, -SION or
+    -MENT noun, whose senses are acts that happen one by one (RESUSCITATIONS). A common noun whose plural SCOWL
+    lists only at 80, from word-game and crossword lists, is a noun used without a plural: HYSTERIAS,
+    CALLIGRAPHIES, NIGHTLIFES, ENOUGHS."""
+    senses = wordnet.senses.get((base, "noun"), ())
+    return (code == _CODE[80] and 0 < base_code <= _CODE[40] and bool(senses) and frequencies.zipf(key) == 0
+            and not base.endswith(_NOMINALISATIONS)
+            and all(wordnet.lexfiles.get(("noun", o)) in _UNCOUNTED_KINDS for o in senses))
+
+
 def _classical_plurals(wordnet: WordNet) -> set[str]:
     """Nouns whose irregular plurals in WordNet are all classical (FOSSA: FOSSAE, GYRUS: GYRI, TAXON: TAXA,
     INDEX: INDICES, GOY: GOYIM): English gives them a regular plural beside it (FOSSAS), unlike a native
@@ -453,9 +471,17 @@ def _classical(lemma: str, plural: str) -> bool:
 _MASS_KINDS = frozenset({7, 26, 27})
 _AGENT = frozenset({"agent"})
 _GRADES = frozenset({"comparative", "superlative"})
-#: WordNet's lexicographer files of acts, events and processes (noun.act, noun.event, noun.process): a gerund
-#: all of whose senses are of these kinds (COOKING, SPEEDING) names the doing, not a thing done (KNITTING).
+#: WordNet's lexicographer files of acts, events and processes (noun.act, noun.event, noun.process): a one-sense
+#: noun of these kinds people write often and never in the plural is a mass noun (``_mass_plural``: INCEST).
 _ACT_KINDS = frozenset({4, 11, 22})
+#: WordNet's lexicographer files of nouns that name no thing: acts, attributes, cognition, communication, events,
+#: feelings, motives, phenomena, processes, relations, shapes, states, substances. A gerund all of whose senses
+#: are of these kinds takes no plural nobody writes (COOKINGS, ITCHINGS, QUICKENINGS).
+_ABSTRACT_KINDS = frozenset({4, 7, 9, 10, 11, 12, 16, 19, 22, 24, 25, 26, 27})
+#: The kinds ``_doubted_plural`` reads as uncounted: the abstract ones, foods and quantities (TREACLES, ENOUGHS).
+_UNCOUNTED_KINDS = _ABSTRACT_KINDS | {13, 23}
+#: Endings of nouns of an act done one at a time, which take a plural (RESUSCITATIONS, DETHRONEMENTS).
+_NOMINALISATIONS = ("tion", "sion", "ment")
 #: Endings of abstract nouns of quality or doctrine that take no plural (DEAFNESSES, ARABILITIES, -ISMS).
 _ABSTRACT_ENDINGS = ("ness", "ity", "ism", "ence", "ancy", "ency")
 #: The part of speech a base must be a WordNet lemma of, per regular form (rule 9).
