@@ -39,6 +39,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from dictionaries.i18n import Message, message_from_json, message_of, msg
+from referee.commits import Written
 from referee.paths import default_db_path
 from referee.store_file import BUSY_TIMEOUT_S, STAMP_SUFFIX, SQLiteFile
 from referee.store_format import (
@@ -900,6 +901,9 @@ class Store:
               recent: list[list[Any]] | None = None) -> None:
         """Insert the new events, then the snapshot and summary of the state they give, and the window of the last
         actions in words (``recent``, else carried forward from the one kept: ``_window``)."""
+        from referee.events import Created
+
+        said = game.said  # (``_window`` takes them)
         if recent is None:
             recent = self._window(conn, game_id, game, first_seq, new)
         stamp = now()
@@ -913,6 +917,13 @@ class Store:
         self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, dumps(recent))
         game.version = version_of(game_id, first_seq + len(new), chain.digest())
         game.recent = recent
+        applied = [e for e in new if not isinstance(e, Created)]
+        heard = list(zip(applied, said, strict=True)) if said is not None and len(said) == len(applied) else None
+        self._wrote(Written(game_id, game, stamp, chain.digest(), heard))
+
+    def _wrote(self, written: Written) -> None:
+        """dialect: a game this transaction wrote (PostgreSQL tells this process's boards after the commit:
+        ``referee.commits``)."""
 
     def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
                 ) -> list[list[Any]]:
@@ -1150,6 +1161,7 @@ class Store:
                     self._record(conn, gid, record, on, game.version)
                 game.generation = self._generation(conn, gid)
             self._seat_wrote(conn, gid, game, None)
+            self._wrote(Written(gid))  # a correction: a board reads it again (its words, the correction's)
         return gid, game, events, result
 
 #: The contract's names, with those of its parts that callers and tests name through this module.

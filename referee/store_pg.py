@@ -26,6 +26,8 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
+from referee import commits
+from referee.commits import Written
 from referee.store import Store
 from referee.store_format import NoGame, StoreError, no_games_yet, require_postgres
 from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
@@ -445,6 +447,7 @@ class PgStore(Store):
             raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         self._resumed = None
         self._written = None
+        self._told: dict[int, Written] = {}
         self._writing = write
         used: Connection[Any] | None = None
         found: ConnectionPool | None = None
@@ -459,19 +462,32 @@ class PgStore(Store):
                     yield wrapped
                     if write:
                         self._notify(conn)
+            if self._told:  # committed: this process's boards take it as written (``referee.commits``)
+                told, self._told = list(self._told.values()), {}
+                commits.tell(self.url, told)
         except (psycopg.Error, PoolTimeout) as exc:
             if found is not None and (_unreachable(found, exc) or (used is not None and used.broken)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
     def _notify(self, conn: Connection[Any]) -> None:
-        """Tell every listening board which game this transaction wrote (delivered at commit, never before)."""
+        """Tell every listening board outside this process which game this transaction wrote, and its version when
+        it was written as played (delivered at commit, never before; this process's boards are told by
+        ``referee.commits``)."""
         written = self._written
         self._written = None
         if written is not None:
-            conn.execute("SELECT pg_notify(%s, current_schema() || ':' || %s)", (CHANNEL, str(written)))
+            kept = self._told.get(written)
+            version = kept.game.version if kept is not None and kept.game is not None else None
+            payload = f"{written}:{version}" if version else str(written)
+            conn.execute(f"SELECT pg_notify(%s, current_schema() || ':' || %s) WHERE {commits.others_sql()}",
+                         (CHANNEL, payload, commits.ours(self.url)))
 
     _written: int | None = None
+    _told: dict[int, Written] = {}
+
+    def _wrote(self, written: Written) -> None:
+        self._told[written.game_id] = written
 
     def _keep_state(self, conn: Any, game_id: int, *args: Any, **kwargs: Any) -> None:
         super()._keep_state(conn, game_id, *args, **kwargs)
@@ -480,7 +496,9 @@ class PgStore(Store):
     def _purged(self, conn: Any, ids: list[int]) -> None:
         """Every board hears of each game ``purge`` deleted, at its commit, as of any write (its copy goes)."""
         for gid in ids:
-            conn.execute("SELECT pg_notify(?, current_schema() || ':' || ?)", (CHANNEL, str(gid)))
+            conn.execute(f"SELECT pg_notify(?, current_schema() || ':' || ?) WHERE {commits.others_sql('?')}",
+                         (CHANNEL, str(gid), commits.ours(self.url)))
+            self._wrote(Written(gid))
 
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: every game (or ``game_id``): its chain, its replay, its snapshot and summary
