@@ -17,6 +17,8 @@ the listener closes the gap by catching its games up once every transaction in f
 """
 from __future__ import annotations
 
+import os
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -92,11 +94,23 @@ def tell(url: str, written: list[Written]) -> None:
             logging.getLogger("referee.board").exception("the board could not take its own write")
 
 
+def origin() -> str:
+    """This process's mark in the NOTIFY payloads it sends (made anew in a forked child): a board that hears its own
+    process's notification knows the write was told to it already (``tell``), or is about to be."""
+    global _origin
+    if _origin[0] != os.getpid():
+        _origin = (os.getpid(), f"{os.getpid()}.{secrets.token_hex(4)}")
+    return _origin[1]
+
+
+_origin: tuple[int, str] = (0, "")
+
+
 def others_sql(placeholder: str = "%s") -> str:
     """The condition, in a write's transaction, that a board outside this process may listen on its database."""
     return (f"EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = "
             f"'{LISTENER_NAME}' AND pid <> ALL({placeholder}::int[]))")
 
 
-__all__ = ["LISTENER_NAME", "Written", "follow", "listening", "ours", "others_sql", "tell"]
+__all__ = ["LISTENER_NAME", "Written", "follow", "listening", "origin", "ours", "others_sql", "tell"]
 

@@ -50,13 +50,11 @@ class Listener:
     or None for "any game may have changed" (after a reconnection)."""
 
     def __init__(self, url: str, on_change: Callable[[set[int] | None], None] | None = None,
-                 known: Callable[[int], str | None] | None = None,
                  on_own: Callable[[list[commits.Written]], None] | None = None) -> None:
         self.url = url
         self.on_change = on_change
         self.on_own = on_own  # this process's commits, as written (``referee.commits``), while it listens
         self._unfollow: Callable[[], None] | None = None
-        self.known = known  # the version the board shows of a game: a notification of that version changes nothing
         self.version = 0
         self.connected = False  # the listening connection is up (the board's health check reads it)
         self.stopping = threading.Event()
@@ -74,7 +72,7 @@ class Listener:
         self._rounds = threading.Condition()
         self._started = 0   # round trips begun on the listening connection
         self._done = 0      # round trips whose notifications were handled
-        self._heard: dict[int, str | None] = {}  # the games heard of, with their version when the payload gave it
+        self._heard: set[int] = set()
         self._pid = 0  # the listening connection's backend (``referee.commits.listening``)
         self._schema = ""  # the listening connection's schema: notifications of other schemas are not ours
 
@@ -204,27 +202,21 @@ class Listener:
         self._noted(notify.channel, notify.payload)
 
     def _noted(self, channel: str, payload: str) -> None:
-        """A notification: ``<schema>:<game>``, or ``<schema>:<game>:<version>`` for a game written as played (its
-        version after the write: a board that already shows it reads nothing)."""
+        """A notification: ``<schema>:<game>``, or ``<schema>:<game>:<origin>`` from a store of a process that tells
+        its own boards itself (``referee.commits``): this process's own are left to that."""
         head, _, last = payload.rpartition(":")
-        version = None
         if not last.isdigit():
-            version = last
+            if last == commits.origin():
+                return  # this process's write: its boards took it as written (or are about to)
             head, _, last = head.rpartition(":")
         if channel == CHANNEL and head == self._schema and last.isdigit():
-            game = int(last)
-            if version is None or (game in self._heard and self._heard[game] != version):
-                self._heard[game] = None  # (two writes of one game heard at once: read it)
-            else:
-                self._heard[game] = version
+            self._heard.add(int(last))
 
     def _handle(self) -> None:
         """Catch up the games heard of and wake their streams."""
-        heard, self._heard = self._heard, {}
-        known = self.known
-        games = {game for game, version in heard.items() if version is None or known is None or known(game) != version}
-        if games:
-            self._bump(games)
+        heard, self._heard = self._heard, set()
+        if heard:
+            self._bump(heard)
 
     def _arrived(self, conn: Connection[Any]) -> None:
         """The notifications the server sent unasked (its socket became readable), handled without a round trip:

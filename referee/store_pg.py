@@ -471,17 +471,13 @@ class PgStore(Store):
             raise self._problem(exc) from None
 
     def _notify(self, conn: Connection[Any]) -> None:
-        """Tell every listening board outside this process which game this transaction wrote, and its version when
-        it was written as played (delivered at commit, never before; this process's boards are told by
-        ``referee.commits``)."""
+        """Tell every listening board outside this process which game this transaction wrote, and that this process
+        wrote it (delivered at commit, never before; this process's boards are told by ``referee.commits``)."""
         written = self._written
         self._written = None
         if written is not None:
-            kept = self._told.get(written)
-            version = kept.game.version if kept is not None and kept.game is not None else None
-            payload = f"{written}:{version}" if version else str(written)
             conn.execute(f"SELECT pg_notify(%s, current_schema() || ':' || %s) WHERE {commits.others_sql()}",
-                         (CHANNEL, payload, commits.ours(self.url)))
+                         (CHANNEL, f"{written}:{commits.origin()}", commits.ours(self.url)))
 
     _written: int | None = None
     _told: dict[int, Written] = {}

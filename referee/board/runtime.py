@@ -86,7 +86,7 @@ class Runtime:
             from referee.notify import Listener
 
             # (this process's own commits are taken as written: no NOTIFY heard, nothing read: ``published``)
-            self.watcher = Listener(path, on_change=self.refresh, known=self.version_of, on_own=self.published)
+            self.watcher = Listener(path, on_change=self.refresh, on_own=self.published)
         else:
             self.watcher = Watcher(path, on_change=self.refresh, **extra)
         self.renders_done = 0  # how many renders since the start (the tests count them)
@@ -122,12 +122,6 @@ class Runtime:
                 found = self._renders[(game_id, lang)] = self._render(feed, lang)
                 self.renders_done += 1
             return found
-
-    def version_of(self, game_id: int) -> str | None:
-        """The version of the game as the board keeps it (None: it keeps no copy)."""
-        with self._lock:
-            feed = self._feeds.get(game_id)
-            return feed.version() if feed is not None else None
 
     def published(self, written: list[Written]) -> None:
         """After a commit of this process (``referee.commits``): each game followed takes the game as written (a
