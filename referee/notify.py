@@ -206,7 +206,7 @@ class Listener:
         its own boards itself (``referee.commits``): this process's own are left to that."""
         head, _, last = payload.rpartition(":")
         if not last.isdigit():
-            if last == commits.origin():
+            if last == commits.origin() and self.on_own is not None:
                 return  # this process's write: its boards took it as written (or are about to)
             head, _, last = head.rpartition(":")
         if channel == CHANNEL and head == self._schema and last.isdigit():
@@ -236,24 +236,25 @@ class Listener:
         self._schema = str(row[0]) if row is not None else ""
         conn.add_notify_handler(self._note)
         conn.execute(f"LISTEN {CHANNEL}".encode())
-        if row is not None:
+        if row is not None and self.on_own is not None:  # (told this process's writes: no NOTIFY needed for it)
             self._pid = int(row[1])
             commits.listening(self._pid, self.url)
         return conn
 
     def _settled(self, conn: Connection[Any]) -> None:
-        """Wait (at most ``SETTLE_S``) until every transaction in flight when this connection began listening has
-        ended: a write of this process may have looked for listeners before this one was there, and sent no NOTIFY
-        (``referee.commits``); the games caught up after this see it."""
-        row = conn.execute(b"SELECT array_agg(x)::text FROM pg_snapshot_xip(pg_current_snapshot()) x").fetchone()
-        flight = row[0] if row is not None else None
+        """Wait (at most ``SETTLE_S``) until every write transaction in flight on this database when this connection
+        began listening has ended: a write of this process may have looked for listeners before this one was there,
+        and sent no NOTIFY (``referee.commits``); the games caught up after this see it."""
+        flight = conn.execute(b"SELECT array_agg(pid), array_agg(backend_xid::text) FROM pg_stat_activity WHERE "
+                              b"datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()"
+                              ).fetchone()
         ends = time.monotonic() + SETTLE_S
-        while flight and time.monotonic() < ends and not self.stopping.is_set():
-            row = conn.execute(b"SELECT bool_or(pg_xact_status(x) = 'in progress') FROM unnest(%s::xid8[]) x",
-                               (flight,)).fetchone()
+        while flight and flight[0] and time.monotonic() < ends and not self.stopping.is_set():
+            self.stopping.wait(0.05)
+            row = conn.execute(b"SELECT count(*) FROM pg_stat_activity a JOIN unnest(%s::int[], %s::text[]) f(pid, x) "
+                               b"ON a.pid = f.pid AND a.backend_xid::text = f.x", flight).fetchone()
             if row is None or not row[0]:
                 return
-            self.stopping.wait(0.05)
 
     def _round(self, conn: Connection[Any]) -> None:
         """One round trip: every notification that arrived is handed to ``_note``; then the games are caught up

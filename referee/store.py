@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from dictionaries.i18n import Message, message_from_json, message_of, msg
 from referee.commits import Written
@@ -410,6 +410,21 @@ class Store:
         """Schema 4: the game's snapshot (seq, state, view, summary, chain head), whether its digest matches
         them and the digest the game's last event carries, and (schema 5) the words of its last actions kept
         with it; None when the game has no snapshot."""
+        kept = self._row_kept
+        if kept is not None and kept[0] == game_id:
+            return kept[1]
+        found = self._snapshot_row_read(conn, game_id)
+        if self._keeping_rows:
+            self._row_kept = (game_id, found)
+        return found
+
+    #: Within one ``act``: the game's snapshot row as read once (its check, its resumption and its window of words
+    #: read it; ``_keep_state`` forgets it).
+    _keeping_rows = False
+    _row_kept: tuple[int, tuple[int, str, str, str | None, bytes, bool, str | None] | None] | None = None
+
+    def _snapshot_row_read(self, conn: sqlite3.Connection, game_id: int
+                           ) -> tuple[int, str, str, str | None, bytes, bool, str | None] | None:
         column = "s.recent" if self._version >= 5 else "NULL"
         row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s "
                            "JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
@@ -456,12 +471,17 @@ class Store:
         return chain, count
 
     def _walk(self, conn: sqlite3.Connection, game_id: int, start: int, end: int | None,
-              chain: Any = None) -> tuple[Any, int, Message | None]:
+              chain: Any = None, linked: bool = False) -> tuple[Any, int, Message | None]:
         """The chain over the game's events from seq ``start`` (after ``chain``, the chain before it; from the
         beginning when None) to ``end``, event by event: the chain, the count of events up to the last one read,
-        and what is wrong (None: each event's digest matches)."""
+        and what is wrong (None: each event's digest matches). ``linked``: the event at ``start`` is only the link
+        the walk starts from (the digest it carries; linked chains), read in the same statement."""
         chain = self._chain_begin(game_id) if chain is None else chain
         rows = conn.execute(self._sql("chain_rows"), (game_id, start, 2**62 if end is None else end)).fetchall()
+        if linked:
+            if not rows or rows[0][0] != start or not isinstance(rows[0][3], bytes):
+                return chain, start, msg("its events were changed")
+            chain, rows, start = Linked(rows[0][3]), rows[1:], start + 1
         for i, (seq, at, data, digest) in enumerate(rows, start):
             if seq != i:
                 return chain, i, msg("event {event} is missing", event=i)
@@ -517,14 +537,10 @@ class Store:
         row = self._snapshot_row(conn, game_id)
         if self._linked() and row is not None and row[5] and row[0] >= 1:
             seq = row[0]  # the events the snapshot follows
-            before = Linked(chain_start(game_id).digest())
-            if seq >= 2:
-                prior = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
-                                     (game_id, seq - 2)).fetchone()
-                if prior is None or not isinstance(prior[0], bytes):
-                    raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
-                before = Linked(prior[0])
-            chain, count, problem = self._walk(conn, game_id, seq - 1, None, before)
+            if seq >= 2:  # from the link before the last event (the digest it carries), read with the rest
+                chain, count, problem = self._walk(conn, game_id, seq - 2, None, linked=True)
+            else:
+                chain, count, problem = self._walk(conn, game_id, seq - 1, None, Linked(chain_start(game_id).digest()))
             if problem is not None or count != seq:
                 raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
             self._resumed = (game_id, count, chain)
@@ -959,6 +975,7 @@ class Store:
 
     def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, head: bytes,
                     stamp: str, recent: str | None = None) -> None:
+        self._row_kept = None
         text = dumps(state.to_snapshot())
         view = dumps(state.view())
         summary = dumps(summary_of(state))
@@ -1080,6 +1097,14 @@ class Store:
         player's seat that acts (a phone, its name or ``SeatKey``), which may then undo it on its own until another
         write (``_seat_wrote``); with ``turn`` the action is its turn's (refused unless it is that seat's turn).
         """
+        self._keeping_rows, self._row_kept = True, None
+        try:
+            return self._act(game_id, action, expect, seat, turn)
+        finally:
+            self._keeping_rows, self._row_kept = False, None
+
+    def _act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None,
+             seat: str | SeatKey | None, turn: bool) -> tuple[int, Game, Any]:
         from referee.rules import Seen
 
         with self._transaction() as conn:
@@ -1094,10 +1119,12 @@ class Store:
             game.said = []  # the words of the new events, for the window of last actions (``_window``)
             result = action(game)
             if game.count > before:
-                self._save(conn, gid, game, before, game.events[before - game.base:])
-                if self._version >= 3:
-                    conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
-                self._seat_wrote(conn, gid, game, name)
+                batch = getattr(conn, "batch", None)  # PostgreSQL: the writes sent at once, one round trip
+                with batch() if batch is not None else nullcontext():
+                    self._save(conn, gid, game, before, game.events[before - game.base:])
+                    if self._version >= 3:
+                        conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
+                    self._seat_wrote(conn, gid, game, name)
         return gid, game, result
 
     def rewrite(self, game_id: int | None,

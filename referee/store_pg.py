@@ -217,6 +217,10 @@ class PgConnection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
         return _Result(self.conn.execute(self._sql(sql).encode(), tuple(params)))
 
+    def batch(self) -> Any:
+        """Writes whose answers nobody reads, sent together (psycopg's pipeline: one round trip at its end)."""
+        return self.conn.pipeline()
+
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             with self.conn.cursor() as cursor:
