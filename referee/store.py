@@ -426,13 +426,14 @@ class Store:
     def _snapshot_row_read(self, conn: sqlite3.Connection, game_id: int
                            ) -> tuple[int, str, str, str | None, bytes, bool, str | None] | None:
         column = "s.recent" if self._version >= 5 else "NULL"
-        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s "
-                           "JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+        newest = "FROM events e WHERE e.game_id = s.game_id ORDER BY e.seq DESC LIMIT 1"  # the game's last event
+        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column}, (SELECT e.seq {newest}), "
+                           f"(SELECT e.chain {newest}) FROM snapshots s JOIN games g ON g.id = s.game_id "
+                           "WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        seq, state, view, digest, summary, recent = row
-        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                            (game_id,)).fetchone()
+        seq, state, view, digest, summary, recent, last_seq, last_chain = row
+        last = None if last_seq is None else (last_seq, last_chain)
         head = last[1] if last is not None and isinstance(last[1], bytes) else b""
         good = (last is not None and last[0] + 1 == seq and isinstance(state, str) and isinstance(view, str)
                 and (recent is None or isinstance(recent, str))
