@@ -15,6 +15,7 @@ from test_write_cost import private_database  # noqa: F401 - the fixture
 
 from referee.board.app import create_app
 from referee.board.runtime import runtime
+from referee.board.source import Feed
 from referee.store_pg import close_pools, with_schema
 
 ACTIONS = 8
@@ -117,6 +118,10 @@ def test_a_phone_action_through_the_hosted_board_costs_few_transactions(private_
                 assert done.status_code == 200, done.get_json()
                 player = done.get_json()["waiting"]["player"]
             runtime(app).watcher.poll()  # every notification of those commits handled (the feed caught up)
+            kept, read = runtime(app).kept(game), Feed(url, game)  # the board's copy, taken as written; and read
+            read.refresh()
+            assert kept is not None and kept.shown().version == done.get_json()["version"] == read.shown().version
+            assert kept.shown().recent == read.shown().recent and kept.replays == 0
             if other is not None:
                 time.sleep(0.2)  # its backend has read the last notification
         finally:
