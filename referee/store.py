@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 
 from dictionaries.i18n import Message, message_from_json, message_of, msg
 from referee.commits import Written
@@ -1120,12 +1120,10 @@ class Store:
             game.said = []  # the words of the new events, for the window of last actions (``_window``)
             result = action(game)
             if game.count > before:
-                batch = getattr(conn, "batch", None)  # PostgreSQL: the writes sent at once, one round trip
-                with batch() if batch is not None else nullcontext():
-                    self._save(conn, gid, game, before, game.events[before - game.base:])
-                    if self._version >= 3:
-                        conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
-                    self._seat_wrote(conn, gid, game, name)
+                self._save(conn, gid, game, before, game.events[before - game.base:])
+                if self._version >= 3:
+                    conn.execute("DELETE FROM redo WHERE game_id = ?", (gid,))  # a new action: redo is gone
+                self._seat_wrote(conn, gid, game, name)
         return gid, game, result
 
     def rewrite(self, game_id: int | None,

@@ -26,8 +26,7 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
-from referee import commits
-from referee.commits import Written
+from referee.commits import Told
 from referee.store import Store
 from referee.store_format import NoGame, StoreError, no_games_yet, require_postgres
 from referee.store_schema import APPLICATION_ID, PG_SCHEMA_8, SCHEMA_VERSION, SEATS_SCHEMA, link_chains
@@ -217,10 +216,6 @@ class PgConnection:
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
         return _Result(self.conn.execute(self._sql(sql).encode(), tuple(params)))
 
-    def batch(self) -> Any:
-        """Writes whose answers nobody reads, sent together (psycopg's pipeline: one round trip at its end)."""
-        return self.conn.pipeline()
-
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             with self.conn.cursor() as cursor:
@@ -327,7 +322,7 @@ def busy(path: object, seconds: float) -> StoreError:
                           "try again.", path=path, seconds=format(seconds, "g")))
 
 
-class PgStore(Store):
+class PgStore(Told, Store):
     """The games in a PostgreSQL database (the schema in the address's ``search_path``; see the module)."""
 
     def __init__(self, url: str, *, read_only: bool = False) -> None:
@@ -450,8 +445,7 @@ class PgStore(Store):
         if write and self.read_only:
             raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         self._resumed = None
-        self._written = None
-        self._told: dict[int, Written] = {}
+        self._told = {}
         self._writing = write
         used: Connection[Any] | None = None
         found: ConnectionPool | None = None
@@ -466,39 +460,22 @@ class PgStore(Store):
                     yield wrapped
                     if write:
                         self._notify(conn)
-            if self._told:  # committed: this process's boards take it as written (``referee.commits``)
-                told, self._told = list(self._told.values()), {}
-                commits.tell(self.url, told)
+            self._tell()  # committed: this process's boards take it as written (``referee.commits``)
         except (psycopg.Error, PoolTimeout) as exc:
             if found is not None and (_unreachable(found, exc) or (used is not None and used.broken)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
     def _notify(self, conn: Connection[Any]) -> None:
-        """Tell every listening board outside this process which game this transaction wrote, and that this process
-        wrote it (delivered at commit, never before; this process's boards are told by ``referee.commits``)."""
-        written = self._written
-        self._written = None
-        if written is not None:
-            conn.execute(f"SELECT pg_notify(%s, current_schema() || ':' || %s) WHERE {commits.others_sql()}",
-                         (CHANNEL, f"{written}:{commits.origin()}", commits.ours(self.url)))
+        """Tell every listening board outside this process which games this transaction wrote (delivered at commit,
+        never before; this process's boards are told by ``referee.commits``)."""
+        for game_id in self._told:
+            conn.execute(*self._notice(CHANNEL, game_id))
 
-    _written: int | None = None
-    _told: dict[int, Written] = {}
-
-    def _wrote(self, written: Written) -> None:
-        self._told[written.game_id] = written
-
-    def _keep_state(self, conn: Any, game_id: int, *args: Any, **kwargs: Any) -> None:
-        super()._keep_state(conn, game_id, *args, **kwargs)
-        self._written = game_id
-
-    def _purged(self, conn: Any, ids: list[int]) -> None:
+    def _purged(self, conn: Any, ids: list[int]) -> None:  # noqa: ARG002 - the dialect hook's signature
         """Every board hears of each game ``purge`` deleted, at its commit, as of any write (its copy goes)."""
         for gid in ids:
-            conn.execute(f"SELECT pg_notify(?, current_schema() || ':' || ?) WHERE {commits.others_sql('?')}",
-                         (CHANNEL, str(gid), commits.ours(self.url)))
-            self._wrote(Written(gid))
+            self._gone(gid)
 
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: every game (or ``game_id``): its chain, its replay, its snapshot and summary
