@@ -421,18 +421,22 @@ class Store:
     #: Within one ``act``: the game's snapshot row as read once (its check, its resumption and its window of words
     #: read it; ``_keep_state`` forgets it).
     _keeping_rows = False
+    _uncorrected: int | None = None  # the game whose snapshot row was read last, when it had no corrections then
     _row_kept: tuple[int, tuple[int, str, str, str | None, bytes, bool, str | None] | None] | None = None
 
     def _snapshot_row_read(self, conn: sqlite3.Connection, game_id: int
                            ) -> tuple[int, str, str, str | None, bytes, bool, str | None] | None:
         column = "s.recent" if self._version >= 5 else "NULL"
         newest = "FROM events e WHERE e.game_id = s.game_id ORDER BY e.seq DESC LIMIT 1"  # the game's last event
+        self._uncorrected = None
         row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column}, (SELECT e.seq {newest}), "
-                           f"(SELECT e.chain {newest}) FROM snapshots s JOIN games g ON g.id = s.game_id "
-                           "WHERE s.game_id = ?", (game_id,)).fetchone()
+                           f"(SELECT e.chain {newest}), (SELECT count(*) FROM corrections c WHERE c.game_id = s.game_id) "
+                           "FROM snapshots s JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        seq, state, view, digest, summary, recent, last_seq, last_chain = row
+        seq, state, view, digest, summary, recent, last_seq, last_chain, corrections = row
+        if not corrections:  # its generation is 0 (``_game`` reads no corrections)
+            self._uncorrected = game_id
         last = None if last_seq is None else (last_seq, last_chain)
         head = last[1] if last is not None and isinstance(last[1], bytes) else b""
         good = (last is not None and last[0] + 1 == seq and isinstance(state, str) and isinstance(view, str)
@@ -588,7 +592,7 @@ class Store:
             game.version = version_of(game_id, game.count, row[4]) if row is not None else \
                 self._version_now(conn, game_id)
             game.recent = self._recent_of(row) if row is not None else None
-        game.generation = self._generation(conn, game_id)
+        game.generation = 0 if row is not None and self._uncorrected == game_id else self._generation(conn, game_id)
         return game
 
     @staticmethod
@@ -694,6 +698,7 @@ class Store:
                 made: str | None = None) -> None:
         """Record a correction (undo, redo, amend) with the time, and the game's versions before and after it (what
         a refusal says happened since a version: ``_meanwhile``)."""
+        self._uncorrected = None
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
         data = correction.to_dict()
         if on is not None and made is not None:
