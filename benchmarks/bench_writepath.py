@@ -23,7 +23,9 @@ For each N of ``--tables``, on a new schema each:
 Then the ratio of the two rates. And, with one phone alone (``--sequential``, the database otherwise idle): the
 database's transactions and rows read (``pg_stat_database``: tup_returned + tup_fetched) per phone action, the
 phone's read of the game before it included (``GET /play``, then the discard), at a game of 10 events and at one of
-``--long`` events. Not a timed test: copy the figures into BENCHMARKS.md.
+``--long`` events. With ``--profile FOLDER``, py-spy (``pip install py-spy`` beside the board) records the board's
+worker during each play (collapsed stacks, FOLDER/board-N.txt). Not a timed test: copy the figures into
+BENCHMARKS.md.
 """
 from __future__ import annotations
 
