@@ -23,7 +23,9 @@ For each N of ``--tables``, on a new schema each:
 Then the ratio of the two rates. And, with one phone alone (``--sequential``, the database otherwise idle): the
 database's transactions and rows read (``pg_stat_database``: tup_returned + tup_fetched) per phone action, the
 phone's read of the game before it included (``GET /play``, then the discard), at a game of 10 events and at one of
-``--long`` events. Not a timed test: copy the figures into BENCHMARKS.md.
+``--long`` events. With ``--profile FOLDER``, py-spy (``pip install py-spy`` beside the board) records the board's
+worker during each play (collapsed stacks, FOLDER/board-N.txt). Not a timed test: copy the figures into
+BENCHMARKS.md.
 """
 from __future__ import annotations
 
@@ -188,7 +190,11 @@ def main() -> None:
     parser.add_argument("--sequential", type=int, default=0, metavar="ACTIONS",
                         help="also one phone at a time: this many reads and discards at 10 and at --long events")
     parser.add_argument("--long", type=int, default=5000, help="the long game's events for --sequential")
+    parser.add_argument("--profile", metavar="FOLDER", help="record the board's worker with py-spy (on PATH, or beside "
+                        "this Python) during each play: FOLDER/board-N.txt, collapsed stacks")
     args = parser.parse_args()
+    if args.profile:
+        profiled(Path(args.profile), args.seconds)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     import psycopg
@@ -233,6 +239,26 @@ def main() -> None:
             report(count, found)
     finally:
         cluster.remove()
+
+
+def profiled(folder: Path, seconds: float) -> None:
+    """py-spy on the board's worker during each play: the harness's first reading of the board's CPU (once every
+    phone is seated, just before the play) starts it, for the play's length."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    folder.mkdir(parents=True, exist_ok=True)
+    measure = bench_hosted.cpu_seconds
+    started: set[int] = set()
+
+    def cpu_seconds(pids: list[int]) -> float:
+        if pids and pids[0] not in started and len(pids) > 1:
+            started.add(pids[0])
+            out = folder / f"board-{len(started)}.txt"
+            subprocess.Popen([spy, "record", "--pid", str(pids[-1]), "--duration", str(int(seconds)), "--rate", "200",
+                              "--format", "raw", "--output", str(out), "--nonblocking"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return measure(pids)
+
+    bench_hosted.cpu_seconds = cpu_seconds  # type: ignore[assignment]
 
 
 def report(count: int, found: dict[str, Any]) -> None:

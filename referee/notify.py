@@ -21,9 +21,11 @@ import logging
 import os
 import select
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from referee import commits
 from referee.store_pg import CHANNEL, CONNECT_OPTIONS, scrubbed
 
 if TYPE_CHECKING:
@@ -38,6 +40,8 @@ IDLE_CHECK_S = 5.0
 RETRY_MAX_S = 2.0
 #: How long ``poll`` waits for its round trip before it answers with what the process has (seconds).
 POLL_WAIT_S = 2.0
+#: How long a new listening connection waits for the transactions in flight when it began (seconds: ``_settled``).
+SETTLE_S = 1.0
 
 
 class Listener:
@@ -45,9 +49,12 @@ class Listener:
     ``stopping``, ``start``, ``stop``, ``wait`` and ``poll``; ``on_change`` gets the set of game ids heard of,
     or None for "any game may have changed" (after a reconnection)."""
 
-    def __init__(self, url: str, on_change: Callable[[set[int] | None], None] | None = None) -> None:
+    def __init__(self, url: str, on_change: Callable[[set[int] | None], None] | None = None,
+                 on_own: Callable[[list[commits.Written]], None] | None = None) -> None:
         self.url = url
         self.on_change = on_change
+        self.on_own = on_own  # this process's commits, as written (``referee.commits``), while it listens
+        self._unfollow: Callable[[], None] | None = None
         self.version = 0
         self.connected = False  # the listening connection is up (the board's health check reads it)
         self.stopping = threading.Event()
@@ -66,17 +73,24 @@ class Listener:
         self._started = 0   # round trips begun on the listening connection
         self._done = 0      # round trips whose notifications were handled
         self._heard: set[int] = set()
+        self._pid = 0  # the listening connection's backend (``referee.commits.listening``)
         self._schema = ""  # the listening connection's schema: notifications of other schemas are not ours
 
     def start(self) -> None:
         with self._start_lock:
             if self._thread is None:
+                if self.on_own is not None:
+                    self._unfollow = commits.follow(self.url, self.on_own)
                 self._thread = threading.Thread(target=self._run, name="board-listener", daemon=True)
                 self._thread.start()
 
     def stop(self) -> None:
         """Wake every stream so it ends (the server is stopping), and the listening thread."""
         self.stopping.set()
+        with self._start_lock:
+            if self._unfollow is not None:
+                self._unfollow()
+                self._unfollow = None
         self._wake()
         with self._lock:
             self._changed.notify_all()
@@ -167,6 +181,11 @@ class Listener:
                 self.on_change(games)
             except Exception:
                 log.exception("the board could not render a change")
+        self.woken(games)
+
+    def woken(self, games: set[int] | None) -> None:
+        """Wake the streams of ``games`` (None: of every game), once the board has caught them up: after a commit
+        heard of, or one this process made (``referee.commits``)."""
         with self._lock:
             self.version += 1
             self._changed.notify_all()
@@ -183,9 +202,21 @@ class Listener:
         self._noted(notify.channel, notify.payload)
 
     def _noted(self, channel: str, payload: str) -> None:
-        schema, _, game = payload.rpartition(":")
-        if channel == CHANNEL and schema == self._schema and game.isdigit():
-            self._heard.add(int(game))
+        """A notification: ``<schema>:<game>``, or ``<schema>:<game>:<origin>`` from a store of a process that tells
+        its own boards itself (``referee.commits``): this process's own are left to that."""
+        head, _, last = payload.rpartition(":")
+        if not last.isdigit():
+            if last == commits.origin() and self.on_own is not None:
+                return  # this process's write: its boards took it as written (or are about to)
+            head, _, last = head.rpartition(":")
+        if channel == CHANNEL and head == self._schema and last.isdigit():
+            self._heard.add(int(last))
+
+    def _handle(self) -> None:
+        """Catch up the games heard of and wake their streams."""
+        heard, self._heard = self._heard, set()
+        if heard:
+            self._bump(heard)
 
     def _arrived(self, conn: Connection[Any]) -> None:
         """The notifications the server sent unasked (its socket became readable), handled without a round trip:
@@ -194,19 +225,36 @@ class Listener:
         pgconn.consume_input()
         while (notify := pgconn.notifies()) is not None:
             self._noted(notify.relname.decode(), notify.extra.decode())
-        heard, self._heard = self._heard, set()
-        if heard:
-            self._bump(heard)
+        self._handle()
 
     def _connect(self) -> Connection[Any]:
         import psycopg
 
-        conn = psycopg.connect(self.url, autocommit=True, **CONNECT_OPTIONS)
-        row = conn.execute(b"SELECT current_schema()").fetchone()
+        conn = psycopg.connect(self.url, autocommit=True, application_name=commits.LISTENER_NAME,
+                               **CONNECT_OPTIONS)
+        row = conn.execute(b"SELECT current_schema(), pg_backend_pid()").fetchone()
         self._schema = str(row[0]) if row is not None else ""
         conn.add_notify_handler(self._note)
         conn.execute(f"LISTEN {CHANNEL}".encode())
+        if row is not None and self.on_own is not None:  # (told this process's writes: no NOTIFY needed for it)
+            self._pid = int(row[1])
+            commits.listening(self._pid, self.url)
         return conn
+
+    def _settled(self, conn: Connection[Any]) -> None:
+        """Wait (at most ``SETTLE_S``) until every write transaction in flight on this database when this connection
+        began listening has ended: a write of this process may have looked for listeners before this one was there,
+        and sent no NOTIFY (``referee.commits``); the games caught up after this see it."""
+        flight = conn.execute(b"SELECT array_agg(pid), array_agg(backend_xid::text) FROM pg_stat_activity WHERE "
+                              b"datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()"
+                              ).fetchone()
+        ends = time.monotonic() + SETTLE_S
+        while flight and flight[0] and time.monotonic() < ends and not self.stopping.is_set():
+            self.stopping.wait(0.05)
+            row = conn.execute(b"SELECT count(*) FROM pg_stat_activity a JOIN unnest(%s::int[], %s::text[]) f(pid, x) "
+                               b"ON a.pid = f.pid AND a.backend_xid::text = f.x", flight).fetchone()
+            if row is None or not row[0]:
+                return
 
     def _round(self, conn: Connection[Any]) -> None:
         """One round trip: every notification that arrived is handed to ``_note``; then the games are caught up
@@ -215,9 +263,7 @@ class Listener:
             self._started += 1
             number = self._started
         conn.execute(b"SELECT 1")
-        heard, self._heard = self._heard, set()
-        if heard:
-            self._bump(heard)
+        self._handle()
         with self._rounds:
             self._done = number
             self._rounds.notify_all()
@@ -237,18 +283,20 @@ class Listener:
                 self.stopping.wait(pause)
                 pause = min(RETRY_MAX_S, pause * 2)
                 continue
-            self.connected, pause = True, 0.1
             if not first:
                 log.warning("the board listens for changes again")
-                self._bump(None)  # notifications sent while away were lost: catch every game up
             first = False
             try:
+                self._settled(conn)
+                self._bump(None)  # notifications sent before (or while away) were never heard: catch every game up
+                self.connected, pause = True, 0.1
                 self._listen(conn)
             except Exception as exc:
                 if not self.stopping.is_set():
                     log.warning("the board lost its connection for changes: %s", scrubbed(str(exc), self.url))
                 self.connected = False
             finally:
+                commits.listening(self._pid, None)
                 try:
                     conn.close()
                 except Exception:

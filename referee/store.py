@@ -39,6 +39,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from dictionaries.i18n import Message, message_from_json, message_of, msg
+from referee.commits import Written
 from referee.paths import default_db_path
 from referee.store_file import BUSY_TIMEOUT_S, STAMP_SUFFIX, SQLiteFile
 from referee.store_format import (
@@ -409,14 +410,34 @@ class Store:
         """Schema 4: the game's snapshot (seq, state, view, summary, chain head), whether its digest matches
         them and the digest the game's last event carries, and (schema 5) the words of its last actions kept
         with it; None when the game has no snapshot."""
+        kept = self._row_kept
+        if kept is not None and kept[0] == game_id:
+            return kept[1]
+        found = self._snapshot_row_read(conn, game_id)
+        if self._keeping_rows:
+            self._row_kept = (game_id, found)
+        return found
+
+    #: Within one ``act``: the game's snapshot row as read once (its check, its resumption and its window of words
+    #: read it; ``_keep_state`` forgets it).
+    _keeping_rows = False
+    _uncorrected: int | None = None  # the game whose snapshot row was read last, when it had no corrections then
+    _row_kept: tuple[int, tuple[int, str, str, str | None, bytes, bool, str | None] | None] | None = None
+
+    def _snapshot_row_read(self, conn: sqlite3.Connection, game_id: int
+                           ) -> tuple[int, str, str, str | None, bytes, bool, str | None] | None:
         column = "s.recent" if self._version >= 5 else "NULL"
-        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column} FROM snapshots s "
-                           "JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
+        newest = "FROM events e WHERE e.game_id = s.game_id ORDER BY e.seq DESC LIMIT 1"  # the game's last event
+        self._uncorrected = None
+        row = conn.execute(f"SELECT s.seq, s.state, s.view, s.digest, g.summary, {column}, (SELECT e.seq {newest}), "
+                           f"(SELECT e.chain {newest}), (SELECT count(*) FROM corrections c WHERE c.game_id = s.game_id) "
+                           "FROM snapshots s JOIN games g ON g.id = s.game_id WHERE s.game_id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        seq, state, view, digest, summary, recent = row
-        last = conn.execute("SELECT seq, chain FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                            (game_id,)).fetchone()
+        seq, state, view, digest, summary, recent, last_seq, last_chain, corrections = row
+        if not corrections:  # its generation is 0 (``_game`` reads no corrections)
+            self._uncorrected = game_id
+        last = None if last_seq is None else (last_seq, last_chain)
         head = last[1] if last is not None and isinstance(last[1], bytes) else b""
         good = (last is not None and last[0] + 1 == seq and isinstance(state, str) and isinstance(view, str)
                 and (recent is None or isinstance(recent, str))
@@ -455,12 +476,17 @@ class Store:
         return chain, count
 
     def _walk(self, conn: sqlite3.Connection, game_id: int, start: int, end: int | None,
-              chain: Any = None) -> tuple[Any, int, Message | None]:
+              chain: Any = None, linked: bool = False) -> tuple[Any, int, Message | None]:
         """The chain over the game's events from seq ``start`` (after ``chain``, the chain before it; from the
         beginning when None) to ``end``, event by event: the chain, the count of events up to the last one read,
-        and what is wrong (None: each event's digest matches)."""
+        and what is wrong (None: each event's digest matches). ``linked``: the event at ``start`` is only the link
+        the walk starts from (the digest it carries; linked chains), read in the same statement."""
         chain = self._chain_begin(game_id) if chain is None else chain
         rows = conn.execute(self._sql("chain_rows"), (game_id, start, 2**62 if end is None else end)).fetchall()
+        if linked:
+            if not rows or rows[0][0] != start or not isinstance(rows[0][3], bytes):
+                return chain, start, msg("its events were changed")
+            chain, rows, start = Linked(rows[0][3]), rows[1:], start + 1
         for i, (seq, at, data, digest) in enumerate(rows, start):
             if seq != i:
                 return chain, i, msg("event {event} is missing", event=i)
@@ -516,14 +542,10 @@ class Store:
         row = self._snapshot_row(conn, game_id)
         if self._linked() and row is not None and row[5] and row[0] >= 1:
             seq = row[0]  # the events the snapshot follows
-            before = Linked(chain_start(game_id).digest())
-            if seq >= 2:
-                prior = conn.execute("SELECT chain FROM events WHERE game_id = ? AND seq = ?",
-                                     (game_id, seq - 2)).fetchone()
-                if prior is None or not isinstance(prior[0], bytes):
-                    raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
-                before = Linked(prior[0])
-            chain, count, problem = self._walk(conn, game_id, seq - 1, None, before)
+            if seq >= 2:  # from the link before the last event (the digest it carries), read with the rest
+                chain, count, problem = self._walk(conn, game_id, seq - 2, None, linked=True)
+            else:
+                chain, count, problem = self._walk(conn, game_id, seq - 1, None, Linked(chain_start(game_id).digest()))
             if problem is not None or count != seq:
                 raise self._damaged(game_id, self._chain_problem(conn, game_id) or msg("its events were changed"))
             self._resumed = (game_id, count, chain)
@@ -570,7 +592,7 @@ class Store:
             game.version = version_of(game_id, game.count, row[4]) if row is not None else \
                 self._version_now(conn, game_id)
             game.recent = self._recent_of(row) if row is not None else None
-        game.generation = self._generation(conn, game_id)
+        game.generation = 0 if row is not None and self._uncorrected == game_id else self._generation(conn, game_id)
         return game
 
     @staticmethod
@@ -676,6 +698,7 @@ class Store:
                 made: str | None = None) -> None:
         """Record a correction (undo, redo, amend) with the time, and the game's versions before and after it (what
         a refusal says happened since a version: ``_meanwhile``)."""
+        self._uncorrected = None
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
         data = correction.to_dict()
         if on is not None and made is not None:
@@ -900,6 +923,9 @@ class Store:
               recent: list[list[Any]] | None = None) -> None:
         """Insert the new events, then the snapshot and summary of the state they give, and the window of the last
         actions in words (``recent``, else carried forward from the one kept: ``_window``)."""
+        from referee.events import Created
+
+        said = game.said  # (``_window`` takes them)
         if recent is None:
             recent = self._window(conn, game_id, game, first_seq, new)
         stamp = now()
@@ -913,6 +939,13 @@ class Store:
         self._keep_state(conn, game_id, game.state, first_seq + len(new) - 1, chain.digest(), stamp, dumps(recent))
         game.version = version_of(game_id, first_seq + len(new), chain.digest())
         game.recent = recent
+        applied = [e for e in new if not isinstance(e, Created)]
+        heard = list(zip(applied, said, strict=True)) if said is not None and len(said) == len(applied) else None
+        self._wrote(Written(game_id, game, stamp, chain.digest(), heard))
+
+    def _wrote(self, written: Written) -> None:
+        """dialect: a game this transaction wrote (PostgreSQL tells this process's boards after the commit:
+        ``referee.commits``)."""
 
     def _window(self, conn: sqlite3.Connection, game_id: int, game: Game, first_seq: int, new: list[Event]
                 ) -> list[list[Any]]:
@@ -948,6 +981,7 @@ class Store:
 
     def _keep_state(self, conn: sqlite3.Connection, game_id: int, state: State, last_seq: int, head: bytes,
                     stamp: str, recent: str | None = None) -> None:
+        self._row_kept = None
         text = dumps(state.to_snapshot())
         view = dumps(state.view())
         summary = dumps(summary_of(state))
@@ -1069,6 +1103,14 @@ class Store:
         player's seat that acts (a phone, its name or ``SeatKey``), which may then undo it on its own until another
         write (``_seat_wrote``); with ``turn`` the action is its turn's (refused unless it is that seat's turn).
         """
+        self._keeping_rows, self._row_kept = True, None
+        try:
+            return self._act(game_id, action, expect, seat, turn)
+        finally:
+            self._keeping_rows, self._row_kept = False, None
+
+    def _act(self, game_id: int | None, action: Callable[[Game], Any], expect: Seen | None,
+             seat: str | SeatKey | None, turn: bool) -> tuple[int, Game, Any]:
         from referee.rules import Seen
 
         with self._transaction() as conn:
@@ -1150,6 +1192,7 @@ class Store:
                     self._record(conn, gid, record, on, game.version)
                 game.generation = self._generation(conn, gid)
             self._seat_wrote(conn, gid, game, None)
+            self._wrote(Written(gid))  # a correction: a board reads it again (its words, the correction's)
         return gid, game, events, result
 
 #: The contract's names, with those of its parts that callers and tests name through this module.

@@ -26,6 +26,7 @@ import threading
 from contextlib import contextmanager
 
 from dictionaries.i18n import msg
+from referee.commits import Told
 from referee.settings import env_float, env_int
 from referee.store import Store
 from referee.store_format import NoGame, StoreError, no_games_yet, require_postgres
@@ -322,7 +323,7 @@ def busy(path: object, seconds: float) -> StoreError:
                           "try again.", path=path, seconds=format(seconds, "g")))
 
 
-class PgStore(Store):
+class PgStore(Told, Store):
     """The games in a PostgreSQL database (the schema in the address's ``search_path``; see the module)."""
 
     def __init__(self, url: str, *, read_only: bool = False) -> None:
@@ -445,7 +446,7 @@ class PgStore(Store):
         if write and self.read_only:
             raise StoreError(msg("{path} was opened read-only", path=self.path))  # a bug, not a user's mistake
         self._resumed = None
-        self._written = None
+        self._told = {}
         self._writing = write
         used: Connection[Any] | None = None
         found: ConnectionPool | None = None
@@ -460,28 +461,22 @@ class PgStore(Store):
                     yield wrapped
                     if write:
                         self._notify(conn)
+            self._tell()  # committed: this process's boards take it as written (``referee.commits``)
         except (psycopg.Error, PoolTimeout) as exc:
             if found is not None and (_unreachable(found, exc) or (used is not None and used.broken)):
                 forget_pool(self.url, found)
             raise self._problem(exc) from None
 
     def _notify(self, conn: Connection[Any]) -> None:
-        """Tell every listening board which game this transaction wrote (delivered at commit, never before)."""
-        written = self._written
-        self._written = None
-        if written is not None:
-            conn.execute("SELECT pg_notify(%s, current_schema() || ':' || %s)", (CHANNEL, str(written)))
+        """Tell every listening board outside this process which games this transaction wrote (delivered at commit,
+        never before; this process's boards are told by ``referee.commits``)."""
+        for game_id in self._told:
+            conn.execute(*self._notice(CHANNEL, game_id))
 
-    _written: int | None = None
-
-    def _keep_state(self, conn: Any, game_id: int, *args: Any, **kwargs: Any) -> None:
-        super()._keep_state(conn, game_id, *args, **kwargs)
-        self._written = game_id
-
-    def _purged(self, conn: Any, ids: list[int]) -> None:
+    def _purged(self, conn: Any, ids: list[int]) -> None:  # noqa: ARG002 - the dialect hook's signature
         """Every board hears of each game ``purge`` deleted, at its commit, as of any write (its copy goes)."""
         for gid in ids:
-            conn.execute("SELECT pg_notify(?, current_schema() || ':' || ?)", (CHANNEL, str(gid)))
+            self._gone(gid)
 
     def verify(self, game_id: int | None = None) -> tuple[int, int, list[str]]:
         """``uw-referee verify``: every game (or ``game_id``): its chain, its replay, its snapshot and summary

@@ -38,7 +38,8 @@ def test_the_listener_hears_each_commit_and_poll_catches_up_before_it_answers(po
         deadline = time.monotonic() + 10
         while not listener.connected and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert listener.connected
+        assert listener.connected and heard == [None]  # connected: every game followed caught up (``_settled``)
+        heard.clear()
         before = listener.version
         discard(postgres_db, second)
         listener.poll()  # the commit finished before the poll: its game is caught up when poll returns
@@ -242,7 +243,8 @@ def test_the_listener_hears_commits_past_select_s_1024_descriptors(postgres_db: 
         while not listener.connected and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.3)  # a first round on the connection
-        assert listener.connected
+        assert listener.connected and heard == [None]
+        heard.clear()
         seen = listener.version_of(gid)
         discard(postgres_db, gid)
         assert listener.wait(seen, 5, gid) == seen + 1 and heard == [{gid}]

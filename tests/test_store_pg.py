@@ -107,10 +107,18 @@ def test_a_schema_of_another_program_or_a_newer_one_is_left_untouched(postgres_d
 
 
 def test_a_commit_notifies_its_game_and_a_refusal_nothing(postgres_db: str) -> None:
-    """The payload names the schema and the game: the channel is the whole database's (other schemas, other test
-    runs on the same server, notify on it too), so only this schema's are counted here."""
+    """The payload names the schema, the game and the process that wrote it: the channel is the whole database's
+    (other schemas, other test runs on the same server, notify on it too), so only this schema's are counted here.
+    A commit notifies only while a board listens (``referee.commits``): a connection that is not one hears nothing."""
+    from referee.commits import LISTENER_NAME, origin
+
     gid = new_game(postgres_db)
-    with psycopg.connect(postgres_db, autocommit=True) as listener:
+    with psycopg.connect(postgres_db, autocommit=True) as bystander:
+        bystander.execute(f"LISTEN {CHANNEL}")
+        discard_current(postgres_db, gid)
+        assert not [n for n in bystander.notifies(timeout=0.5) if n.payload.startswith(bystander.execute(
+            "SELECT current_schema()").fetchone()[0] + ":")]  # type: ignore[index]
+    with psycopg.connect(postgres_db, autocommit=True, application_name=LISTENER_NAME) as listener:
         row = listener.execute("SELECT current_schema()").fetchone()
         assert row is not None
         schema = row[0]
@@ -126,12 +134,12 @@ def test_a_commit_notifies_its_game_and_a_refusal_nothing(postgres_db: str) -> N
 
         listener.execute(f"LISTEN {CHANNEL}")
         discard_current(postgres_db, gid)
-        assert ours(2, 1) == [f"{schema}:{gid}"]
+        assert ours(2, 1) == [f"{schema}:{gid}:{origin()}"]
         with pytest.raises(GameChanged):
             discard_current(postgres_db, gid, Seen(events=1))
         assert ours(0.5) == []
         other = new_game(postgres_db)
-        assert ours(2, 1) == [f"{schema}:{other}"]
+        assert ours(2, 1) == [f"{schema}:{other}:{origin()}"]
 
 
 def test_a_server_that_cannot_be_reached_is_said_at_once_without_the_password() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Flask
 
 from referee.board.source import BoardError, Feed, Watcher
+from referee.commits import Written
 from referee.store_pg import is_database_url
 
 #: Live pages (event streams) one board serves at once by default: each costs a connection and
@@ -84,7 +85,8 @@ class Runtime:
         if is_database_url(path):  # commits heard of on one connection (LISTEN/NOTIFY), whichever process made them
             from referee.notify import Listener
 
-            self.watcher = Listener(path, on_change=self.refresh)
+            # (this process's own commits are taken as written: no NOTIFY heard, nothing read: ``published``)
+            self.watcher = Listener(path, on_change=self.refresh, on_own=self.published)
         else:
             self.watcher = Watcher(path, on_change=self.refresh, **extra)
         self.renders_done = 0  # how many renders since the start (the tests count them)
@@ -120,6 +122,24 @@ class Runtime:
                 found = self._renders[(game_id, lang)] = self._render(feed, lang)
                 self.renders_done += 1
             return found
+
+    def published(self, written: list[Written]) -> None:
+        """After a commit of this process (``referee.commits``): each game followed takes the game as written (a
+        correction, a deleted game or the current game become another one: read again), its renders are dropped
+        (the next page or stream renders it, once), and its streams are woken."""
+        games: set[int] = set()
+        with self._lock:
+            for done in written:
+                for key in (done.game_id, None):
+                    feed = self._feeds.get(key)
+                    if feed is None:
+                        continue
+                    if feed.refresh() if key is None and feed.id != done.game_id else feed.take(done):
+                        for old in [k for k in self._renders if k[0] == key]:
+                            del self._renders[old]
+                        games.add(done.game_id)
+        if games:
+            self.watcher.woken(games)
 
     def refresh(self, games: set[int] | None = None) -> None:
         """After a commit: catch the followed games up, and render again, once per language shown, those

@@ -6,6 +6,7 @@ store is opened with ``read_only=True`` (SQLite's ``mode=ro``), and so is the wa
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sqlite3
@@ -18,6 +19,7 @@ from pathlib import Path
 from dictionaries.i18n import Message, message_of, msg, say
 from referee.actions import history_notes
 from referee.board.wording import action_words, ending_text, sentence, waiting_text  # offered here too (views)
+from referee.commits import Written
 from referee.engine import Created, Event, Game, Phase, State
 from referee.store import GameSummary, NoGame, Store, StoreError
 from referee.store_format import version_of
@@ -140,6 +142,7 @@ class Feed:
         self.problem: BoardError | None = None
         self.corrections = 0  # how many corrections the game had when it was last read: the table was told them
         self._last: tuple[int, Event | None, bytes | None] | None = None  # seq, event, digest of the last event kept
+        self._shared = False  # ``game`` is a writer's object (``take``): never changed in place
         self.replays = 0  # how many times it started from the creation (the tests count them)
 
     def shown(self) -> Shown:
@@ -151,6 +154,37 @@ class Feed:
         digest = self._last[2] if self._last is not None else None
         version = version_of(self.id, self.game.count, digest) if digest is not None else None
         return Shown(self.id, self.game, actions, self.updated, version)
+
+    def version(self) -> str | None:
+        """The version of the game as shown (None: none shown, or a game kept without digests)."""
+        if self._last is None or self._last[2] is None or self.id is None or self.game is None:
+            return None
+        return version_of(self.id, self.game.count, self._last[2])
+
+    def take(self, written: Written) -> bool:
+        """The game as this process just wrote it (``referee.commits``), with nothing read, when the write played on
+        from the game shown: its state as written, and what its events did added to the last actions as ``_apply``
+        adds them. Else (a correction, a game deleted, another write between, no digest) ``refresh``. True when
+        what it shows changed."""
+        game, said = written.game, written.said
+        if game is not None and game.version is not None and game.version == self.version():
+            return False
+        if (game is None or said is None or written.head is None or self.problem is not None
+                or self.id != written.game_id or self.game is None or self._last is None
+                or self.game.count != game.count - len(said)):
+            return self.refresh()
+        over = game.state.is_over()
+        for i, (event, notes) in enumerate(said):
+            notes = notes if over and i == len(said) - 1 else notes[:-1]  # as ``log`` says them (history_notes)
+            if notes:
+                if self.actions and not event.starts_action:
+                    self.actions[-1] = [*self.actions[-1], *notes]
+                else:
+                    self.actions.append(list(notes))
+        self.game, self._shared = game, True  # the writer's own object: copied before this feed changes it
+        self._last = (game.count - 1, said[-1][0] if said else None, written.head)
+        self.updated = written.at
+        return True
 
     def head(self) -> str | None:
         """What tells the game as shown from any other: its number and the chain digest of its last event (which
@@ -214,6 +248,7 @@ class Feed:
 
     def _resume(self, game: Game, recent: list[list[Message]], seq: int, digest: bytes) -> None:
         """Start from the store's snapshot and the words of the last actions kept with it (no replay)."""
+        self._shared = False
         self.game = game
         self.actions.clear()
         self.actions.extend(list(action) for action in recent)
@@ -229,6 +264,9 @@ class Feed:
             self.actions.clear()
             self._last = (rows[0][0], rows[0][2], rows[0][3])
             rows = rows[1:]
+        if self._shared and rows and self.game is not None:  # the writer's object (``take``): its answer may
+            self.game = _copied(self.game)                        # still be reading it
+        self._shared = False
         game = self.game
         assert game is not None
         for seq, _at, event, digest in rows:
@@ -240,6 +278,13 @@ class Feed:
                 else:
                     self.actions.append(list(notes))
             self._last = (seq, event, digest)
+
+
+def _copied(game: Game) -> Game:
+    """A game of its own with ``game``'s state (its state kept and read back, as a snapshot is)."""
+    copy = Game.resume(State.from_snapshot(json.loads(json.dumps(game.state.to_snapshot()))))
+    copy.generation = game.generation
+    return copy
 
 
 def _told(store: Store, game_id: int, since: str, known: int | None = None) -> tuple[list[Message], int]:
