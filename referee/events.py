@@ -355,6 +355,9 @@ class Correction:
     player: str | None = None
     old: int | None = None
     new: int | None = None
+    #: Who made it, as the store records it beside the correction (not part of ``to_dict``, nor of an export): a
+    #: seat's player's name, '' for the host or the terminal, None when not recorded (a correction made before).
+    by: str | None = None
 
     @property
     def is_undo(self) -> bool:
@@ -384,7 +387,7 @@ class Correction:
         kind = cls.kind_of(data)
         return cls(kind, data.get("actions"), tuple(event_from_dict(e) for e in data.get("events", ())),
                    data.get("seq"), data.get("action"), data.get("round"), data.get("player"), data.get("old"),
-                   data.get("new"))
+                   data.get("new"), data.get("by"))
 
 
 def generation_of(kinds: Iterable[CorrectionKind]) -> int:

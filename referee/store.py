@@ -676,33 +676,34 @@ class Store:
 
     def _corrections(self, conn: sqlite3.Connection, game_id: int, internal: bool = False
                      ) -> list[tuple[str, dict[str, Any]]]:
-        """The game's corrections as recorded, each with its time; without the versions each keeps (``on``, ``made``:
-        the turn guard's, not the table's) unless ``internal``."""
+        """The game's corrections as recorded, each with its time; without the versions and the maker each keeps
+        (``on``, ``made``, ``by``: the turn guard's, not the table's record) unless ``internal``."""
         if self._version < 3:
             return []
         rows = conn.execute("SELECT at, data FROM corrections WHERE game_id = ? ORDER BY n", (game_id,)).fetchall()
         found = [(at, json.loads(data)) for at, data in rows]
         if not internal:
             for _at, record in found:
-                record.pop("on", None)
-                record.pop("made", None)
+                for key in ("on", "made", "by"):
+                    record.pop(key, None)
         return found
 
     def _typed_corrections(self, conn: sqlite3.Connection, game_id: int) -> list[Correction]:
-        """The game's corrections as the engine's values."""
+        """The game's corrections as the engine's values, each with who made it (``Correction.by``)."""
         from referee.events import Correction
 
-        return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id)]
+        return [Correction.from_dict(record) for _, record in self._corrections(conn, game_id, internal=True)]
 
     def _record(self, conn: sqlite3.Connection, game_id: int, correction: Correction, on: str | None = None,
-                made: str | None = None) -> None:
-        """Record a correction (undo, redo, amend) with the time, and the game's versions before and after it (what
-        a refusal says happened since a version: ``_meanwhile``)."""
+                made: str | None = None, by: str = "") -> None:
+        """Record a correction (undo, redo, amend) with the time, the game's versions before and after it, and who
+        made it (``by``: a seat's player, '' the host or the terminal): what a refusal says happened since a
+        version (``_meanwhile``)."""
         self._uncorrected = None
         row = conn.execute("SELECT coalesce(max(n), -1) + 1 FROM corrections WHERE game_id = ?", (game_id,)).fetchone()
         data = correction.to_dict()
         if on is not None and made is not None:
-            data.update(on=on, made=made)
+            data.update(on=on, made=made, by=by)
         conn.execute("INSERT INTO corrections (game_id, n, at, data) VALUES (?, ?, ?, ?)",
                      (game_id, row[0], now(), dumps(data)))
 
@@ -1189,7 +1190,7 @@ class Store:
                     self._set_redo(conn, gid, new_redo)
                 record = correction(result) if correction is not None else None
                 if record is not None:
-                    self._record(conn, gid, record, on, game.version)
+                    self._record(conn, gid, record, on, game.version, name or "")
                 game.generation = self._generation(conn, gid)
             self._seat_wrote(conn, gid, game, None)
             self._wrote(Written(gid))  # a correction: a board reads it again (its words, the correction's)

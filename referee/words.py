@@ -168,17 +168,24 @@ def done_words(events: list[Any]) -> Message:
 
 def meanwhile_words(events: list[Any], corrections: list[Any]) -> Message:
     """What another device did to a game since the table saw it: the corrections (undo, redo, amend; the engine's
-    ``Correction``s) recorded since, then the actions taken since."""
+    ``Correction``s) recorded since, each with who made it (a seat's player, the host or terminal, or 'someone' for
+    a correction recorded before the store kept that), then the actions taken since."""
     items: list[Message] = []
     for correction in corrections:
-        kind, taken = correction.kind, correction.events
+        kind, taken, by = correction.kind, correction.events, correction.by
         if kind == "undo" and taken:
-            items.append(msg("someone undid {actions}", actions=actions_words(taken)))
+            items.append(msg("{player} undid {actions}", player=by, actions=actions_words(taken)) if by else
+                         msg("the host undid {actions}", actions=actions_words(taken)) if by == "" else
+                         msg("someone undid {actions}", actions=actions_words(taken)))
         elif kind == "redo" and taken:
-            items.append(msg("someone redid {actions}", actions=actions_words(taken)))
+            items.append(msg("{player} redid {actions}", player=by, actions=actions_words(taken)) if by else
+                         msg("the host redid {actions}", actions=actions_words(taken)) if by == "" else
+                         msg("someone redid {actions}", actions=actions_words(taken)))
         elif kind == "amend":
-            items.append(msg("someone amended the roll of event {seq} from {old} to {new}", seq=correction.seq,
-                             old=correction.old, new=correction.new))
+            facts = {"seq": correction.seq, "old": correction.old, "new": correction.new}
+            items.append(msg("{player} amended the roll of event {seq} from {old} to {new}", player=by, **facts) if by
+                         else msg("the host amended the roll of event {seq} from {old} to {new}", **facts)
+                         if by == "" else msg("someone amended the roll of event {seq} from {old} to {new}", **facts))
     items += [done_words(group) for group in action_groups(events)]
     return and_list(items) if items else msg("the game moved on")
 

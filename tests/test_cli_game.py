@@ -472,7 +472,7 @@ def test_the_table_is_told_what_another_device_did_and_asked_again(db: Path) -> 
         referee.play(referee.prepare(None, "cat"), seen=seen)
     assert str(refused.value) == "Cy played ORAL meanwhile; it is Ann's turn now"
     referee.undo(None)
-    with pytest.raises(GameChanged, match="someone undid Cy's ORAL"):
+    with pytest.raises(GameChanged, match="the host undid Cy's ORAL"):
         referee.play(referee.prepare(None, "cat"), seen=Seen.of(game))
 
 

@@ -71,11 +71,25 @@ def test_an_undo_meanwhile_is_said_by_the_refusal_in_english_and_spanish(db: Pat
     run(db, "undo", check=True)
     run(db, "discard", check=True)  # Cy discards at the keyboard instead
     detail = problem(act(client, ann, action="discard", seen=seen), 409, "game-moved")
-    assert "undid Cy's RUM" in detail and "Nothing was changed" in detail and "Ann's turn" in detail, detail
+    assert detail.startswith("The host undid Cy's RUM") and "Nothing was changed" in detail, detail
+    assert "Ann's turn" in detail, detail
     spanish = client.post("/api/games/1/actions", json={"action": "discard", "seen": seen},
                           headers={**bearer(ann), "Accept-Language": "es"})
     said = problem(spanish, 409, "game-moved")
-    assert "RUM" in said and "No se cambió nada" in said, said
+    assert "el anfitrión ha deshecho" in said and "RUM" in said and "No se cambió nada" in said, said
+
+
+def test_a_seats_own_undo_meanwhile_is_said_with_its_players_name(db: Path) -> None:
+    """The refusal names who made the correction: the seat's player when a phone undid its own action."""
+    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
+    client = client_for(db)
+    cy = join(client, "Cy").get_json()["token"]
+    ann = join(client, "Ann").get_json()["token"]
+    seen = act(client, cy, action="play", word="rum", roll=15, seen=version(client, cy)).get_json()["version"]
+    assert act(client, cy, action="undo", seen=seen).status_code == 200  # Cy's own, from Cy's phone
+    detail = problem(act(client, ann, action="discard", seen=seen), 409, "game-moved")
+    assert detail.startswith("Cy undid Cy's RUM"), detail
+    assert '"by"' not in run(db, "export", check=True).output  # who made it is the turn guard's, not the export's
 
 
 def test_an_integer_seen_is_a_400_saying_what_to_send(db: Path) -> None:
