@@ -654,3 +654,32 @@ def test_following_the_current_game_reads_nothing_of_a_long_game_it_moves_to(tmp
     body = client.get("/").get_data(as_text=True)
     # (read: the time of the game's last event and the undone action, to tell the table of the undo; never its 1,500)
     assert "Cindi" in body and calls == [0, 0] and made[0] <= 3
+
+
+def test_a_feed_started_while_an_undo_takes_the_snapshots_last_event_starts_from_the_game_as_it_is(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A feed starts from the store's snapshot, then reads the time of its last event in a second transaction.
+    An undo between the two (another device, at that moment) takes that event away: the feed reads the game
+    again, never an IndexError (a 500 on the page that asked, and a watcher that stops refreshing)."""
+    from dictionaries.dictionary import open_for_command
+    from referee.actions import Referee
+    from referee.board.source import Feed
+    from referee.store import Store
+
+    run(db, "new", "Ann", "Bob", "--first", "Ann")
+    for word in ("cat", "dog"):
+        assert run(db, "play", word, "--roll", "15").exit_code == 0
+    resumed = Store.resumed
+    undone: list[bool] = []
+
+    def undo_meanwhile(store: Store, game_id: int | None) -> Any:
+        found = resumed(store, game_id)
+        if not undone:  # the first look only: another device undoes right after the snapshot is read
+            undone.append(True)
+            Referee(Store(db), open_for_command).undo(1)
+        return found
+
+    monkeypatch.setattr(Store, "resumed", undo_meanwhile)
+    feed = Feed(str(db), 1)
+    assert feed.refresh() and undone
+    assert feed.game is not None and feed.game.count == Store(db, read_only=True).load(1)[1].count

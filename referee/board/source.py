@@ -208,13 +208,12 @@ class Feed:
                         told, self.corrections = _told(store, gid, "", self.corrections)
                     rows = rows[1:]
             if self._last is None:
-                kept = store.resumed(target)
+                kept, last_at = _resumed(store, target)
                 if kept is None:  # no snapshot with words to start from: the events, from the creation
                     gid, updated, rows = store.tail(target, 0)
                     last_at = rows[-1][1] if rows else ""
                 else:
                     gid, updated, rows = kept[0], kept[1], []
-                    last_at = store.tail(gid, kept[4])[2][0][1]  # the time of the snapshot's last event
                 told, self.corrections = _told(store, gid, last_at)
         except StoreError as exc:
             problem = _fail(exc, self.asked)
@@ -285,6 +284,20 @@ def _copied(game: Game) -> Game:
     copy = Game.resume(State.from_snapshot(json.loads(json.dumps(game.state.to_snapshot()))))
     copy.generation = game.generation
     return copy
+
+
+def _resumed(store: Store, target: int | None) -> tuple[tuple[int, str, Game, list[list[Message]], int, bytes] | None, str]:
+    """The store's snapshot of the game to start from, with the time of its last event (read after it, in another
+    transaction); None when there is none, or when corrections keep taking that event away between the two reads
+    (an undo just after the snapshot was read): the caller then reads the events from the creation."""
+    for _ in range(3):
+        kept = store.resumed(target)
+        if kept is None:
+            return None, ""
+        rows = store.tail(kept[0], kept[4])[2]
+        if rows:
+            return kept, rows[0][1]
+    return None, ""
 
 
 def _told(store: Store, game_id: int, since: str, known: int | None = None) -> tuple[list[Message], int]:
