@@ -755,16 +755,6 @@ class Store:
                 raise self._unreplayable(gid, exc) from None
         return gid, event.setup
 
-    def phase(self, game_id: int) -> str | None:
-        """The game's phase as its summary keeps it (``"over"`` once it has ended), without replaying it."""
-        with self._transaction(write=False) as conn:
-            row = conn.execute("SELECT summary FROM games WHERE id = ?", (game_id,)).fetchone()
-        try:
-            phase = json.loads(row[0]).get("phase") if row is not None and row[0] else None
-        except (ValueError, AttributeError):
-            return None  # a summary this version cannot read: the action's own checks decide
-        return phase if isinstance(phase, str) else None
-
     def history(self, game_id: int | None = None) -> tuple[int, Game, list[tuple[str, Event]]]:
         """The game, replayed, and each event with the time it was recorded."""
         with self._transaction(write=False) as conn:

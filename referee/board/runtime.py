@@ -9,7 +9,6 @@ feeds and renders what changed before it wakes the streams.
 """
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from flask import Flask
 
 from referee.board.source import BoardError, Feed, Watcher
 from referee.commits import Written
+from referee.settings import env_int
 from referee.store_pg import is_database_url
 
 #: Live pages (event streams) one board serves at once by default: each costs a connection and
@@ -27,7 +27,7 @@ from referee.store_pg import is_database_url
 MAX_VIEWERS = 2000
 #: Games followed at once (each a game kept in memory, a few kB); the least recently asked for is dropped.
 #: ``UW_BOARD_FEEDS`` changes it: a hosted board (many tables on PostgreSQL) follows every table it streams.
-MAX_FEEDS = int(os.environ.get("UW_BOARD_FEEDS") or 32)
+MAX_FEEDS = env_int("UW_BOARD_FEEDS", 32)
 
 
 @dataclass

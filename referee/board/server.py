@@ -37,6 +37,7 @@ from gunicorn.app.base import BaseApplication
 
 from referee.board.addresses import PER_ADDRESS, is_trusted, refusal_text, trusted_networks
 from referee.board.runtime import MAX_VIEWERS, runtime
+from referee.settings import env_float, env_int
 
 #: Seconds a write to a client may wait for it to read, and a read for it to send, before the
 #: connection is closed (``UW_BOARD_SEND_SECONDS`` changes it).
@@ -115,11 +116,11 @@ def worker_class() -> type:
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.per_address = int(os.environ.get("UW_BOARD_PER_ADDRESS") or PER_ADDRESS)
+            self.per_address = env_int("UW_BOARD_PER_ADDRESS", PER_ADDRESS)
             # a trusted proxy's connections are not counted here: the app counts its forwarded addresses instead
             self.proxies = trusted_networks(os.environ.get("UW_BOARD_PROXIES") or "")
             self.open: dict[Any, int] = {}
-            self.send_seconds = float(os.environ.get("UW_BOARD_SEND_SECONDS") or SEND_SECONDS)
+            self.send_seconds = env_float("UW_BOARD_SEND_SECONDS", SEND_SECONDS, low=0.01)
 
         def handle_quit(self, _sig: int, _frame: Any) -> None:
             """Ctrl-C (SIGINT) or SIGQUIT: stop as SIGTERM does, the streams ended first. gunicorn's own
