@@ -173,15 +173,25 @@ logger_class = _Logger
 gunicorn.util.write_error = _problem_page
 
 
+#: Largest body sent in one piece with its head: copying a larger one costs more than a second ``send``
+#: (a batch's answer is ~400 KB).
+ONE_WRITE_BYTES = 64 * 1024
+
+
 def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
     """gunicorn sends an answer's head and its body in two ``send`` calls; for a body of known
-    length that comes in one piece (every answer of this service), send both in one."""
+    length that comes in one piece (every answer of this service), send both in one, unless the body
+    is over ONE_WRITE_BYTES (then the head, and the body uncopied)."""
     if (self.headers_sent or not isinstance(arg, bytes) or not arg or self.chunked or self._omits_body
             or self.response_length is None or len(arg) > self.response_length):
         _gunicorn_write(self, arg)
         return
     head = "".join([*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"])
-    gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
+    if len(arg) > ONE_WRITE_BYTES:
+        gunicorn.util.write(self.sock, head.encode("latin-1"))
+        gunicorn.util.write(self.sock, arg)
+    else:
+        gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
     self.headers_sent = True
     self.sent += len(arg)
     return None

@@ -401,6 +401,28 @@ def test_an_answer_leaves_in_one_write_with_gunicorns_own_bytes(status: str, hea
     assert once[0].split(b"GMT\r\n", 1)[1] == b"".join(twice).split(b"GMT\r\n", 1)[1]
 
 
+def test_a_large_body_leaves_uncopied_after_its_head() -> None:
+    """Over ONE_WRITE_BYTES the head and the body leave in two writes, the body as given: gunicorn's bytes."""
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from service import gunicorn_conf
+
+    body = b"x" * (gunicorn_conf.ONE_WRITE_BYTES + 1)
+    answers = []
+    for write in (gunicorn_conf._write_once, gunicorn_conf._gunicorn_write):
+        sock = _Socket()
+        response = Response(_Request(), sock, Config())
+        response.start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        write(response, body)
+        response.close()
+        answers.append(sock.sent)
+    ours, gunicorns = answers
+    assert len(ours) == 2 and ours[1] == body
+    assert ours[0].split(b"\r\nDate: ")[0] == gunicorns[0].split(b"\r\nDate: ")[0]
+    assert ours[0].split(b"GMT\r\n", 1)[1] == gunicorns[0].split(b"GMT\r\n", 1)[1]
+
+
 @pytest.mark.parametrize("headers", [
     [("Content-Type", "application/json"), ("Content-Length", "15"), ("ETag", '"abc"'), ("Vary", "Accept-Language")],
     [("Cache-Control", " public, max-age=86400\t"), ("Connection", "upgrade"), ("Upgrade", "websocket")],
