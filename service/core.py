@@ -99,6 +99,8 @@ class LanguageVerdicts(Protocol):
 
     def __call__(self, word: str, level: int, deck: str) -> str: ...
 
+    def body(self, word: str, level: int, deck: str) -> bytes: ...
+
     def writer(self, level: int, deck: str) -> BatchWriter: ...
 
 
@@ -120,7 +122,7 @@ class WordService:
     level: int
     etag_seed: bytes
     #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, the reasons' messages in
-    #: that language) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
+    #: that language; ``.body(...)`` the same in UTF-8) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
     verdicts: Mapping[str, LanguageVerdicts]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)

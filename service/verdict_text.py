@@ -65,6 +65,8 @@ _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _SENSE_BYTE = {**{sense: i for i, sense in enumerate(SENSES)}, PHRASE_PIECE: PHRASE_PIECE_INDEX}
 #: The form's place in a head of ``VerdictWriter.write_body`` (a control character: JSON escapes any in the text).
 _FORM_MARK = b"\x01"
+#: What comes before a verdict's word: in a batch, after the one before it, and alone.
+_NEXT_WORD, _FIRST_WORD = b',{"word":"', b'{"word":"'
 #: Word lengths a head tells apart (0 for a length that is no reason, else up to MAX_INPUT_CHARS).
 _SHAPES = MAX_INPUT_CHARS + 1
 #: Most deck reasons a writer keeps as templates (one per shortfall: a batch of odd words cannot grow it further).
@@ -202,18 +204,57 @@ class VerdictWriter:
                     shape = (number * _SHAPES + shape) * 3
             parts, level_json = heads.get(shape) or head(shape)
             try:
-                extend((upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
+                extend((_NEXT_WORD, upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
                         score_mid[score], letter_json, level_json, chance_tail[score]))
             except IndexError:  # a score past the tables (a long word of dear letters)
-                extend((upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
+                extend((_NEXT_WORD, upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
                         f'{score},"letters":['.encode(), letter_json, level_json, self._chance_tail(score).encode()))
-        pieces[1] = pieces[1][1:]  # the first verdict's head has no comma before it
+        pieces[1] = pieces[1][1:]  # no comma before the first verdict
         append(b"]}")
         return b"".join(pieces)
 
+    def write_one(self, word: str) -> bytes:
+        """``write_all([word])[0]`` in UTF-8, a plain ASCII word through ``write_body``'s heads (the same shapes,
+        one word: tests/test_verdict_text.py holds the two equal), anything else through ``write_all``."""
+        if not (self.record_flag and len(word) <= MAX_INPUT_CHARS and word.isascii() and word.isalpha()):
+            return self(word).encode()
+        (get, records, record_forms, record_flag, can_spell, score_bytes, _separator, letter_bytes, heads, head,
+         score_mid, chance_tail, _each) = self._body_bound
+        key = get(word.lower().encode())
+        n = len(word)
+        shape = 0 if MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS else n
+        form = None
+        if key is None:
+            if not can_spell(word):
+                return self(word).encode()
+            shape = -1 - shape
+        else:
+            number, flags, form_bytes, offset = _unpack_record(records, key * _RECORD_SIZE)
+            if not flags & record_flag:
+                return self(word).encode()
+            if flags & RECORD_FORM:
+                if form_bytes:
+                    form = record_forms[offset:offset + form_bytes]
+                    shape = (number * _SHAPES + shape) * 3 + 1
+                else:
+                    shape = (number * _SHAPES + shape) * 3 + 2
+            else:
+                shape = (number * _SHAPES + shape) * 3
+        parts, level_json = heads.get(shape) or head(shape)
+        upper = word.upper()
+        upper_bytes = upper.encode()
+        score = sum(upper_bytes.translate(score_bytes))
+        text = upper_bytes.join(parts) if form is None else upper_bytes.join(parts).replace(_FORM_MARK, form)
+        if score >= len(score_mid):  # a score past the tables (a long word of dear letters)
+            return b"".join((_FIRST_WORD, text, f'{score},"letters":['.encode(),
+                             charmap_encode(upper, "strict", letter_bytes)[0][:-1], level_json,
+                             self._chance_tail(score).encode()))
+        return b"".join((_FIRST_WORD, text, score_mid[score], charmap_encode(upper, "strict", letter_bytes)[0][:-1],
+                         level_json, chance_tail[score]))
+
     def _head(self, shape: int) -> tuple[tuple[bytes, ...], bytes]:
-        """A verdict's JSON from the comma before it up to its score, cut where the word goes, and its JSON from
-        the end of its letters to its success chance (UTF-8), for a ``shape`` of ``write_body``: its record's level codes (numbered), its length when
+        """A verdict's JSON from its word up to its score, cut where the word goes (so its first part is
+        empty), and its JSON from the end of its letters to its success chance (UTF-8), for a ``shape`` of ``write_body``: its record's level codes (numbered), its length when
         that is a reason, and whether its dictionary reason names a form (which ``_FORM_MARK`` stands for),
         names an empty one, or none. Negative: a word the dictionary does not hold. Kept: the files bound them
         (about 1,400 per writer)."""
@@ -225,12 +266,12 @@ class VerdictWriter:
             level_json, playable, reason, with_form, empty_form = self.numbered[number] or self._numbered(number)
             reason = "" if playable else (reason, with_form, empty_form)[kind]
         if playable and not n:
-            template = f',{{"word":"{_WORD}","legal":true,"reasons":[],"score":'
+            template = f'{_WORD}","legal":true,"reasons":[],"score":'
         else:
             if n:
                 length = self.lengths.get(n) or self._length(n)
                 reason = f"{length},{reason}" if reason else length
-            template = f',{{"word":"{_WORD}","legal":false,"reasons":[{reason}],"score":'
+            template = f'{_WORD}","legal":false,"reasons":[{reason}],"score":'
         made = tuple(part.encode() for part in template.replace(_FORM, _FORM_MARK.decode()).split(_WORD)), f"]{level_json}".encode()
         self._heads[shape] = made
         return made
@@ -429,18 +470,19 @@ def check_word(text: str) -> None:
 
 
 class Verdicts:
-    """One language's verdicts as JSON: ``verdicts(word, level, deck name)`` for single words, through a
-    small cache (a word asked again, by a page or a player, costs a dict look-up), and ``writer(level,
-    deck name)`` for batches, which go round any cache (a batch's words are seldom asked again)."""
+    """One language's verdicts as JSON: ``verdicts.body(word, level, deck name)`` (UTF-8) and ``verdicts(...)``
+    (text) for single words, through a small cache (a word asked again, by a page or a player, costs a dict
+    look-up), and ``writer(level, deck name)`` for batches, which go round any cache (a batch's words are
+    seldom asked again)."""
 
     def __init__(self, dictionary: Dictionary, decks: Mapping[str, Deck], language: str) -> None:
         self.dictionary, self.decks, self.language = dictionary, decks, language
         self._writers: dict[tuple[int, str], VerdictWriter] = {}
-        self._cached = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._text)
-        self.cache_info = self._cached.cache_info
+        self.body = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._body)
+        self.cache_info = self.body.cache_info
 
     def __call__(self, word: str, level: int, deck: str) -> str:
-        return self._cached(word, level, deck)
+        return self.body(word, level, deck).decode()
 
     def writer(self, level: int, deck: str) -> VerdictWriter:
         """The writer of one level and deck, made once (the service's levels and decks: a bounded set)."""
@@ -450,5 +492,5 @@ class Verdicts:
                                                                  self.language)
         return found
 
-    def _text(self, word: str, level: int, deck: str) -> str:
-        return self.writer(level, deck)(word)
+    def _body(self, word: str, level: int, deck: str) -> bytes:
+        return self.writer(level, deck).write_one(word)

@@ -106,6 +106,24 @@ def test_a_batch_body_is_its_verdicts_joined(dictionary: Dictionary, sample: lis
         assert writer.write_body(words) == body(writer, words), words
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("deck", list(DECKS))
+@pytest.mark.parametrize("level", [10, 60, 95])
+def test_one_word_is_its_verdict(dictionary: Dictionary, sample: list[str], level: int, deck: str,
+                                 language: str) -> None:
+    """write_one (the single words' answer) is the verdict in UTF-8, or the same InvalidWord."""
+    writer = VerdictWriter(dictionary, level, DECKS[deck], deck, language)
+    for word in [*sample, *(word.upper() for word in sample[:50])]:
+        try:
+            expected = writer(word).encode()
+        except InvalidWord as exc:
+            with pytest.raises(InvalidWord) as raised:
+                writer.write_one(word)
+            assert str(raised.value) == str(exc)
+            continue
+        assert writer.write_one(word) == expected, word
+
+
 @pytest.mark.parametrize("words", [[], ["taps", "don't"], ["taps", "caf\u00e9"], ["taps", ""], ["taps", "e" * 65],
                                    ["taps", 3], ["taps", None], ["t4ps"], ["taps", "ta ps"], ["ta\nps"]])
 def test_a_batch_of_other_words_is_left_to_write_all(dictionary: Dictionary, words: list[object]) -> None:
@@ -127,6 +145,8 @@ def test_every_spelling_of_the_dictionary_in_batches(dictionary: Dictionary, lev
     random.Random(level).shuffle(keys)
     for start in range(0, len(keys), 1000):
         assert writer.write_body(keys[start:start + 1000]) == body(writer, keys[start:start + 1000])
+    for key in keys[::7]:
+        assert writer.write_one(key) == writer(key).encode(), key
 
 
 def test_deck_reasons_are_kept_per_shortfall(dictionary: Dictionary) -> None:
