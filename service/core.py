@@ -141,11 +141,10 @@ class WordService:
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
         digest: hashlib.blake2b = self._etag_start.copy()
-        digest.update(path.encode("latin-1", "replace"))
-        digest.update(b"?")
-        digest.update(query)
-        if language != DEFAULT_LANGUAGE:
-            digest.update(b"#" + language.encode("ascii"))
+        if language == DEFAULT_LANGUAGE:  # one update of the same bytes: the same digest
+            digest.update(b"%s?%s" % (path.encode("latin-1", "replace"), query))
+        else:
+            digest.update(b"%s?%s#%s" % (path.encode("latin-1", "replace"), query, language.encode("ascii")))
         return digest.hexdigest()
 
     def verified(self) -> None:
