@@ -62,7 +62,7 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
     monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", verdict_text.VerdictWriter.full)  # judge every word
     monkeypatch.setattr(verdict_text.VerdictWriter, "write_all", lambda self, words: [self.full(w) for w in words])
     monkeypatch.setattr(verdict_text.VerdictWriter, "write_one", lambda self, word: self.full(word).encode())
-    monkeypatch.setattr(verdict_text.VerdictWriter, "write_body", lambda self, words: None)  # write_all's way
+    monkeypatch.setattr(verdict_text.VerdictWriter, "write_body", lambda *_: None)  # write_all's way
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
