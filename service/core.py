@@ -93,6 +93,8 @@ class BatchWriter(Protocol):
 
     def write_all(self, words: list[Any]) -> list[str]: ...
 
+    def write_body(self, words: list[Any]) -> bytes | None: ...
+
 
 class LanguageVerdicts(Protocol):
     """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""

@@ -128,7 +128,7 @@ def test_one_word_is_its_verdict(dictionary: Dictionary, sample: list[str], leve
                                    ["taps", 3], ["taps", None], ["t4ps"], ["taps", "ta ps"], ["ta\nps"]])
 def test_a_batch_of_other_words_is_left_to_write_all(dictionary: Dictionary, words: list[object]) -> None:
     """Anything but plain ASCII letters (and an empty batch) is written by write_all, which names what is wrong."""
-    assert VerdictWriter(dictionary, 60, STANDARD, "standard", "en").write_body(words) is None  # type: ignore[arg-type]  # the point of the test
+    assert VerdictWriter(dictionary, 60, STANDARD, "standard", "en").write_body(words) is None
 
 
 def test_a_deck_of_its_own_has_no_batch_body(dictionary: Dictionary) -> None:
