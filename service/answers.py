@@ -53,8 +53,9 @@ def word_answer(service: WordService, path: str, query: bytes, if_none_match: st
     tag = f'"{service.etag(path, query, language)}"'
     if if_none_match is not None and etag_matches(if_none_match, tag[1:-1]):
         return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL), VARY_LANGUAGE], b""
-    text = service.verdicts[language](word, level, deck)
-    body = (with_definitions(service, word, text) if define else text).encode()
+    body = service.verdicts[language].body(word, level, deck)
+    if define:
+        body = with_definitions(service, word, body.decode()).encode()
     return "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
                       ("ETag", tag), ("Cache-Control", CACHE_CONTROL), ("Content-Language", language),
                       VARY_LANGUAGE], body

@@ -82,8 +82,12 @@ def post_words() -> Response:
     query_args("postWords")
     words, level, deck, define = batch_body(service)
     language = request_language(request.environ)
-    try:  # a batch goes round the single words' cache
-        results = service.verdicts[language].writer(level, deck).write_all(words)
+    writer = service.verdicts[language].writer(level, deck)
+    body = None if define else writer.write_body(words)  # a batch goes round the single words' cache
+    if body is not None:
+        return Response(body, content_type="application/json", headers=language_headers(language))
+    try:
+        results = writer.write_all(words)
     except WordAt as at:
         if at.error is None:
             raise InvalidWord(_("words[{index}] must be a string, got {type}").format(

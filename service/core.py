@@ -93,11 +93,15 @@ class BatchWriter(Protocol):
 
     def write_all(self, words: list[Any]) -> list[str]: ...
 
+    def write_body(self, words: list[Any]) -> bytes | None: ...
+
 
 class LanguageVerdicts(Protocol):
     """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""
 
     def __call__(self, word: str, level: int, deck: str) -> str: ...
+
+    def body(self, word: str, level: int, deck: str) -> bytes: ...
 
     def writer(self, level: int, deck: str) -> BatchWriter: ...
 
@@ -120,7 +124,7 @@ class WordService:
     level: int
     etag_seed: bytes
     #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, the reasons' messages in
-    #: that language) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
+    #: that language; ``.body(...)`` the same in UTF-8) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
     verdicts: Mapping[str, LanguageVerdicts]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)
@@ -139,11 +143,10 @@ class WordService:
         ``path`` is the WSGI PATH_INFO (latin-1 decoded bytes), so any path encodes.
         """
         digest: hashlib.blake2b = self._etag_start.copy()
-        digest.update(path.encode("latin-1", "replace"))
-        digest.update(b"?")
-        digest.update(query)
-        if language != DEFAULT_LANGUAGE:
-            digest.update(b"#" + language.encode("ascii"))
+        if language == DEFAULT_LANGUAGE:  # one update of the same bytes: the same digest
+            digest.update(b"%s?%s" % (path.encode("latin-1", "replace"), query))
+        else:
+            digest.update(b"%s?%s#%s" % (path.encode("latin-1", "replace"), query, language.encode("ascii")))
         return digest.hexdigest()
 
     def verified(self) -> None:

@@ -173,15 +173,25 @@ logger_class = _Logger
 gunicorn.util.write_error = _problem_page
 
 
+#: Largest body sent in one piece with its head: copying a larger one costs more than a second ``send``
+#: (a batch's answer is ~400 KB).
+ONE_WRITE_BYTES = 64 * 1024
+
+
 def _write_once(self: gunicorn.http.wsgi.Response, arg: bytes) -> None:
     """gunicorn sends an answer's head and its body in two ``send`` calls; for a body of known
-    length that comes in one piece (every answer of this service), send both in one."""
+    length that comes in one piece (every answer of this service), send both in one, unless the body
+    is over ONE_WRITE_BYTES (then the head, and the body uncopied)."""
     if (self.headers_sent or not isinstance(arg, bytes) or not arg or self.chunked or self._omits_body
             or self.response_length is None or len(arg) > self.response_length):
         _gunicorn_write(self, arg)
         return
-    head = "".join([*self.default_headers(), *(f"{k}: {v}\r\n" for k, v in self.headers), "\r\n"])
-    gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
+    head = "".join([*self.default_headers(), *[f"{k}: {v}\r\n" for k, v in self.headers], "\r\n"])
+    if len(arg) > ONE_WRITE_BYTES:
+        gunicorn.util.write(self.sock, head.encode("latin-1"))
+        gunicorn.util.write(self.sock, arg)
+    else:
+        gunicorn.util.write(self.sock, head.encode("latin-1") + arg)
     self.headers_sent = True
     self.sent += len(arg)
     return None
@@ -198,13 +208,18 @@ MAX_CHECKED_HEADERS = 256
 _checked_headers: dict[tuple[str, str], tuple[str, str]] = {}
 #: Headers whose values change from answer to answer: never kept (they would only fill the table).
 _VARYING_HEADERS = frozenset({"content-length", "etag"})
+#: Names of those whose check gunicorn passed once, each with its lower case: a later value needs only the
+#: value's check.
+_checked_names: dict[str, str] = {}
 
 
 def _process_headers_once(self: gunicorn.http.wsgi.Response, headers: list[tuple[str, str]]) -> None:
     """gunicorn checks every header of every answer against two regular expressions (~1.5 us a header);
     a word's answer carries 9, and 7 of them are the same pairs every time. A pair that passed gunicorn's
-    own check once is kept as gunicorn kept it; any other pair (a new one, one whose value varies, a
-    hop-by-hop header, a bad one) goes through gunicorn's check, in order, as before."""
+    own check once is kept as gunicorn kept it. A Content-Length or ETag whose name passed it once needs
+    only its value checked: printable ASCII passes gunicorn's value pattern, and is kept as gunicorn keeps it
+    (stripped of spaces; a Content-Length also read as the answer's length). Any other pair (a new one, a
+    hop-by-hop header, a bad one, another value) goes through gunicorn's check, in order, as before."""
     checked = _checked_headers
     for pair in headers:
         try:
@@ -214,12 +229,24 @@ def _process_headers_once(self: gunicorn.http.wsgi.Response, headers: list[tuple
         if known is not None:
             self.headers.append(known)
             continue
+        if type(pair) is tuple and len(pair) == 2:
+            name, value = pair
+            lower = _checked_names.get(name) if type(name) is str else None
+            if lower is not None and type(value) is str and value.isascii() and value.isprintable():
+                value = value.strip(" \t")
+                if lower == "content-length":
+                    self.response_length = int(value)
+                self.headers.append((name, value))
+                continue
         before = len(self.headers)
         _gunicorn_process_headers(self, [pair])
         if (len(self.headers) == before + 1 and len(checked) < MAX_CHECKED_HEADERS and type(pair) is tuple
                 and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is str
-                and pair[0].lower() not in _VARYING_HEADERS and not gunicorn.util.is_hoppish(pair[0])):
-            checked[pair] = self.headers[-1]
+                and not gunicorn.util.is_hoppish(pair[0])):
+            if pair[0].lower() in _VARYING_HEADERS:
+                _checked_names[pair[0]] = pair[0].lower()
+            else:
+                checked[pair] = self.headers[-1]
 
 
 # An internal too (tests/test_reliability_service.py checks it against gunicorn's own, good and bad headers).

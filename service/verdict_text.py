@@ -18,6 +18,7 @@ the service accepts; single words are cached ``VERDICT_CACHE_WORDS`` per languag
 from __future__ import annotations
 
 import struct
+from codecs import charmap_encode
 from collections.abc import Mapping
 from functools import lru_cache
 from json.encoder import encode_basestring  # the C string encoder
@@ -62,6 +63,14 @@ _LEVEL_JSON = ("null", *map(str, LEVELS))  # level code -> the JSON of the level
 _CHANCE_JSON = tuple(float.__repr__(float(chance)) for chance in CHANCES)
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _SENSE_BYTE = {**{sense: i for i, sense in enumerate(SENSES)}, PHRASE_PIECE: PHRASE_PIECE_INDEX}
+#: The form's place in a head of ``VerdictWriter.write_body`` (a control character: JSON escapes any in the text).
+_FORM_MARK = b"\x01"
+#: What comes before a verdict's word: in a batch, after the one before it, and alone.
+_NEXT_WORD, _FIRST_WORD = b',{"word":"', b'{"word":"'
+#: Word lengths a head tells apart (0 for a length that is no reason, else up to MAX_INPUT_CHARS).
+_SHAPES = MAX_INPUT_CHARS + 1
+#: Most deck reasons a writer keeps as templates (one per shortfall: a batch of odd words cannot grow it further).
+MAX_DECK_TEMPLATES = 1024
 _unpack_record = struct.Struct(RECORD_FORMAT).unpack_from
 _RECORD_SIZE = struct.calcsize(RECORD_FORMAT)
 
@@ -114,6 +123,20 @@ class VerdictWriter:
         self._bound = (dictionary, dictionary._words.get, self.records, self.record_forms, self.record_flag, self.entries,
                        self._entry, deck.can_spell, self.point_bytes, self.letters, self.unknown, self.full,
                        self.chance_tail, self.lengths, self.numbered)
+        #: The deck reason's JSON by shortfall (``_deck_json``).
+        self._deck_templates: dict[tuple[tuple[str, tuple[int, int]], ...], str] = {}
+        #: ``write_body``'s heads by shape (see ``_head``), and the tables it reads.
+        self._heads: dict[int, tuple[tuple[bytes, ...], bytes]] = {}
+        # A word's score is the sum of its bytes through this table, the separator between words made a byte
+        # that no letter is worth.
+        separator = next(code for code in range(255, -1, -1) if code not in self.point_bytes[65:91])
+        score_bytes = bytearray(self.point_bytes)
+        score_bytes[10] = separator
+        self._body_bound = (dictionary._words.get, self.records, self.record_forms, self.record_flag, deck.can_spell,
+                            bytes(score_bytes), bytes([separator]),
+                            {**{code: text.encode() for code, text in self.letters.items()}, 10: b"\n"},
+                            self._heads, self._head, [f'{score},"letters":['.encode() for score in range(len(self.chance_tail))],
+                            [text.encode() for text in self.chance_tail], self._each)
 
     def __call__(self, word: str) -> str:
         try:
@@ -125,7 +148,137 @@ class VerdictWriter:
 
     def write_all(self, words: list[Any]) -> list[str]:
         """The verdict JSON of each word, in order; ``WordAt`` names the first that is not a string or
-        not a word (its InvalidWord). One loop with its names bound: this is the cost of a batch."""
+        not a word (its InvalidWord)."""
+        return self._each(words)
+
+    def write_body(self, words: list[Any]) -> bytes | None:
+        """The body of a batch's answer, ``{"results":[...]}`` in UTF-8: byte for byte ``write_all(words)``
+        joined with commas, for a batch of plain ASCII words (None for any other batch, or a deck without
+        records: the caller takes ``write_all``).
+
+        The work common to every word runs once over the whole batch in C (``str``, ``bytes``, ``map`` and the
+        charmap codec): the keys looked up as bytes, the upper-case words, the scores, the letters' JSON. What
+        remains per word is its record, one kept head (the verdict up to its score, cut where the word goes:
+        ``_head``) and five pieces of the body, joined once at the end: no string per verdict. A word the deck
+        cannot spell is written by ``write_all``."""
+        if not (words and self.record_flag):
+            return None
+        try:
+            joined = "\n".join(words)
+        except TypeError:  # not all strings: write_all names the first
+            return None
+        if not (joined.isascii() and set(map(type, words)) == {str} and all(map(str.isalpha, words))
+                and max(map(len, words)) <= MAX_INPUT_CHARS):
+            return None
+        (get, records, record_forms, record_flag, can_spell, score_bytes, separator, letter_bytes, heads, head,
+         score_mid, chance_tail, each) = self._body_bound
+        keys = map(get, joined.lower().encode().split(b"\n"))
+        upper_joined = joined.upper()
+        upper_bytes = upper_joined.encode()
+        scores = map(sum, upper_bytes.translate(score_bytes).split(separator))
+        # Each letter's JSON ends with a comma: the last one of each word is cut with the separator.
+        letters = charmap_encode(upper_joined, "strict", letter_bytes)[0][:-1].split(b",\n")
+        pieces = [b'{"results":[']
+        extend, append = pieces.extend, pieces.append
+        for word, upper, key, score, letter_json in zip(words, upper_bytes.split(b"\n"), keys, scores, letters):
+            n = len(word)
+            shape = 0 if MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS else n
+            form = None
+            if key is None:
+                if not can_spell(word):
+                    append(b"," + each([word])[0].encode())
+                    continue
+                shape = -1 - shape
+            else:
+                number, flags, form_bytes, offset = _unpack_record(records, key * _RECORD_SIZE)
+                if not flags & record_flag:
+                    append(b"," + each([word])[0].encode())
+                    continue
+                if flags & RECORD_FORM:
+                    if form_bytes:
+                        form = record_forms[offset:offset + form_bytes]
+                        shape = (number * _SHAPES + shape) * 3 + 1
+                    else:
+                        shape = (number * _SHAPES + shape) * 3 + 2
+                else:
+                    shape = (number * _SHAPES + shape) * 3
+            parts, level_json = heads.get(shape) or head(shape)
+            try:
+                extend((_NEXT_WORD, upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
+                        score_mid[score], letter_json, level_json, chance_tail[score]))
+            except IndexError:  # a score past the tables (a long word of dear letters)
+                extend((_NEXT_WORD, upper.join(parts) if form is None else upper.join(parts).replace(_FORM_MARK, form),
+                        f'{score},"letters":['.encode(), letter_json, level_json, self._chance_tail(score).encode()))
+        pieces[1] = pieces[1][1:]  # no comma before the first verdict
+        append(b"]}")
+        return b"".join(pieces)
+
+    def write_one(self, word: str) -> bytes:
+        """``write_all([word])[0]`` in UTF-8, a plain ASCII word through ``write_body``'s heads (the same shapes,
+        one word: tests/test_verdict_text.py holds the two equal), anything else through ``write_all``."""
+        if not (self.record_flag and len(word) <= MAX_INPUT_CHARS and word.isascii() and word.isalpha()):
+            return self(word).encode()
+        (get, records, record_forms, record_flag, can_spell, score_bytes, _separator, letter_bytes, heads, head,
+         score_mid, chance_tail, _each) = self._body_bound
+        key = get(word.lower().encode())
+        n = len(word)
+        shape = 0 if MIN_WORD_LETTERS <= n <= MAX_WORD_LETTERS else n
+        form = None
+        if key is None:
+            if not can_spell(word):
+                return self(word).encode()
+            shape = -1 - shape
+        else:
+            number, flags, form_bytes, offset = _unpack_record(records, key * _RECORD_SIZE)
+            if not flags & record_flag:
+                return self(word).encode()
+            if flags & RECORD_FORM:
+                if form_bytes:
+                    form = record_forms[offset:offset + form_bytes]
+                    shape = (number * _SHAPES + shape) * 3 + 1
+                else:
+                    shape = (number * _SHAPES + shape) * 3 + 2
+            else:
+                shape = (number * _SHAPES + shape) * 3
+        parts, level_json = heads.get(shape) or head(shape)
+        upper = word.upper()
+        upper_bytes = upper.encode()
+        score = sum(upper_bytes.translate(score_bytes))
+        text = upper_bytes.join(parts) if form is None else upper_bytes.join(parts).replace(_FORM_MARK, form)
+        if score >= len(score_mid):  # a score past the tables (a long word of dear letters)
+            return b"".join((_FIRST_WORD, text, f'{score},"letters":['.encode(),
+                             charmap_encode(upper, "strict", letter_bytes)[0][:-1], level_json,
+                             self._chance_tail(score).encode()))
+        return b"".join((_FIRST_WORD, text, score_mid[score], charmap_encode(upper, "strict", letter_bytes)[0][:-1],
+                         level_json, chance_tail[score]))
+
+    def _head(self, shape: int) -> tuple[tuple[bytes, ...], bytes]:
+        """A verdict's JSON from its word up to its score, cut where the word goes (so its first part is
+        empty), and its JSON from the end of its letters to its success chance (UTF-8), for a ``shape`` of ``write_body``: its record's level codes (numbered), its length when
+        that is a reason, and whether its dictionary reason names a form (which ``_FORM_MARK`` stands for),
+        names an empty one, or none. Negative: a word the dictionary does not hold. Kept: the files bound them
+        (about 1,400 per writer)."""
+        if shape < 0:
+            n, level_json, playable, reason = -1 - shape, ',"level":null,"success_chance":', False, self.unknown
+        else:
+            rest, kind = divmod(shape, 3)
+            number, n = divmod(rest, _SHAPES)
+            level_json, playable, reason, with_form, empty_form = self.numbered[number] or self._numbered(number)
+            reason = "" if playable else (reason, with_form, empty_form)[kind]
+        if playable and not n:
+            template = f'{_WORD}","legal":true,"reasons":[],"score":'
+        else:
+            if n:
+                length = self.lengths.get(n) or self._length(n)
+                reason = f"{length},{reason}" if reason else length
+            template = f'{_WORD}","legal":false,"reasons":[{reason}],"score":'
+        made = tuple(part.encode() for part in template.replace(_FORM, _FORM_MARK.decode()).split(_WORD)), f"]{level_json}".encode()
+        self._heads[shape] = made
+        return made
+
+    def _each(self, words: list[Any]) -> list[str]:
+        """The verdict JSON of each word, in order, word by word; ``WordAt`` names the first that is not a
+        string or not a word (its InvalidWord)."""
         (dictionary, get, records, record_forms, record_flag, entries, entry, can_spell, point_bytes, letters_of, unknown,
          full, chance_tail, lengths, numbered) = self._bound
         texts: list[str] = []
@@ -180,8 +333,19 @@ class VerdictWriter:
         return texts
 
     def _deck_json(self, upper: str) -> str:
-        """The deck's reason against a word it cannot spell, as JSON (made for each such word: they are few)."""
-        return self._json(deck_reasons(upper, self.deck))
+        """The deck's reason against a word it cannot spell, as JSON with the word's stand-in: made once per
+        shortfall (the letters over the deck's count, each with what is needed and held), from a stand-in word
+        of that shortfall alone, and kept (at most ``MAX_DECK_TEMPLATES``)."""
+        over = self.deck.over_limit(upper)
+        shortfall = tuple(over.items())
+        found = self._deck_templates.get(shortfall)
+        if found is None:
+            stand_in = "".join(letter * needed for letter, (needed, _held) in over.items())
+            text = self._json(deck_reasons(stand_in, self.deck))
+            if text.count(stand_in) != 1 or len(self._deck_templates) >= MAX_DECK_TEMPLATES:
+                return self._json(deck_reasons(upper, self.deck))  # the stand-in is not one place only: no template
+            found = self._deck_templates[shortfall] = text.replace(stand_in, _WORD)
+        return found
 
     def _chance_tail(self, score: int) -> str:
         """The success chance of a score past the table, and the deck: the end of a verdict's JSON."""
@@ -306,18 +470,19 @@ def check_word(text: str) -> None:
 
 
 class Verdicts:
-    """One language's verdicts as JSON: ``verdicts(word, level, deck name)`` for single words, through a
-    small cache (a word asked again, by a page or a player, costs a dict look-up), and ``writer(level,
-    deck name)`` for batches, which go round any cache (a batch's words are seldom asked again)."""
+    """One language's verdicts as JSON: ``verdicts.body(word, level, deck name)`` (UTF-8) and ``verdicts(...)``
+    (text) for single words, through a small cache (a word asked again, by a page or a player, costs a dict
+    look-up), and ``writer(level, deck name)`` for batches, which go round any cache (a batch's words are
+    seldom asked again)."""
 
     def __init__(self, dictionary: Dictionary, decks: Mapping[str, Deck], language: str) -> None:
         self.dictionary, self.decks, self.language = dictionary, decks, language
         self._writers: dict[tuple[int, str], VerdictWriter] = {}
-        self._cached = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._text)
-        self.cache_info = self._cached.cache_info
+        self.body = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._body)
+        self.cache_info = self.body.cache_info
 
     def __call__(self, word: str, level: int, deck: str) -> str:
-        return self._cached(word, level, deck)
+        return self.body(word, level, deck).decode()
 
     def writer(self, level: int, deck: str) -> VerdictWriter:
         """The writer of one level and deck, made once (the service's levels and decks: a bounded set)."""
@@ -327,5 +492,5 @@ class Verdicts:
                                                                  self.language)
         return found
 
-    def _text(self, word: str, level: int, deck: str) -> str:
-        return self.writer(level, deck)(word)
+    def _body(self, word: str, level: int, deck: str) -> bytes:
+        return self.writer(level, deck).write_one(word)

@@ -327,7 +327,8 @@ def test_unexpected_error_is_500_without_traceback(client: FlaskClient, monkeypa
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", broken)  # where every verdict is written
+    for name in ("__call__", "write_one"):  # where every single word's verdict is written
+        monkeypatch.setattr(verdict_text.VerdictWriter, name, broken)
     client = create_app(TEST_CONFIG).test_client()  # a new app: nothing answered from its verdict cache yet
     with caplog.at_level(logging.ERROR):
         response = client.get("/v1/words/taps")

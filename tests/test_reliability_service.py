@@ -401,6 +401,28 @@ def test_an_answer_leaves_in_one_write_with_gunicorns_own_bytes(status: str, hea
     assert once[0].split(b"GMT\r\n", 1)[1] == b"".join(twice).split(b"GMT\r\n", 1)[1]
 
 
+def test_a_large_body_leaves_uncopied_after_its_head() -> None:
+    """Over ONE_WRITE_BYTES the head and the body leave in two writes, the body as given: gunicorn's bytes."""
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from service import gunicorn_conf
+
+    body = b"x" * (gunicorn_conf.ONE_WRITE_BYTES + 1)
+    answers = []
+    for write in (gunicorn_conf._write_once, gunicorn_conf._gunicorn_write):
+        sock = _Socket()
+        response = Response(_Request(), sock, Config())
+        response.start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+        write(response, body)
+        response.close()
+        answers.append(sock.sent)
+    ours, gunicorns = answers
+    assert len(ours) == 2 and ours[1] == body
+    assert ours[0].split(b"\r\nDate: ")[0] == gunicorns[0].split(b"\r\nDate: ")[0]
+    assert ours[0].split(b"GMT\r\n", 1)[1] == gunicorns[0].split(b"GMT\r\n", 1)[1]
+
+
 @pytest.mark.parametrize("headers", [
     [("Content-Type", "application/json"), ("Content-Length", "15"), ("ETag", '"abc"'), ("Vary", "Accept-Language")],
     [("Cache-Control", " public, max-age=86400\t"), ("Connection", "upgrade"), ("Upgrade", "websocket")],
@@ -431,3 +453,40 @@ def test_checked_headers_are_kept_as_gunicorn_keeps_them(headers: list[tuple[Any
     expected = outcome(gunicorn_conf._gunicorn_process_headers)
     assert outcome(gunicorn_conf._process_headers_once) == expected  # first time: gunicorn's check
     assert outcome(gunicorn_conf._process_headers_once) == expected  # then: what the first kept
+
+
+@pytest.mark.parametrize("headers", [
+    [("Content-Length", "1234"), ("ETag", '"0123456789abcdef"')],
+    [("Content-Length", " 12\t"), ("ETag", ' "x" ')],
+    [("Content-Length", "12a")],
+    [("Content-Length", "")],
+    [("ETag", "a\r\nInjected: yes")],
+    [("ETag", "caf\u00e9")],
+    [("ETag", "a\tb")],
+    [("ETag", "a\x7fb")],
+    [("ETag", 3)],
+    [("content-length", "5"), ("etag", '"y"')],
+])
+def test_a_checked_name_with_another_value_is_kept_as_gunicorn_keeps_it(headers: list[tuple[Any, Any]]) -> None:
+    """Once Content-Length and ETag passed gunicorn's check, only their values are checked: the headers, the
+    answer's length and the errors are gunicorn's, whatever the value."""
+    from gunicorn.config import Config
+    from gunicorn.http.wsgi import Response
+
+    from service import gunicorn_conf
+
+    def outcome(process: Any, pairs: list[tuple[Any, Any]]) -> tuple[Any, ...]:
+        response = Response(_Request(), _Socket(), Config())
+        try:
+            process(response, pairs)
+        except Exception as exc:  # the errors are compared
+            error: Any = type(exc)
+        else:
+            error = None
+        return error, response.headers, response.response_length
+
+    outcome(gunicorn_conf._process_headers_once, [("Content-Length", "7"), ("ETag", '"abc"')])
+    assert {"Content-Length", "ETag"} <= set(gunicorn_conf._checked_names)
+    for _ in range(2):
+        assert outcome(gunicorn_conf._process_headers_once, list(headers)) == outcome(
+            gunicorn_conf._gunicorn_process_headers, list(headers))

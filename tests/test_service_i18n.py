@@ -61,6 +61,8 @@ def test_reason_messages_are_translated_through_the_catalogs(monkeypatch: pytest
     monkeypatch.setattr(verdict_text, "judge", judged)
     monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", verdict_text.VerdictWriter.full)  # judge every word
     monkeypatch.setattr(verdict_text.VerdictWriter, "write_all", lambda self, words: [self.full(w) for w in words])
+    monkeypatch.setattr(verdict_text.VerdictWriter, "write_one", lambda self, word: self.full(word).encode())
+    monkeypatch.setattr(verdict_text.VerdictWriter, "write_body", lambda *_: None)  # write_all's way
     client = create_app(TEST_CONFIG).test_client()  # a new app: an empty verdict cache
     es = client.get("/v1/words/taps", headers=ES).get_json()
     en = client.get("/v1/words/taps").get_json()
@@ -225,7 +227,8 @@ def test_unexpected_error_in_spanish(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr(verdict_text.VerdictWriter, "__call__", broken)  # where every verdict is written
+    for name in ("__call__", "write_one"):  # where every single word's verdict is written
+        monkeypatch.setattr(verdict_text.VerdictWriter, name, broken)
     response = create_app(TEST_CONFIG).test_client().get("/v1/words/taps", headers=ES)
     assert response.status_code == 500
     spanish(response)

@@ -17,7 +17,14 @@ from dictionaries.dictionary import Dictionary
 from dictionaries.errors import DictionaryError, InvalidWord
 from dictionaries.i18n import LANGUAGES
 from dictionaries.verdict import judge
-from service.verdict_text import VERDICT_CACHE_WORDS, Verdicts, VerdictWriter, check_word, verdict_json
+from service.verdict_text import (
+    MAX_DECK_TEMPLATES,
+    VERDICT_CACHE_WORDS,
+    Verdicts,
+    VerdictWriter,
+    check_word,
+    verdict_json,
+)
 from tools.records import write_records
 
 ODD = custom_deck("odd", {"A": 1, "E": 1, "S": 2, "T": 1}, {"A": 7})
@@ -77,6 +84,82 @@ def test_every_spelling_of_the_dictionary(dictionary: Dictionary, level: int, la
     writer = VerdictWriter(dictionary, level, STANDARD, "standard", language)
     for key in dictionary._words.iterkeys():
         assert writer(key) == full(dictionary, key, level, "standard", language), key
+
+
+def body(writer: VerdictWriter, words: list[str]) -> bytes:
+    """The batch body as the API wrote it before ``write_body``: each verdict of ``write_all``, joined."""
+    return ('{"results":[' + ",".join(writer.write_all(words)) + "]}").encode()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("deck", ["standard", "double"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_batch_body_is_its_verdicts_joined(dictionary: Dictionary, sample: list[str], level: int, deck: str,
+                                             language: str) -> None:
+    writer = VerdictWriter(dictionary, level, DECKS[deck], deck, language)
+    plain = [word for word in sample if word.isascii() and word.isalpha() and len(word) <= 64]
+    plain += [word.upper() for word in plain[:50]] + [word.title() for word in plain[50:100]]
+    random.Random(level).shuffle(plain)
+    for start in range(0, len(plain), 97):
+        assert writer.write_body(plain[start:start + 97]) == body(writer, plain[start:start + 97])
+    for words in (["jazz"], ["qi"], ["zzzzzz"], ["q" * 64], ["Paris", "taps"]):
+        assert writer.write_body(words) == body(writer, words), words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("deck", list(DECKS))
+@pytest.mark.parametrize("level", [10, 60, 95])
+def test_one_word_is_its_verdict(dictionary: Dictionary, sample: list[str], level: int, deck: str,
+                                 language: str) -> None:
+    """write_one (the single words' answer) is the verdict in UTF-8, or the same InvalidWord."""
+    writer = VerdictWriter(dictionary, level, DECKS[deck], deck, language)
+    for word in [*sample, *(word.upper() for word in sample[:50])]:
+        try:
+            expected = writer(word).encode()
+        except InvalidWord as exc:
+            with pytest.raises(InvalidWord) as raised:
+                writer.write_one(word)
+            assert str(raised.value) == str(exc)
+            continue
+        assert writer.write_one(word) == expected, word
+
+
+@pytest.mark.parametrize("words", [[], ["taps", "don't"], ["taps", "caf\u00e9"], ["taps", ""], ["taps", "e" * 65],
+                                   ["taps", 3], ["taps", None], ["t4ps"], ["taps", "ta ps"], ["ta\nps"]])
+def test_a_batch_of_other_words_is_left_to_write_all(dictionary: Dictionary, words: list[object]) -> None:
+    """Anything but plain ASCII letters (and an empty batch) is written by write_all, which names what is wrong."""
+    assert VerdictWriter(dictionary, 60, STANDARD, "standard", "en").write_body(words) is None
+
+
+def test_a_deck_of_its_own_has_no_batch_body(dictionary: Dictionary) -> None:
+    assert VerdictWriter(dictionary, 60, ODD, "odd", "en").write_body(["taps", "jazz"]) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("level", "language", "deck"), [(60, "en", "standard"), (60, "es", "double"),
+                                                         (95, "es", "standard"), (10, "en", "double")])
+def test_every_spelling_of_the_dictionary_in_batches(dictionary: Dictionary, level: int, language: str,
+                                                     deck: str) -> None:
+    writer = VerdictWriter(dictionary, level, DECKS[deck], deck, language)
+    keys = [key for key in dictionary._words.iterkeys() if key.isascii() and key.isalpha()]
+    random.Random(level).shuffle(keys)
+    for start in range(0, len(keys), 1000):
+        assert writer.write_body(keys[start:start + 1000]) == body(writer, keys[start:start + 1000])
+    for key in keys[::7]:
+        assert writer.write_one(key) == writer(key).encode(), key
+
+
+def test_deck_reasons_are_kept_per_shortfall(dictionary: Dictionary) -> None:
+    """A deck reason is made once per shortfall and filled in with each word; at most MAX_DECK_TEMPLATES."""
+    writer = VerdictWriter(dictionary, 60, STANDARD, "standard", "es")
+    for word in ("zzzz", "ZZZZ", "qzzzz", "zzzzq", "xxxxxxx", "jjjjjjjjjjjjjjjjj"):
+        same(writer, dictionary, word)
+    assert len(writer._deck_templates) == 3
+    rng = random.Random(3)
+    for _ in range(3000):
+        writer("".join(rng.choice("jqxzkw") for _ in range(rng.randint(2, 64))))
+    assert len(writer._deck_templates) == MAX_DECK_TEMPLATES
+    same(writer, dictionary, "jjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjqqqqqqqqqqqqqqqqqqxxxxx")
 
 
 def test_the_shipped_records_are_read(dictionary: Dictionary) -> None:
