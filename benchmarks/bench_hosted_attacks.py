@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -118,19 +119,21 @@ def table(port: int, source: str) -> tuple[dict[str, Any], str]:
     return made, seat["token"]
 
 
-def victim_reads(port: int, path: str, token: str | None, seconds: float) -> list[float]:
-    """Read ``path`` four times a second from 127.0.0.3 on one kept-alive connection: each read's latency (s)."""
+def victim_reads(port: int, path: str | Callable[[], str], token: str | None, seconds: float,
+                 every: float = 0.25) -> list[float]:
+    """Read ``path`` (or each time the one ``path()`` gives) every ``every`` seconds from 127.0.0.3 on one kept-alive
+    connection: each read's latency (s)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=("127.0.0.3", 0))
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     took, end = [], time.monotonic() + seconds
     while time.monotonic() < end:
         began = time.monotonic()
-        conn.request("GET", path, headers=headers)
+        conn.request("GET", path if isinstance(path, str) else path(), headers=headers)
         answer = conn.getresponse()
         answer.read()
         took.append(time.monotonic() - began)
         assert answer.status == 200, answer.status
-        time.sleep(max(0.0, 0.25 - (time.monotonic() - began)))
+        time.sleep(max(0.0, every - (time.monotonic() - began)))
     conn.close()
     return took
 

@@ -133,6 +133,53 @@ def test_table_starts_joins_and_the_api_are_limited_by_nginx(site: HostedSite) -
     assert 429 in reads
 
 
+def test_a_phone_typing_through_nginx_is_never_cut(site: HostedSite) -> None:
+    """The zones must not stop a real phone: Chromium as a phone, through nginx, takes a seat and its player types
+    words for 20 s, a key every 0.17 s (just over the page's 150 ms pause, so each key asks for a verdict: the most
+    a typist asks), clears them and types again, then plays one; the TV's page is open beside it. nginx's access
+    log has no 429, and the phone read each verdict it asked for."""
+    import json
+    import time
+
+    from board_support import chromium, emulate_phone
+
+    status, _headers, body = ask(f"{site.base}/api/tables", "POST", json.dumps(
+        {"players": ["Ann", "Bob"], "dice": "physical", "first": "Ann"}).encode())
+    assert status == 201
+    table = json.loads(body)
+    join = f"{site.base}/games/{table['game']}/join?code={table['code']}"
+    with chromium() as phone, chromium(1920, 1080) as tv:
+        tv.get(f"{site.base}/games/{table['game']}?code={table['code']}")
+        emulate_phone(phone)
+        phone.get(join)
+        phone.find_element("css selector", "input[name=seat][value=Ann]").click()
+        phone.find_element("css selector", "#join-form button").click()
+        deadline = time.monotonic() + 15
+        while not phone.find_element("id", "word-form").is_displayed():
+            assert time.monotonic() < deadline, phone.find_element("id", "message").text
+            time.sleep(0.05)
+        box, words, typed = phone.find_element("id", "word"), ["TAPESTRY", "QUIXOTIC", "RHYTHMS"], 0
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            for letter in words[typed % 3]:
+                box.send_keys(letter)
+                time.sleep(0.17)
+            typed += 1
+            time.sleep(0.3)  # the last verdict shown
+            box.clear()
+        box.send_keys("taps")
+        time.sleep(0.3)
+        phone.find_element("id", "play-button").click()
+        deadline = time.monotonic() + 15
+        while "TAPS" not in tv.page_source:
+            assert time.monotonic() < deadline, "the TV never showed the play"
+            time.sleep(0.1)
+    lines = (site.prefix / "access.log").read_text().splitlines()
+    verdicts = [line for line in lines if "/verdict" in line]
+    assert [line for line in lines if '" 429 ' in line] == []
+    assert len(verdicts) >= typed * 5, (len(verdicts), typed)  # about one a key: the phone asked at its fastest
+
+
 def test_the_error_log_never_records_a_join_code(site: HostedSite) -> None:
     """A replica down: nginx logged each failed try with the client's request line, the table's ?code= included.
     Its error log now records critical errors only; the access log says which replicas were tried, without the
