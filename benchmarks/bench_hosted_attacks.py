@@ -216,9 +216,9 @@ def flood(args: argparse.Namespace, db: str, kind: str) -> None:
                 break
             found: dict[str, Any] = {}
             flooding = threading.Thread(target=lambda out=found: out.update(out=wrk(
-                f"http://127.0.0.1:{board.port}{target}", "", 90, args.seconds + 3, weapon)))
+                f"http://127.0.0.1:{board.port}{target}", "", 90, args.seconds + 1, weapon)))
             flooding.start()
-            time.sleep(2)
+            time.sleep(0.3)  # wrk connected: its first burst of allowed reads is measured too
             took, share = timed(board, lambda: victim_reads(board.port, path, token, args.seconds))
             floods.append(took)
             shares["flood"].append(share)
@@ -266,8 +266,9 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite", help="sqlite, or a PostgreSQL address")
     parser.add_argument("--floods", nargs="+", choices=("verdict", "game"), default=["verdict", "game"],
                         help="the reads flooded: a seat's verdicts with its token, a table's game with its code")
-    parser.add_argument("--seconds", type=int, default=5, help="each baseline's and each flood's")
-    parser.add_argument("--rounds", type=int, default=6, help="floods, each between two baselines")
+    parser.add_argument("--seconds", type=int, default=11,
+                        help="each baseline's and each flood's: over 10 s, a whole window of the board's allowances")
+    parser.add_argument("--rounds", type=int, default=4, help="floods, each between two baselines")
     parser.add_argument("--proxies", default="10.0.0.1", help="UW_BOARD_PROXIES of the spoof test")
     parser.add_argument("--only", choices=("flood", "spoof"))
     args = parser.parse_args()

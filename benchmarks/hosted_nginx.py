@@ -126,9 +126,9 @@ def measure(site: Site, kind: str, rounds: int, seconds: int, made: dict[str, An
         logged = (site.prefix / "access.log").stat().st_size
         found: dict[str, str] = {}
         flooding = threading.Thread(target=lambda out=found: out.update(out=attacks.wrk(
-            target, lua, 90, seconds + 3, weapon)))
+            target, lua, 90, seconds + 1, weapon)))
         flooding.start()
-        time.sleep(2)
+        time.sleep(0.3)  # wrk connected: its first burst of allowed reads is measured too
         floods.append(attacks.victim_reads(site.port, path, victim_token, seconds, every))
         flooding.join()
         outs.append(found["out"])
@@ -148,7 +148,7 @@ def measure(site: Site, kind: str, rounds: int, seconds: int, made: dict[str, An
     return (f"nginx {kind}: another address's {'rack search' if kind == 'racks' else 'verdict'}, median of the "
             f"rounds x{statistics.median(each):.2f} (each x{', x'.join(f'{r:.2f}' for r in each)}); all reads' "
             f"median {b50:.1f} -> {u50:.1f} ms (x{u50 / b50:.2f}), p90 {b90:.1f} -> {u90:.1f} ms (x{u90 / b90:.2f}); "
-            f"wrk {statistics.mean(rates):.0f} req/s for {rounds} x {seconds + 3} s; the flood's answers (nginx's "
+            f"wrk {statistics.mean(rates):.0f} req/s for {rounds} x {seconds + 1} s; the flood's answers (nginx's "
             f"access log: nginx's own or the upstream's, by status): {answered}")
 
 
@@ -158,8 +158,9 @@ def main() -> None:
     parser.add_argument("--db", default="sqlite", help="sqlite, or a PostgreSQL address")
     parser.add_argument("--floods", nargs="+", choices=("api", "start", "join", "racks"),
                         default=["api", "start", "join", "racks"])
-    parser.add_argument("--seconds", type=int, default=5, help="each baseline's and each flood's")
-    parser.add_argument("--rounds", type=int, default=4, help="floods, each between two baselines")
+    parser.add_argument("--seconds", type=int, default=11,
+                        help="each baseline's and each flood's: over 10 s, a whole window of the board's allowances")
+    parser.add_argument("--rounds", type=int, default=3, help="floods, each between two baselines")
     args = parser.parse_args()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     os.environ["UW_BOARD_PROXIES"] = "127.0.0.1"
