@@ -37,23 +37,15 @@ CODE_LENGTH = 6
 #: Actions one seat may post, and requests one address may write, per window of seconds.
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Database-backed reads (``LIMITED_READS``) one address, and one seat's or host's token, may make per window: a
-#: phone reads its game after each action it sees and a verdict as its player types (150 ms apart at most: a word
-#: of ten letters is ten, and a player who types, deletes and types again makes several times that: 30 cut a phone
-#: off in the middle of a turn in the whole-game browser test), a venue's phones share one address.
+#: phone typing at its fastest reads a verdict a key (about 60 in 10 s), and its game after each action; 30 cut a
+#: phone off mid-turn in the whole-game browser test; a venue's phones share an address (docs/hosted.md).
 ADDRESS_READS, TOKEN_READS = 300, 150
-#: Such reads one address may have under way at once; its others wait their turn, in order (``READS_WAITING`` of
-#: them at most, each ``READ_WAIT_SECONDS`` at most, then 429). One lane per address: a flood of any number of
-#: connections (``wrk -c90``) has one read under way, the worker then shares its time between that read and each
-#: other address's, so another table's read waits for at most one of the flood's at each step (about 2x when they
-#: cost alike). Refused rather than queued, 2 at once stopped a phone's own overlapping reads (a verdict as its
-#: player types beside the game's read after an action); queued, they are served a few ms apart. A venue's phones
-#: that share an address share its lane: ten phones reading a new state at once are served within ten reads' time.
+#: One lane per address: its reads are served one at a time, in order, the others waiting (``READS_WAITING`` at
+#: most, each ``READ_WAIT_SECONDS`` at most, then 429). A flood of any number of connections has one read under way,
+#: so another address's read waits for at most one of its reads at each step; a phone's overlapping reads, which
+#: refusals over 2 at once stopped, are served a few ms apart (docs/hosted.md, "Reads under a flood").
 READS_AT_ONCE = 1
-#: Reads of one address that may wait for its lane (a venue's phones, a phone's overlapping reads); more are refused
-#: (429) at once, without waiting: a flood's other connections then hold nothing but their sockets.
 READS_WAITING = 16
-#: Seconds a read waits for its address's lane before it is refused (429): a lane that has not moved in that long is
-#: a flood's, or a database that does not answer (whose own wait, the lock timeout, is shorter).
 READ_WAIT_SECONDS = 5.0
 #: The reads so limited: each reads the database (a seat, a verdict, the host's view, an export).
 LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.list_seats", "players.host_view",
@@ -201,9 +193,8 @@ class Tables:
             return False
 
     def start_read(self, address: str) -> bool:
-        """Wait for ``address``'s lane (``READS_AT_ONCE`` reads under way); True once in, False (nothing held) when
-        ``READS_WAITING`` of its reads already wait or the lane did not come within ``READ_WAIT_SECONDS``. Lanes are
-        made here, on the request's greenlet, so they wait on gevent's loop when the board serves on it."""
+        """Wait for ``address``'s lane; True once in, False (nothing held) when ``READS_WAITING`` of its reads wait or
+        it did not come in ``READ_WAIT_SECONDS``. Made here, on the request's greenlet: it waits on gevent's loop."""
         with self.lock:
             lane = self.lanes.get(address)
             if lane is None:
