@@ -6,9 +6,14 @@ directly. Prints each figure with its baseline and the ratio; run it with the Py
     python benchmarks/bench_hosted_attacks.py --python /tmp/venv/bin/python --db sqlite
     python benchmarks/bench_hosted_attacks.py --python /tmp/venv/bin/python --db postgresql://postgres@127.0.0.1/test
 
-The victim reads from 127.0.0.3 (a loopback address of its own), wrk from 127.0.0.1; the victim reads twice a
-second (under any per-seat limit), before the flood and after it (together the baseline: the machine's load
-drifts) and during it.
+The victim reads from 127.0.0.3 (a loopback address of its own), wrk from 127.0.0.1. Two floods: ``verdict``, a
+seat's verdicts with its token (the seat's allowance and the address's lane bound it), and ``game``, a table's read
+with its join code and no token (the address's allowance and lane). The victim reads the same route of its own
+table four times a second (under any per-seat limit), after a warm-up, in rounds: a baseline, a flood, ... and a
+last baseline; each round's flood is set against the baselines on either side of it (the machine's load drifts),
+and the figure is the median of the rounds' ratios (a burst of other work on the shared machine moves one round,
+not the figure); all the flood's reads against all the baselines' are printed too. The board's CPU (its processes' user + system
+time over the wall time) is printed for both, and the load average before and after.
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -114,20 +120,44 @@ def table(port: int, source: str) -> tuple[dict[str, Any], str]:
     return made, seat["token"]
 
 
-def victim_reads(port: int, path: str, token: str, seconds: float) -> list[float]:
-    """Read ``path`` twice a second from 127.0.0.3 on one kept-alive connection: each read's latency (s)."""
+def victim_reads(port: int, path: str | Callable[[], str], token: str | None, seconds: float,
+                 every: float = 0.25) -> list[float]:
+    """Read ``path`` (or each time the one ``path()`` gives) every ``every`` seconds from 127.0.0.3 on one kept-alive
+    connection: each read's latency (s)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=("127.0.0.3", 0))
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
     took, end = [], time.monotonic() + seconds
     while time.monotonic() < end:
         began = time.monotonic()
-        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        conn.request("GET", path if isinstance(path, str) else path(), headers=headers)
         answer = conn.getresponse()
         answer.read()
         took.append(time.monotonic() - began)
         assert answer.status == 200, answer.status
-        time.sleep(max(0.0, 0.5 - (time.monotonic() - began)))
+        time.sleep(max(0.0, every - (time.monotonic() - began)))
     conn.close()
     return took
+
+
+def cpu_seconds(group: int) -> float:
+    """The user + system CPU seconds of the processes of process group ``group`` (the board and its worker)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group:  # pgrp (the fields after the name: state, ppid, pgrp, ...)
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def timed(board: Board, work: Any) -> tuple[Any, float]:
+    """``work()`` and the board's CPU share over it (CPU seconds / wall seconds)."""
+    cpu, wall = cpu_seconds(board.proc.pid), time.monotonic()
+    result = work()
+    return result, (cpu_seconds(board.proc.pid) - cpu) / (time.monotonic() - wall)
 
 
 def wrk(url: str, lua: str, connections: int, seconds: int, token: str | None = None) -> str:
@@ -148,6 +178,7 @@ def quantiles(took: list[float]) -> tuple[float, float]:
 
 def database(kind: str, folder: str) -> str:
     if kind == "sqlite":
+        Path(folder).mkdir(parents=True, exist_ok=True)
         return str(Path(folder) / "g.sqlite3")
     import psycopg
 
@@ -157,30 +188,58 @@ def database(kind: str, folder: str) -> str:
     return f"{kind}{'&' if '?' in kind else '?'}options=-csearch_path%3D{schema}"
 
 
-def flood(args: argparse.Namespace, db: str) -> None:
+def routes(kind: str, made: dict[str, Any], token: str) -> tuple[str, str | None]:
+    """The read a flood of ``kind`` makes on table ``made`` and the token it sends (None: its code instead)."""
+    if kind == "verdict":
+        return f"/api/games/{made['game']}/verdict?word=cat", token
+    return f"/api/games/{made['game']}?code={made['code']}", None
+
+
+def flood(args: argparse.Namespace, db: str, kind: str) -> None:
     board = Board(args.python, db, None)
     try:
         mine, mine_token = table(board.port, "127.0.0.3")
         theirs, their_token = table(board.port, "127.0.0.1")
-        path = f"/api/games/{mine['game']}/{args.route}"
-        base = victim_reads(board.port, path, mine_token, args.seconds)
-        found: dict[str, Any] = {}
-        flooding = threading.Thread(target=lambda: found.update(out=wrk(
-            f"http://127.0.0.1:{board.port}/api/games/{theirs['game']}/{args.route}", "", 90, args.seconds + 4,
-            their_token)))
-        flooding.start()
-        time.sleep(2)
-        under = victim_reads(board.port, path, mine_token, args.seconds)
-        flooding.join()
-        time.sleep(10)  # the flood's refusals answered, its token's window past
-        base += victim_reads(board.port, path, mine_token, args.seconds)  # the baseline before and after the flood
+        path, token = routes(kind, mine, mine_token)
+        target, weapon = routes(kind, theirs, their_token)
+        victim_reads(board.port, path, token, 3)  # warm-up: the game read once, the connections made
+        bases: list[list[float]] = []
+        floods: list[list[float]] = []
+        shares: dict[str, list[float]] = {"base": [], "flood": []}
+        statuses = [0, 0, 0, 0]
+        rates = []
+        for round_ in range(args.rounds + 1):
+            took, share = timed(board, lambda: victim_reads(board.port, path, token, args.seconds))
+            bases.append(took)
+            shares["base"].append(share)
+            if round_ == args.rounds:
+                break
+            found: dict[str, Any] = {}
+            flooding = threading.Thread(target=lambda out=found: out.update(out=wrk(
+                f"http://127.0.0.1:{board.port}{target}", "", 90, args.seconds + 1, weapon)))
+            flooding.start()
+            time.sleep(0.3)  # wrk connected: its first burst of allowed reads is measured too
+            took, share = timed(board, lambda: victim_reads(board.port, path, token, args.seconds))
+            floods.append(took)
+            shares["flood"].append(share)
+            flooding.join()
+            counted = re.search(r"STATUSES 200=(\d+) 404=(\d+) 429=(\d+) other=(\d+)", found["out"])
+            statuses = [a + int(b) for a, b in zip(statuses, counted.groups(), strict=True)] if counted else statuses
+            rate = re.search(r"Requests/sec:\s+([\d.]+)", found["out"])
+            rates.append(float(rate.group(1)) if rate else float("nan"))
+            time.sleep(5)  # the flood's refusals (sent after 2-4 s) and the reads in its lane done
+        each = [statistics.median(floods[i]) / statistics.median(bases[i] + bases[i + 1]) for i in range(args.rounds)]
+        base = [t for b in bases for t in b]
+        under = [t for f in floods for t in f]
         (b50, b90), (u50, u90) = quantiles(base), quantiles(under)
-        rate = re.search(r"Requests/sec:\s+([\d.]+)", found["out"])
-        statuses = re.search(r"STATUSES .*", found["out"])
-        print(f"flood {args.route} ({args.db.split('@')[-1] if '@' in args.db else args.db}): another table's read "
-              f"median {b50:.1f} ms -> {u50:.1f} ms under wrk -c90 (x{u50 / b50:.2f}), p90 {b90:.1f} -> {u90:.1f} ms "
-              f"(x{u90 / b90:.2f}); wrk {rate.group(1) if rate else '?'} req/s, "
-              f"{statuses.group(0) if statuses else '?'}")
+        where = args.db.split("@")[-1] if "@" in args.db else args.db
+        print(f"flood {kind} ({where}), {args.rounds} rounds of {args.seconds} s: another table's read, median of "
+              f"the rounds x{statistics.median(each):.2f} (each x{', x'.join(f'{r:.2f}' for r in each)}); all "
+              f"reads' median {b50:.1f} ms -> {u50:.1f} ms under wrk -c90 (x{u50 / b50:.2f}), p90 {b90:.1f} -> "
+              f"{u90:.1f} ms (x{u90 / b90:.2f}); board CPU "
+              f"{100 * statistics.mean(shares['base']):.0f}% -> {100 * statistics.mean(shares['flood']):.0f}% of a "
+              f"core; wrk {statistics.mean(rates):.1f} req/s, STATUSES 200={statuses[0]} 404={statuses[1]} "
+              f"429={statuses[2]} other={statuses[3]}", flush=True)
     finally:
         board.stop()
 
@@ -205,16 +264,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--python", default=sys.executable, help="the Python of a normal install of the project")
     parser.add_argument("--db", default="sqlite", help="sqlite, or a PostgreSQL address")
-    parser.add_argument("--route", default="verdict?word=cat", help="the read flooded (after /api/games/N/)")
-    parser.add_argument("--seconds", type=int, default=15)
+    parser.add_argument("--floods", nargs="+", choices=("verdict", "game"), default=["verdict", "game"],
+                        help="the reads flooded: a seat's verdicts with its token, a table's game with its code")
+    parser.add_argument("--seconds", type=int, default=11,
+                        help="each baseline's and each flood's: over 10 s, a whole window of the board's allowances")
+    parser.add_argument("--rounds", type=int, default=4, help="floods, each between two baselines")
     parser.add_argument("--proxies", default="10.0.0.1", help="UW_BOARD_PROXIES of the spoof test")
     parser.add_argument("--only", choices=("flood", "spoof"))
     args = parser.parse_args()
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         if args.only != "spoof":
-            flood(args, database(args.db, folder))
+            for n, kind in enumerate(args.floods):
+                flood(args, database(args.db, f"{folder}/{n}"), kind)
         if args.only != "flood":
             spoof(args, database(args.db, folder + "/s"))
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
 
 if __name__ == "__main__":

@@ -105,6 +105,17 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+@pytest.fixture
+def apps() -> Iterator[list[Any]]:
+    """The boards (Flask apps) a test makes and appends here: their change watchers are stopped after it."""
+    from referee.board.runtime import runtime
+
+    made: list[Any] = []
+    yield made
+    for app in made:
+        runtime(app).watcher.stop()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Chromium, one per test module (board_support.chromium: Debian's chromium and chromedriver)."""

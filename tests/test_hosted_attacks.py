@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,12 @@ from board_support import free_port
 from postgres_support import Backend
 
 from referee.board.app import create_app
-from referee.board.runtime import runtime
 
 HOST = "host-secret-of-the-attack-tests-0123456789abcdef"
 
 
-@pytest.fixture
-def apps() -> Iterator[list[Any]]:
-    """The boards a test makes (their watchers stopped after it)."""
-    made: list[Any] = []
-    yield made
-    for app in made:
-        runtime(app).watcher.stop()
-
-
 def hosted_app(db: str, apps: list[Any], **config: Any) -> Any:
+    """A hosted board on ``db`` (``apps``, conftest's: its watcher stopped after the test)."""
     app = create_app({"BOARD_DB": db, "BOARD_GAME": None, "TESTING": True, "BOARD_HOSTED": True,
                       "BOARD_HOST_SECRET": HOST, "BOARD_STREAM_SECONDS": 0.2, **config})
     apps.append(app)
@@ -353,6 +343,79 @@ def test_one_address_cannot_read_without_limit(backend: Backend, apps: list[Any]
     elsewhere = app.test_client()
     elsewhere.environ_base["REMOTE_ADDR"] = "198.51.100.9"
     assert elsewhere.get(f"/api/games/{game}/seats?code={table['code']}").status_code == 200
+
+
+def test_one_addresss_reads_take_turns_in_one_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address had 8 reads under way at once, and a flood's 8 made another table's reads wait behind all of
+    them. Now an address's reads take turns in one lane: a second waits (served, not refused) until the first ends;
+    another address never waits; past ``READS_WAITING`` waiting, or ``READ_WAIT_SECONDS`` waited, it is refused."""
+    import threading
+
+    from referee.board import seats
+
+    monkeypatch.setattr(seats, "READ_WAIT_SECONDS", 1.0)
+    t = seats.Tables(host=HOST)
+    assert t.start_read("203.0.113.1")
+    let_in: list[bool] = []
+    waiting = [threading.Thread(target=lambda: let_in.append(t.start_read("203.0.113.1")))
+               for _i in range(seats.READS_WAITING)]
+    for thread in waiting:
+        thread.start()
+    while t.lanes["203.0.113.1"][0] < 1 + seats.READS_WAITING:  # all of them waiting for the lane
+        threading.Event().wait(0.01)
+    assert let_in == [] and t.start_read("198.51.100.1")  # another address: its own lane, at once
+    assert not t.start_read("203.0.113.1")  # one too many waiting: refused without waiting
+    for i in range(seats.READS_WAITING):  # each read that ends lets one more in
+        t.end_read("203.0.113.1")
+        while len(let_in) < i + 1:
+            threading.Event().wait(0.01)
+    assert let_in == [True] * seats.READS_WAITING
+    assert not t.start_read("203.0.113.1")  # the lane held past READ_WAIT_SECONDS: refused
+    for thread in waiting:
+        thread.join()
+    t.end_read("203.0.113.1")
+    t.end_read("198.51.100.1")
+    assert t.lanes == {}
+
+
+@pytest.mark.slow
+def test_a_phones_overlapping_reads_are_all_served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 reads at once per address refused a phone's own overlapping reads (a verdict as its player types beside the
+    game's read after an action), and its page fell behind. On a served board, 12 reads at once from one address,
+    with one seat's token, are all answered 200: they wait their turn in the address's lane."""
+    import json
+    import threading
+    import urllib.request
+
+    from board_support import Board
+
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", HOST)
+
+    def ask(url: str, method: str = "GET", body: Any = None, token: str = "") -> tuple[int, Any]:
+        request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json",
+                                                  **({"Authorization": f"Bearer {token}"} if token else {})})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, None
+
+    with Board(tmp_path / "g.sqlite3", "--hosted") as board:
+        _status, table = ask(f"{board.url}/api/tables", "POST", {"players": ["Ann", "Bob"], "dice": "physical",
+                                                                  "first": "Ann"})
+        _status, seat = ask(f"{board.url}/api/games/{table['game']}/seats", "POST",
+                            {"code": table["code"], "seat": "Ann"})
+        game, token = table["game"], seat["token"]
+        statuses: list[int] = []
+        reads = [threading.Thread(target=lambda path=path: statuses.append(ask(f"{board.url}{path}", token=token)[0]))
+                 for i in range(12) for path in [f"/api/games/{game}/play" if i % 3 == 0
+                                                 else f"/api/games/{game}/verdict?word={'catsup'[:2 + i % 4]}"]]
+        for thread in reads:
+            thread.start()
+        for thread in reads:
+            thread.join()
+    assert statuses == [200] * 12
 
 
 def test_a_seat_has_one_pending_request_per_kind(backend: Backend, apps: list[Any],

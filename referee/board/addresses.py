@@ -18,8 +18,10 @@ from __future__ import annotations
 import ipaddress
 import json
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
+
+from referee.board.deadlines import AfterClose
 
 #: Connections one client address may hold at once, by default (``--max-per-address``; 0: no limit).
 #: A browser opens at most 6 per host; 100 leaves room for a few browsers behind one address (a
@@ -117,7 +119,7 @@ class AddressLimit:
         except BaseException:
             self._done(address)
             raise
-        return _Counted(body, lambda: self._done(address))
+        return AfterClose(body, lambda: self._done(address))  # a stream's place: given back when it ends
 
     def _done(self, address: str) -> None:
         with self.lock:
@@ -139,26 +141,6 @@ class AddressLimit:
                                                    ("Retry-After", "5"), ("Content-Language", "en"),
                                                    ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")])
         return [body]
-
-
-class _Counted:
-    """The app's answer, that gives back its address's place when the server closes it (a stream: when it ends)."""
-
-    def __init__(self, body: Iterable[bytes], done: Callable[[], None]) -> None:
-        self.body, self.done, self.closed = body, done, False
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.body)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.body, "close", None)
-            if close is not None:
-                close()
-        finally:
-            if not self.closed:
-                self.closed = True
-                self.done()
 
 
 __all__ = ["PER_ADDRESS", "AddressLimit", "Forwarded", "ProxiesError", "is_trusted", "refusal_text",

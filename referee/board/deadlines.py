@@ -61,19 +61,20 @@ class BodyDeadline:
         except gevent.Timeout:
             environ[LATE] = self.seconds
             environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(b""), "0"
-            return _Closing(self.app(environ, start_response), environ.get("gunicorn.socket"))
+            sock = environ.get("gunicorn.socket")
+            return AfterClose(self.app(environ, start_response), lambda: _shut(sock))
         body = b"".join(parts)
         environ["wsgi.input"], environ["CONTENT_LENGTH"] = io.BytesIO(body), str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.app(environ, start_response)
 
 
-class _Closing:
-    """The app's answer; when the server is done sending it, the connection is shut (the rest of the body that
-    came too slowly is never read)."""
+class AfterClose:
+    """A WSGI answer ``body`` that calls ``then()`` once, after the server closes it (its own ``close`` first): when
+    it is done being sent, or dropped."""
 
-    def __init__(self, body: Iterable[bytes], sock: Any) -> None:
-        self.body, self.sock = body, sock
+    def __init__(self, body: Iterable[bytes], then: Callable[[], None]) -> None:
+        self.body, self.then, self.closed = body, then, False
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.body)
@@ -84,11 +85,18 @@ class _Closing:
             if close is not None:
                 close()
         finally:
-            if self.sock is not None:
-                try:
-                    self.sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+            if not self.closed:
+                self.closed = True
+                self.then()
 
 
-__all__ = ["BODY_SECONDS", "LATE", "BodyDeadline", "body_seconds"]
+def _shut(sock: Any) -> None:
+    """End the connection ``sock`` both ways (the rest of a body that came too slowly is never read)."""
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+__all__ = ["BODY_SECONDS", "LATE", "AfterClose", "BodyDeadline", "body_seconds"]

@@ -37,15 +37,16 @@ CODE_LENGTH = 6
 #: Actions one seat may post, and requests one address may write, per window of seconds.
 SEAT_ACTIONS, ADDRESS_WRITES, WINDOW_SECONDS = 20, 60, 10.0
 #: Database-backed reads (``LIMITED_READS``) one address, and one seat's or host's token, may make per window: a
-#: phone reads its game after each action it sees and a verdict as its player types (150 ms apart at most: a word
-#: of ten letters is ten, and a player who types, deletes and types again makes several times that: 30 cut a phone
-#: off in the middle of a turn in the whole-game browser test), a venue's phones share one address.
+#: phone typing at its fastest reads a verdict a key (about 60 in 10 s), and its game after each action; 30 cut a
+#: phone off mid-turn in the whole-game browser test; a venue's phones share an address (docs/hosted.md).
 ADDRESS_READS, TOKEN_READS = 300, 150
-#: Such reads one address may have under way at once (the others are refused as over the limit): a flood's allowed
-#: reads then come a few at a time, not in bursts that stall the other tables' reads. 2 refused a phone's own
-#: overlapping reads (a verdict as its player types beside the game's read after an action) and left its page
-#: behind; a venue's phones share one address.
-READS_AT_ONCE = 8
+#: One lane per address: its reads are served one at a time, in order, the others waiting (``READS_WAITING`` at
+#: most, each ``READ_WAIT_SECONDS`` at most, then 429). A flood of any number of connections has one read under way,
+#: so another address's read waits for at most one of its reads at each step; a phone's overlapping reads, which
+#: refusals over 2 at once stopped, are served a few ms apart (docs/hosted.md, "Reads under a flood").
+READS_AT_ONCE = 1
+READS_WAITING = 16
+READ_WAIT_SECONDS = 5.0
 #: The reads so limited: each reads the database (a seat, a verdict, the host's view, an export).
 LIMITED_READS = frozenset({"players.read_for_seat", "players.verdict", "players.list_seats", "players.host_view",
                            "board.api_game", "hosted.export"})
@@ -155,7 +156,7 @@ class Tables:
     lock: threading.Lock = field(default_factory=threading.Lock)
     salts: dict[int, str] = field(default_factory=dict)
     reopened: int = 0  # the watcher's count of files opened anew when the salts were read
-    reading: dict[str, int] = field(default_factory=dict)  # limited reads under way, per address
+    lanes: dict[str, list[Any]] = field(default_factory=dict)  # per address: [its reads under way or waiting, lane]
 
     def limited(self, key: str, most: int, seconds: float) -> bool:
         """Count one more hit for ``key``; True when it is over ``most`` within ``seconds``. A key of ``SHARED`` is
@@ -192,21 +193,33 @@ class Tables:
             return False
 
     def start_read(self, address: str) -> bool:
-        """One more limited read under way for ``address``; False (none counted) when it has ``READS_AT_ONCE``."""
+        """Wait for ``address``'s lane; True once in, False (nothing held) when ``READS_WAITING`` of its reads wait or
+        it did not come in ``READ_WAIT_SECONDS``. Made here, on the request's greenlet: it waits on gevent's loop."""
         with self.lock:
-            now = self.reading.get(address, 0)
-            if now >= READS_AT_ONCE:
+            lane = self.lanes.get(address)
+            if lane is None:
+                lane = self.lanes[address] = [0, threading.Semaphore(READS_AT_ONCE)]
+            if lane[0] >= READS_AT_ONCE + READS_WAITING:
                 return False
-            self.reading[address] = now + 1
+            lane[0] += 1
+        if lane[1].acquire(timeout=READ_WAIT_SECONDS):
             return True
+        self._leave(address, lane)
+        return False
 
     def end_read(self, address: str) -> None:
+        """A read of ``address`` that ``start_read`` let in ended: the next one waiting goes."""
         with self.lock:
-            left = self.reading.get(address, 1) - 1
-            if left > 0:
-                self.reading[address] = left
-            else:
-                self.reading.pop(address, None)
+            lane = self.lanes.get(address)
+        if lane is not None:
+            lane[1].release()
+            self._leave(address, lane)
+
+    def _leave(self, address: str, lane: list[Any]) -> None:
+        with self.lock:
+            lane[0] -= 1
+            if not lane[0] and self.lanes.get(address) is lane:
+                del self.lanes[address]
 
     def salt(self, game: int) -> str:
         """The game's salt (``SeatBook.salt``), kept once read (dropped when the watcher opened the file anew: it may
@@ -303,16 +316,21 @@ def client_address() -> str:
     return str(request.remote_addr or "?")
 
 
+def credential(game_id: Any) -> tuple[str, bool]:
+    """The token the request carries for ``game_id`` ('' for none) and whether it came in the seat's cookie
+    (``Authorization: Bearer <token>`` first: a seat's, the host's or a table's host token)."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[7:].strip(), False
+    cookie = request.cookies.get(COOKIE_PREFIX + str(game_id))
+    return (cookie, True) if cookie is not None else ("", False)
+
+
 def seat_for(game_id: int, *, write: bool) -> Seat:
     """The seat the request speaks for: ``Authorization: Bearer <token>`` or the seat's cookie (then a write
     must carry the seat's CSRF token in ``X-CSRF-Token``). The seat is the store's: any board process on the
     database knows it."""
-    header = request.headers.get("Authorization", "")
-    token, by_cookie = None, False
-    if header.startswith("Bearer "):
-        token = header[7:].strip()
-    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
-        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
+    token, by_cookie = credential(game_id)
     if not token:
         raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
     kept = seat_book().seat(token) if len(token) <= MAX_TOKEN and token.isascii() else None  # none is other text
@@ -330,12 +348,7 @@ def seat_key(game_id: int, *, write: bool) -> Any:
     from referee.store_format import SeatKey
     from referee.store_seats import digest
 
-    header = request.headers.get("Authorization", "")
-    token, by_cookie = None, False
-    if header.startswith("Bearer "):
-        token = header[7:].strip()
-    elif (COOKIE_PREFIX + str(game_id)) in request.cookies:
-        token, by_cookie = request.cookies[COOKIE_PREFIX + str(game_id)], True
+    token, by_cookie = credential(game_id)
     if not token:
         raise Problem(401, "no-token", _("Take a seat first: this request carries no seat's token."))
     if len(token) > MAX_TOKEN or not token.isascii():  # no seat's token is other text
@@ -394,25 +407,24 @@ def limit_reads(app: Any) -> None:
 def read_limit() -> Response | None:
     """Before a database-backed read (``LIMITED_READS``), before the gate reads anything: refuse it (429, sent after
     ``REFUSAL_DELAY`` when served) when its address has made ``ADDRESS_READS`` in the window, or its seat's or host's
-    token ``TOKEN_READS``. One address running ``wrk -c90`` made the other tables' reads 44 times slower."""
+    token ``TOKEN_READS``; else it waits for its address's lane (``Tables.start_read``). One address running
+    ``wrk -c90`` made the other tables' reads 44 times slower. A refusal reads nothing and renders nothing: a few
+    counters in memory, then a problem+json of one sentence."""
     if request.endpoint not in LIMITED_READS:
         return None
     t = tables()
-    header = request.headers.get("Authorization", "")
-    token = header[7:].strip() if header.startswith("Bearer ") else request.cookies.get(
-        COOKIE_PREFIX + str((request.view_args or {}).get("game_id")), "")
+    token = credential((request.view_args or {}).get("game_id"))[0]
     address = client_address()
-    started = t.start_read(address)
-    if not started or t.limited("read:" + address, ADDRESS_READS, WINDOW_SECONDS):
+    if t.limited("read:" + address, ADDRESS_READS, WINDOW_SECONDS):
         refusal = Problem(429, "rate-limit", _("Too many reads from this device: wait a few seconds."))
     elif token and t.limited("read-token:" + hashlib.sha256(token.encode(errors="replace")).hexdigest()[:32],
                              TOKEN_READS, WINDOW_SECONDS):
         refusal = Problem(429, "rate-limit", _("Too many reads for this seat: wait a few seconds."))
+    elif not t.start_read(address):
+        refusal = Problem(429, "rate-limit", _("Too many reads from this device: wait a few seconds."))
     else:
         request.environ[READING] = address  # under way until the request ends (``end_read``)
         return None
-    if started:
-        t.end_read(address)
     _hold(random.uniform(*REFUSAL_DELAY))
     return problem_answer(refusal)
 
