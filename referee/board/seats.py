@@ -20,14 +20,13 @@ import os
 import random
 import secrets
 import threading
-import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
 
 from dictionaries.i18n import _, message_of, msg, say
+from referee.board.counters import Counters
 from referee.board.offloop import OffTheLoop
 from referee.board.source import sentence
 
@@ -62,7 +61,7 @@ WRONG_CODES, WRONG_CODE_SECONDS = 5, 60.0
 #: tables started, the ones a client spreading its requests over replicas would multiply. The others (reads,
 #: writes, actions) are each replica's, shared in front of them by nginx's zones (deploy/hosted-nginx.conf).
 SHARED = ("wrong-code:", "tables:")
-#: Counters kept before the ones that ran out are forgotten.
+#: Counters (and salts) a process keeps; past it the least recently counted are forgotten (``Counters``).
 MAX_KEYS = 10_000
 COOKIE_PREFIX = "uw_seat_"
 #: The longest token looked up (a seat's is 43 characters): a longer one is refused unread.
@@ -152,7 +151,7 @@ class Tables:
     comes from it) and the rate limits, counted per process. The seats are the store's (``seat_book``)."""
 
     host: str
-    hits: dict[str, deque[float]] = field(default_factory=dict)
+    hits: Counters = field(default_factory=lambda: Counters(MAX_KEYS))
     lock: threading.Lock = field(default_factory=threading.Lock)
     salts: dict[int, str] = field(default_factory=dict)
     reopened: int = 0  # the watcher's count of files opened anew when the salts were read
@@ -179,18 +178,7 @@ class Tables:
             return 0
 
     def _counted(self, key: str, most: int, seconds: float) -> bool:
-        now = time.monotonic()
-        with self.lock:
-            if len(self.hits) > MAX_KEYS:  # forget the counters that have run out (many addresses over time)
-                for old in [k for k, v in self.hits.items() if not v or v[-1] <= now - WRONG_CODE_SECONDS]:
-                    del self.hits[old]
-            hits = self.hits.setdefault(key, deque())
-            while hits and hits[0] <= now - seconds:
-                hits.popleft()
-            if len(hits) >= most:
-                return True
-            hits.append(now)
-            return False
+        return self.hits.count(key, most, seconds)
 
     def start_read(self, address: str) -> bool:
         """Wait for ``address``'s lane; True once in, False (nothing held) when ``READS_WAITING`` of its reads wait or
@@ -252,11 +240,8 @@ class Tables:
     def over(self, key: str, most: int, seconds: float) -> bool:
         """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing): this process's count,
         then, for a ``SHARED`` key, the database's (every replica's)."""
-        now = time.monotonic()
-        with self.lock:
-            hits = self.hits.get(key, deque())
-            if sum(1 for t in hits if t > now - seconds) >= most:
-                return True
+        if self.hits.over(key, most, seconds):
+            return True
         return key.startswith(SHARED) and self.shared_hits(key, seconds) >= most
 
 
