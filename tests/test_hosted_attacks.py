@@ -548,3 +548,38 @@ def test_a_stream_that_cannot_be_written_to_is_dropped(tmp_path: Path, monkeypat
         silent.close()
         assert board.proc.poll() is None
     assert dropped
+
+
+@pytest.mark.slow
+def test_parallel_wrong_codes_get_no_more_tries_than_the_lockout_allows(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lockout was checked, then the code read and compared (a wait on the database), then the wrong code
+    counted: 60 wrong codes sent at once from one address were 42 compared against a limit of 5. A try is now taken
+    before the comparison, in one step: at most ``WRONG_CODES`` are compared, the rest are 429."""
+    import json
+    import urllib.error
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from board_support import Board
+
+    from referee.board.seats import WRONG_CODES
+
+    monkeypatch.setenv("UW_BOARD_HOST_SECRET", HOST)
+    with Board(tmp_path / "g.sqlite3", "--hosted") as board:
+        started = urllib.request.Request(f"{board.url}/api/tables", method="POST", data=b'{"players": ["Ann", "Bob"]}',
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(started, timeout=30) as answer:
+            game = json.loads(answer.read())["game"]
+
+        def guess(i: int) -> int:
+            try:
+                with urllib.request.urlopen(f"{board.url}/games/{game + i}?code=ZZZZZ{'ABCDEFGHJK'[i % 10]}",
+                                            timeout=30) as answer:
+                    return int(answer.status)
+            except urllib.error.HTTPError as error:
+                return int(error.code)
+
+        with ThreadPoolExecutor(60) as pool:
+            statuses = list(pool.map(guess, range(60)))
+    assert statuses.count(404) <= WRONG_CODES and statuses.count(429) >= 60 - WRONG_CODES, statuses

@@ -35,6 +35,13 @@ class Counters:
             hits.append(now)
             return False
 
+    def take_back(self, key: str) -> None:
+        """Uncount ``key``'s latest hit (a try that turned out not to count)."""
+        with self.lock:
+            hits = self.keys.get(key)
+            if hits:
+                hits.pop()
+
     def over(self, key: str, most: int, seconds: float) -> bool:
         """True when ``key`` already has ``most`` hits within ``seconds`` (counts nothing)."""
         now = time.monotonic()

@@ -133,9 +133,10 @@ def admit(game: int) -> None:
     if not granted and t.over("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS):
         raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
     if not granted and code:
+        if not t.guess(address):  # (taken before the comparison, in one step: parallel guesses wait their turn)
+            raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
         granted = hmac.compare_digest(code.encode(), right.encode())
-        if not granted:
-            t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
+        t.settle(address, granted)
     if not granted:
         raise hidden(game)
     rt = runtime(current_app)

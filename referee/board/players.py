@@ -124,8 +124,12 @@ def take_seat(game_id: int) -> Any:
     data = _body()
     code = str(data.get("code", "")).strip().upper()
     _gid, game = _game_or_404(game_id)  # no such game: 404 (it has no code: no salt to make one from)
-    if not hmac.compare_digest(code.encode(), t.code(game_id).encode()):
-        t.limited("wrong-code:" + address, 10**9, WRONG_CODE_SECONDS)  # count it
+    right = t.code(game_id)
+    if not t.guess(address):  # (taken before the comparison, in one step: parallel guesses wait their turn)
+        raise Problem(429, "too-many-codes", _("Too many wrong join codes from this device: wait a minute."))
+    known = hmac.compare_digest(code.encode(), right.encode())
+    t.settle(address, known)
+    if not known:
         raise Problem(403, "wrong-code", _("That is not the join code shown on the board."))
     if game.state.is_over():
         raise Problem(409, "game-over", sentence(say(game.state.waiting_for())))

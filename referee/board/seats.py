@@ -180,6 +180,19 @@ class Tables:
     def _counted(self, key: str, most: int, seconds: float) -> bool:
         return self.hits.count(key, most, seconds)
 
+    def guess(self, address: str) -> bool:
+        """Take one of ``address``'s wrong-code tries before a code is compared (False: none left). Taken in one
+        step, with no wait between the check and the count, so parallel guesses cannot all pass one check;
+        ``settle`` gives it back when the code was right."""
+        return not self.hits.count("wrong-code:" + address, WRONG_CODES, WRONG_CODE_SECONDS)
+
+    def settle(self, address: str, right: bool) -> None:
+        """After ``guess``: a right code costs nothing; a wrong one is also counted in the database (replicas)."""
+        if right:
+            self.hits.take_back("wrong-code:" + address)
+        else:
+            self.shared_hits("wrong-code:" + address, WRONG_CODE_SECONDS, count=True)
+
     def start_read(self, address: str) -> bool:
         """Wait for ``address``'s lane; True once in, False (nothing held) when ``READS_WAITING`` of its reads wait or
         it did not come in ``READ_WAIT_SECONDS``. Made here, on the request's greenlet: it waits on gevent's loop."""
