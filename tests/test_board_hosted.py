@@ -4,7 +4,6 @@ and a missing code; no list of games), the per-table host token, the purge of fi
 and the export of a finished game, byte for byte the CLI's."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,22 +14,12 @@ from click.testing import CliRunner
 from postgres_support import Backend
 
 from referee.board.app import create_app
-from referee.board.runtime import runtime
 from referee.board.seats import join_code
 from referee.cli import cli
 from referee.retention import expired, older_than
 from referee.store_format import GameSummary
 
 HOST = "host-secret-of-the-hosted-tests-0123456789abcdef"
-
-
-@pytest.fixture
-def apps() -> Iterator[list[Any]]:
-    """The hosted boards a test makes (their listeners stopped after it)."""
-    made: list[Any] = []
-    yield made
-    for app in made:
-        runtime(app).watcher.stop()
 
 
 def hosted_client(backend: Backend, apps: list[Any], **config: Any) -> Any:

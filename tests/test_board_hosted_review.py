@@ -10,14 +10,12 @@ from typing import Any
 
 import pytest
 from postgres_support import Backend
-from test_board_hosted import age, apps, bearer, finish, hosted_client, physical_game, problem, start
+from test_board_hosted import age, bearer, finish, hosted_client, physical_game, problem, start
 
 from referee.board.app import create_app
 from referee.board.runtime import runtime
 from referee.retention import older_than
 from referee.store import StoreError
-
-__all__ = ["apps"]  # the fixture, used by name
 
 
 def _board_env(monkeypatch: pytest.MonkeyPatch) -> None:

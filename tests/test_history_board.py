@@ -4,7 +4,6 @@ records at /games/N/records, behind the hosted board's gate, over both backends;
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ from cli_support import run
 from postgres_support import Backend
 
 from referee.board.app import create_app
-from referee.board.runtime import runtime
 
 HOST = "host-secret-of-the-history-tests-0123456789abcdef"
 
@@ -138,14 +136,6 @@ def test_a_games_page_larger_than_the_kept_figures_replays_each_game_once(db: Pa
 
 
 # -- hosted ---------------------------------------------------------------------------------------
-
-@pytest.fixture
-def apps() -> Iterator[list[Any]]:
-    made: list[Any] = []
-    yield made
-    for app in made:
-        runtime(app).watcher.stop()
-
 
 def hosted(backend: Backend, apps: list[Any]) -> Any:
     """A device of its own (its cookies) on the test's hosted board."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from postgres_support import Backend
-from test_board_hosted import HOST, apps, bearer, hosted_client, problem, start  # noqa: F401 - apps: the fixture
+from test_board_hosted import HOST, bearer, hosted_client, problem, start
 from test_write_cost import private_database  # noqa: F401 - the fixture
 
 from referee.board.app import create_app
@@ -46,7 +46,7 @@ def counted(base: str) -> int:
     raise AssertionError("the board's connections did not close")
 
 
-def test_the_phones_routes_refuse_a_seat_as_the_gate_does(backend: Backend, apps: list[Any]) -> None:  # noqa: F811
+def test_the_phones_routes_refuse_a_seat_as_the_gate_does(backend: Backend, apps: list[Any]) -> None:
     """The phone's read and action check the seat in their own transaction: a token of no seat, of another game, or
     at a game that does not exist is the gate's one 404; with the game's code, the seat's own 401; a cookie's write
     without its CSRF token a 403; and a refused action changes nothing."""
