@@ -7,8 +7,9 @@ import math
 import os
 
 
-def env_int(name: str, default: int, low: int = 1, high: int = 2**31 - 1) -> int:
-    """The whole number in environment variable ``name``, from ``low`` to ``high``; else ``default``."""
+def env_int(name: str, default: int, low: int = 0, high: int = 2**31 - 1) -> int:
+    """The whole number in environment variable ``name``, from ``low`` to ``high``; else ``default``. (0 often
+    means 'no limit': ``--max-per-address 0``, PostgreSQL's timeouts.)"""
     return int(_number(name, default, low, high, whole=True))
 
 

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 CHANNEL = "uw_referee"
 #: Connections each process keeps open to the database at most (``UW_PG_POOL_MAX`` changes it). A board
 #: replica serves its pages from its feeds in memory: its pool is for the actions and the feeds' catch-up reads.
-POOL_MAX = env_int("UW_PG_POOL_MAX", 8, high=1000)
+POOL_MAX = env_int("UW_PG_POOL_MAX", 8, low=1, high=1000)
 #: How long a statement may run before the server cancels it, in ms (``UW_PG_STATEMENT_TIMEOUT``): a stuck lock
 #: or a lost replica's transaction becomes a clear refusal instead of a request that never answers.
 STATEMENT_TIMEOUT_MS = env_int("UW_PG_STATEMENT_TIMEOUT", 10000)

@@ -12,7 +12,7 @@ import pytest
 from referee.settings import env_float, env_int
 
 
-@pytest.mark.parametrize(("text", "expected"), [("", 2000), ("750", 750), ("2s", 2000), ("0", 2000), ("-5", 2000),
+@pytest.mark.parametrize(("text", "expected"), [("", 2000), ("750", 750), ("2s", 2000), ("0", 0), ("-5", 2000),
                                                  ("9" * 30, 2000), (" 40 ", 40)])
 def test_a_whole_number_setting(monkeypatch: pytest.MonkeyPatch, text: str, expected: int) -> None:
     monkeypatch.setenv("UW_TEST_SETTING", text)
@@ -23,6 +23,15 @@ def test_a_whole_number_setting(monkeypatch: pytest.MonkeyPatch, text: str, expe
 def test_a_number_setting(monkeypatch: pytest.MonkeyPatch, text: str, expected: float) -> None:
     monkeypatch.setenv("UW_TEST_SETTING", text)
     assert env_float("UW_TEST_SETTING", 5.0) == expected
+
+
+def test_zero_stays_zero_where_it_means_no_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``board --max-per-address 0`` (no limit) reaches the server as ``UW_BOARD_PER_ADDRESS=0``."""
+    from referee.board.addresses import PER_ADDRESS
+    from referee.board.app import create_app
+
+    monkeypatch.setenv("UW_BOARD_PER_ADDRESS", "0")
+    assert PER_ADDRESS != 0 and create_app({"TESTING": True}).config["BOARD_PER_ADDRESS"] == 0
 
 
 def test_a_malformed_database_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from referee.store_pg import is_database_url
 MAX_VIEWERS = 2000
 #: Games followed at once (each a game kept in memory, a few kB); the least recently asked for is dropped.
 #: ``UW_BOARD_FEEDS`` changes it: a hosted board (many tables on PostgreSQL) follows every table it streams.
-MAX_FEEDS = env_int("UW_BOARD_FEEDS", 32)
+MAX_FEEDS = env_int("UW_BOARD_FEEDS", 32, low=1)
 
 
 @dataclass
