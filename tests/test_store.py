@@ -137,6 +137,28 @@ def test_an_unchanged_file_is_not_checked_again(tmp_path: Path, monkeypatch: pyt
     assert calls == [1]
 
 
+def test_a_write_between_the_whole_check_and_the_lock_is_not_damage(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-file check reads the game before the write lock is taken; another terminal's write can land in
+    between. The act must judge the game as it is under the lock (a stale snapshot row read as "its events were
+    changed" broke two terminals at one table)."""
+    db = tmp_path / "g.sqlite3"
+    gid = new_game(Store(db))
+    discard(Store(db), gid)
+    Path(f"{db}{STAMP_SUFFIX}").unlink()  # as after another process's write: the next writer checks the whole file
+    original = Store._check_whole
+    other = Store(db)
+
+    def then_another_terminal_writes(self: Store, conn: sqlite3.Connection) -> None:
+        original(self, conn)
+        if self is not other:
+            discard(other, gid)  # commits between this check and the act's BEGIN IMMEDIATE
+
+    monkeypatch.setattr(Store, "_check_whole", then_another_terminal_writes)
+    discard(Store(db), gid)
+    assert Store(db).verify() == (1, 5, [])  # created, roll-off and three discards, chain and snapshot whole
+
+
 def test_games_are_listed_from_their_summaries(backend: Backend) -> None:
     store = backend.store()
     assert store.games() == []
