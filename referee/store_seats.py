@@ -16,9 +16,9 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from referee.store_format import now
+from referee.store_format import NoGame, now, version_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -153,16 +153,24 @@ class SeatBook:
         found = _request(row)
         return SeatRequest(found.id, found.seat, found.action, found.seen, found.roll, version)
 
-    def requests(self, game_id: int, events: int) -> list[SeatRequest]:
-        """The requests waiting in the game, oldest first. Those asked on the game as it was before its last
-        change (``events`` no longer what they saw) can no longer be made as asked: they are dropped."""
+    def requests(self, game_id: int) -> list[SeatRequest]:
+        """The requests waiting in the game, oldest first, each with the game's version as it is now: the one the host
+        answers on. Every write drops the requests, so those left were asked on it; any asked on an older state
+        (a seat that saw fewer events) can no longer be made as asked and is dropped, judged by the game as it is in
+        this transaction: never by a state the caller read before, which a request asked since would not match."""
         if not is_game_id(game_id):
             return []
         with self.store._transaction() as conn:
-            conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seen <> ?", (game_id, events))
+            # The game's row first (PostgreSQL: locked, as a write locks it), as ``ask`` does.
+            try:
+                self.store._resolve(conn, game_id)
+            except NoGame:  # purged meanwhile
+                return []
+            version = self.store._version_now(conn, game_id)
+            conn.execute("DELETE FROM seat_requests WHERE game_id = ? AND seen <> ?", (game_id, version_count(version)))
             rows = conn.execute("SELECT id, seat, action, seen, roll FROM seat_requests WHERE game_id = ? "
                                 "ORDER BY at, id", (game_id,)).fetchall()
-        return [_request(row) for row in rows]
+        return [replace(_request(row), version=version) for row in rows]
 
     # -- the limits every board process shares ----------------------------------------------------
 

@@ -87,7 +87,7 @@ def test_a_request_waits_until_answered_once_or_the_game_moves(backend: Backend)
     book(backend).ask(gid, SeatRequest("r1", "Ann", "undo", seen))
     book(backend).ask(gid, SeatRequest("r2", "Bob", "amend", seen, 7))
     book(backend).ask(gid, SeatRequest("r0", "Bob", "redo", seen - 1))  # asked on an older game: dropped when listed
-    assert book(backend).requests(gid, seen) == [SeatRequest("r1", "Ann", "undo", seen),
+    assert book(backend).requests(gid) == [SeatRequest("r1", "Ann", "undo", seen),
                                                  SeatRequest("r2", "Bob", "amend", seen, 7)]
     assert backend.sql("SELECT id FROM seat_requests ORDER BY id") == [("r1",), ("r2",)]
     answers: list[SeatRequest | None] = []
@@ -98,10 +98,25 @@ def test_a_request_waits_until_answered_once_or_the_game_moves(backend: Backend)
         host.join(60)
     assert sorted(answers, key=lambda a: a is None) == [SeatRequest("r2", "Bob", "amend", seen, 7), None, None, None]
     book(backend).ask(gid, SeatRequest("r2", "Bob", "amend", seen, 7))  # an answer that failed puts it back
-    assert [a.id for a in book(backend).requests(gid, seen)] == ["r1", "r2"]
+    assert [a.id for a in book(backend).requests(gid)] == ["r1", "r2"]
     assert book(backend).answer(gid + 1, "r1") is None  # another game's requests are not this one's
     store.act(gid, lambda g: g.apply(Discarded("Ann")))
-    assert book(backend).requests(gid, seen + 1) == []  # the game moved: none can be made as asked
+    assert book(backend).requests(gid) == []  # the game moved: none can be made as asked
+
+
+def test_requests_are_judged_by_the_game_as_it_is_when_listed(backend: Backend) -> None:
+    """The host's page reads the game, then lists the requests. A write and a fresh request landing in between
+    must not lose the fresh one (it was dropped as "asked on another state" by the count the page had read), and
+    each request comes with the version it is answered on."""
+    store = backend.store()
+    gid = new_game(store)
+    page_saw = store.load(gid)[1]  # the host's page has read the game ...
+    _gid, moved, _ = store.act(gid, lambda g: g.apply(Discarded("Ann")))  # ... then Ann's phone discards ...
+    book(backend).ask(gid, SeatRequest("r1", "Ann", "undo", moved.count, version=moved.version))  # ... and asks
+    listed = book(backend).requests(gid)
+    assert [(a.id, a.seen, a.version) for a in listed] == [("r1", page_saw.count + 1, moved.version)]
+    assert backend.sql("SELECT id FROM seat_requests") == [("r1",)]
+    assert book(backend).requests(gid + 1) == []  # no such game: nothing, no error
 
 
 def test_the_last_phone_action_is_the_writes_own_and_any_other_write_ends_it(backend: Backend) -> None:

@@ -430,9 +430,9 @@ def host_view(game_id: int) -> Any:
     view["current"] = current_game()
     taken = book.taken(game_id)
     view["seats"] = [{"seat": p.name, "taken": p.name.casefold() in taken} for p in game.state.players]
-    view["requests"] = [{"id": a.id, "seat": a.seat, "action": asked_kind(a.action)[0], "seen": game.version,
+    view["requests"] = [{"id": a.id, "seat": a.seat, "action": asked_kind(a.action)[0], "seen": a.version,
                          "roll": a.roll, "word": asked_kind(a.action)[1]}
-                        for a in book.requests(game_id, game.count)]  # (a write drops them: all on this version)
+                        for a in book.requests(game_id)]  # each with the version it is answered on
     return jsonify(view)
 
 
