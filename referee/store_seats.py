@@ -7,8 +7,8 @@ only), so a copy of the database lets nobody act for a seat. Taking a seat is re
 on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
 store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
 notifies the boards (no board view shows the seats: the host's page reads them itself). The last phone action is
-written by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any other write
-ends it), and so is the end of the corrections asked on the game as it was: this module only reads them.
+written and read by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any
+other write ends it), and so is the end of the corrections asked on the game as it was.
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ class SeatRequest:
 
 
 class SeatBook:
-    """The seats, requests and last phone actions of the games in ``store`` (see the module)."""
+    """The seats and the requests of the games in ``store`` (see the module)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -194,14 +194,6 @@ class SeatBook:
         with self.store._transaction(write=False) as conn:
             row = conn.execute("SELECT hits FROM rate_limits WHERE key = ? AND slot = ?", (key, slot)).fetchone()
         return int(row[0]) if row else 0
-
-    # -- the last phone action --------------------------------------------------------------------
-
-    def last_action(self, game_id: int) -> tuple[int, str] | None:
-        """The event count the game's last phone action left and its seat, if a phone's action is on record."""
-        with self.store._transaction(write=False) as conn:
-            row = conn.execute("SELECT events, seat FROM phone_actions WHERE game_id = ?", (game_id,)).fetchone()
-        return None if row is None else (int(row[0]), str(row[1]))
 
 
 def is_game_id(game_id: int) -> bool:
