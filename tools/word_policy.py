@@ -326,8 +326,9 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
     an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
     of a past tense (HIDDER: HID) is no form. Two kinds of base stand in for a lemma: an agent noun the rule
-    made legal takes a plural (INKERS: INKER, of INK); a noun WordNet knows only as a noun takes no -ed or -ing,
-    even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
+    made legal takes a plural (INKERS: INKER, of INK); a noun of attributes whose -ed and -ing SCOWL lists is a
+    verb (``_verbed_nouns``: GLITZED, SHEENED, LUSTRED). Another noun WordNet knows only as a noun takes no -ed or
+    -ing, even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
     bar the English one (FOSSAS beside FOSSAE, AREOLAS), as a native irregular does (WIFES, TOOTHS).
 
     An adjective that is also an adverb takes no -ly (FASTLY, LONGLY), a superlative no plural (LATESTS), an
@@ -335,7 +336,7 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     an abstract ending after a stem with a vowel, not CHRISM; or only WordNet senses of attributes, states and
     substances), a gerund that names no thing no plural nobody writes (COOKINGS, SPEEDINGS, ITCHINGS; not
     KNITTINGS, a thing), nor does a mass noun people write often whose plural nobody writes (``_mass_plural``),
-    nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
+    nor an adverb of time (THENS, MEANWHILES: ``_time_adverb``), nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
     (``_doubted_plural``: HYSTERIAS, CALLIGRAPHIES, ENOUGHS), and a word with at least as many noun or verb
     senses in WordNet as adjective ones no -er, -est or -ly
     (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
@@ -346,10 +347,12 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     classical = _classical_plurals(wordnet)
     agents: set[str] = set()  # agent nouns WordNet lacks (INKER, SEXER): nouns that take a plural
     others: set[str] = set()
+    verbed = _verbed_nouns(levels, wordnet)
 
     def lemma_parts(base: str) -> set[str]:
         if base in wordnet.common:
-            return {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses}
+            known = {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses}
+            return known | {"verb"} if base in verbed else known
         if base not in agents and base not in others and legal(base):
             # SEXER, a legal agent noun of a verb WordNet lacks, is a noun
             (agents if morphology.form_of(base, legal, lemma_parts, irregular, _AGENT) else others).add(base)
@@ -378,6 +381,7 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
                 or (base.endswith("ing") and frequencies.zipf(key) == 0 and base not in agents
                     and all(wordnet.lexfiles.get(("noun", o)) in _ABSTRACT_KINDS for o in wordnet.senses[(base, "noun")]))
                 or _mass_plural(key, base, wordnet, frequencies)
+                or _time_adverb(base, wordnet)
                 or (base not in agents and _doubted_plural(levels[key][word], levels[base][word], key, base, wordnet,
                                                            frequencies))):
             return None  # HELIUMS, DEAFNESSES, COOKINGS: a substance, quality, state or act is a mass noun
@@ -407,6 +411,34 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
             break
         pending = later
     changes["follows_base"] = sorted(moved)
+
+
+def _verbed_nouns(levels: dict[str, list[int]], wordnet: WordNet) -> set[str]:
+    """Rule 9's nouns that are verbs too (issue 36): a word WordNet knows only as a noun, all of whose senses are
+    attributes (noun.attribute: GLITZ, SHEEN, LUSTRE, BRUNT, GUISE), and whose -ed and -ing SCOWL both lists. A noun
+    of quality or look is made a verb in English (glitz up, sheened, lustred, to bear the brunt), and both forms
+    listed are SCOWL's word that it is one; its forms then follow it (GLITZED, GLITZES, SHEENED, LUSTRED). A form
+    WordNet reads as another verb's is no evidence (SOOTHED is SOOTHE's, so SOOTH stays a noun: no SOOTHS).
+    Tried on other kinds and dropped: states (DISEASING, RENOWNER), substances and phenomena (SHITING, SOUTHERING),
+    and nouns of any kind, where both forms are as often listed for a noun that is no verb (SWORDED, BARNED)."""
+    word = SENSES.index("word")
+    paradigm: dict[str, set[str]] = defaultdict(set)
+    for key, slot in levels.items():
+        if slot[word] and key.endswith(("ed", "ing")) and not wordnet.bases(key, ("verb",)):
+            for derivation in morphology.derivations(key):
+                if derivation.rule in ("past", "present_participle"):
+                    paradigm[derivation.base].add(derivation.rule)
+    return {base for base, rules in paradigm.items()
+            if len(rules) == 2 and base in wordnet.common and (base, "noun") in wordnet.senses
+            and not any((base, part) in wordnet.senses for part in ("verb", "adjective", "adverb"))
+            and all(wordnet.lexfiles.get(("noun", o)) in _VERBED_KINDS for o in wordnet.senses[(base, "noun")])}
+
+
+def _time_adverb(base: str, wordnet: WordNet) -> bool:
+    """Rule 9's guard (issue 36): ``base`` is an adverb whose noun senses are all times, "that time" (THEN,
+    MEANWHILE, MEANTIME: by then, in the meanwhile): a noun only after a preposition, without a plural (THENS)."""
+    return (base, "adverb") in wordnet.senses and all(
+        wordnet.lexfiles.get(("noun", o)) == _TIME_KIND for o in wordnet.senses.get((base, "noun"), ()))
 
 
 def _abstract(noun: str) -> bool:
@@ -469,6 +501,11 @@ def _classical(lemma: str, plural: str) -> bool:
 #: WordNet's lexicographer files of attributes, states and substances (noun.attribute, noun.state,
 #: noun.substance): nouns all of whose senses are of these kinds are mass nouns, without a plural.
 _MASS_KINDS = frozenset({7, 26, 27})
+#: WordNet's lexicographer file of attributes (noun.attribute): a noun all of whose senses are of it, whose -ed and
+#: -ing SCOWL lists, is a verb too (``_verbed_nouns``: GLITZ, SHEEN, LUSTRE).
+_VERBED_KINDS = frozenset({7})
+#: WordNet's lexicographer file of times (noun.time): an adverb whose noun senses are all of it takes no plural (THENS).
+_TIME_KIND = 28
 _AGENT = frozenset({"agent"})
 _GRADES = frozenset({"comparative", "superlative"})
 #: WordNet's lexicographer files of acts, events and processes (noun.act, noun.event, noun.process): a one-sense
