@@ -18,6 +18,7 @@ from dictionaries import (
     SENSES,
     morphology,
 )
+from tools.forms_judged import FormsJudged
 from tools.frequencies import Frequencies
 from tools.scowl import BRITISH_VARIANTS, RARE_SPELLINGS, classify, read_overlay, scowl_files
 from tools.wordnet import WordNet
@@ -50,14 +51,20 @@ DEMOTED_CODE = DEFAULT_CODE + 1  # the next size: still a word, just not at the 
 #: What a contraction's apostrophe stands for (I've, G'day), as against a name's (Qur'an, L'Aquila).
 _CONTRACTED_RE = re.compile(r"'(?:ve|m|d|ll|re|s|t|day)$|n't$")
 _ROMAN_RE = re.compile(r"m*(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+#: What rule 9 (``_follow_bases``) says of a spelling it reads: (base, rule, "moved" | "judged" | "refused").
+Reading = tuple[str, str, str]
 
 
 def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = None,
-            wordnet: WordNet | None = None) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict[str, Any]]:
+            wordnet: WordNet | None = None, judged: FormsJudged | None = None,
+            readings: dict[str, Reading] | None = None,
+            ) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict[str, Any]]:
     """Merge the lists, apply the policy, then the overlay.
 
     Returns key -> level code per sense (0 = absent), the first form per (key, sense), and facts for
-    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone.
+    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone. ``judged`` is the
+    project's judgments of forms (``tools/forms_judged.tsv``) rule 9 obeys; ``readings``, when given, is
+    filled as ``_follow_bases`` says.
     """
     levels: dict[str, list[int]] = defaultdict(lambda: [0] * len(SENSES))
     forms: dict[tuple[str, str], tuple[int, str]] = {}
@@ -97,7 +104,7 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
             # MONTE); the overlay itself is applied after the policy, below.
             if key in levels and any(sense == "word" and level <= DEFAULT_LEVEL for sense, level, _why in senses):
                 levels[key][word_index] = min(levels[key][word_index] or DEFAULT_CODE, DEFAULT_CODE)
-        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet, judged, readings)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
         for sense in (*SENSES, PHRASE_PIECE):
@@ -166,7 +173,8 @@ def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: s
 
 
 def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], rare: set[str],
-                 frequencies: Frequencies, wordnet: WordNet) -> dict[str, list[str]]:
+                 frequencies: Frequencies, wordnet: WordNet, judged: FormsJudged | None = None,
+                 readings: dict[str, Reading] | None = None) -> dict[str, list[str]]:
     """Move words across the default level by how often people write them; return the keys per rule.
 
     Promotion (2) runs first, so a promoted plural can vouch for its clipping (ADMINS for ADMIN).
@@ -210,6 +218,8 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     that WordNet writes in lower case (LEGER, BEN, BERLIN, FITCH), loses the name: its reason is the rare
     word ("uncommon"). abbreviation_name: an abbreviation SCOWL writes in lower case that ties with a name
     of the same spelling (const and Const) loses the name: its reason is the abbreviation.
+    judged_forms (issue 36): a form the project's judgments accept that rule 9's guards refused (``_follow_bases``);
+    rule 4 leaves an accepted spelling in, for rule 9 to read.
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
@@ -218,7 +228,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
                                      "capitalised_word": [], "contraction": [], "name_twin": [], "abbreviation_name": [],
                                      "surname": [], "named": [], "numeral": [],
                                      "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": [],
-                                     "follows_base": []}
+                                     "follows_base": [], "judged_forms": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -281,7 +291,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
         slot = levels[key]
         code = slot[word]
         if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
-                and not wordnet.bases(key)):
+                and not wordnet.bases(key) and not (judged and judged.verdicts.get(key) == "accept")):
             changes["left_out" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
             continue
         if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
@@ -310,14 +320,15 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
             changes["demoted"].append(key)
         else:
             changes["kept"].append(key)
-    _follow_bases(levels, legal, wordnet, is_irregular, frequencies, changes)
+    _follow_bases(levels, legal, wordnet, is_irregular, frequencies, changes, judged, readings)
     _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
 
 
 def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wordnet: WordNet,
                   is_irregular: Callable[[str, str], bool], frequencies: Frequencies,
-                  changes: dict[str, list[str]]) -> None:
+                  changes: dict[str, list[str]], judged: FormsJudged | None = None,
+                  readings: dict[str, Reading] | None = None) -> None:
     """Rule 9 (issue 36), forms follow their base above the default level: a word SCOWL lists at size 70 or 80
     that the rule table reads as a regular form of a legal base (``morphology.REGULAR_FORMS``: BIRRS, BIRRED,
     YARNING, REDOS, LAVAGES, MODALLY, HELMING) becomes a word at the default level, whatever its frequency.
@@ -341,7 +352,15 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     senses in WordNet as adjective ones no -er, -est or -ly
     (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
     nonce or misspelt (MUGGERED, GYBER, HEXS, CANOING). A form made legal vouches for its own forms in turn
-    (REDOS: REDO)."""
+    (REDOS: REDO).
+
+    The project's judgments (``judged``, ``tools/forms_judged.tsv``) have the last word where the sources cannot
+    tell: a spelling judged ``refuse`` is never moved; one judged ``accept`` that the rule table itself reads as a
+    regular form of a legal base (``morphology.form_of`` with its own guards: no BLOWED, LOYALER, STOPED) and that
+    SCOWL lists at 70, 80 or 95 is moved whatever rule 9's guards say (``changes["judged_forms"]``).
+    ``readings``, when given, gets key -> (base, rule, what) for every spelling moved (``"moved"``, ``"judged"``)
+    and every one still above the default level, or left out by rule 4, that the rule table reads so
+    (``"refused"``): what an ``accept`` would move (``tools/form_candidates.py`` lists them to judge)."""
     word = SENSES.index("word")
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     classical = _classical_plurals(wordnet)
@@ -364,8 +383,8 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     def listed(key: str) -> bool:
         return key in levels and levels[key][word] > 0
 
-    def form(key: str, rules: frozenset[str] = morphology.REGULAR_FORMS) -> str | None:
-        """The rule that reads ``key`` as a form of a legal base, or None."""
+    def form(key: str, rules: frozenset[str] = morphology.REGULAR_FORMS) -> morphology.Derivation | None:
+        """The derivation that reads ``key`` as a form of a legal base, or None."""
         found = morphology.form_of(key, legal, lemma_parts, irregular, rules)
         if found is None:
             return None
@@ -392,25 +411,44 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
                 len(wordnet.senses.get((base, "adjective"), ())) <= max(
                     len(wordnet.senses.get((base, "noun"), ())), len(wordnet.senses.get((base, "verb"), ())))):
             return None  # MURKER, CRANKLY, HAZELLY: as much a noun or verb as an adjective that grades
-        return None if found.rule == "adverb" and "adverb" in known else found.rule
+        return None if found.rule == "adverb" and "adverb" in known else found
 
+    def table_reading(key: str) -> morphology.Derivation | None:
+        """The rule table's own reading of ``key`` as a regular form of a legal base, without rule 9's guards."""
+        return morphology.form_of(key, legal, lemma_parts, irregular, morphology.REGULAR_FORMS)
+
+    judgments = judged.verdicts if judged is not None else {}
+    above = {_CODE[size] for size in (*PROMOTABLE_LEVELS, DOUBTFUL_LEVEL)}
     moved: list[str] = []
-    pending = sorted(key for key, slot in levels.items() if slot[word] in promotable)
+    judged_moved: list[str] = []
+    pending = sorted(key for key, slot in levels.items() if judgments.get(key) != "refuse" and (
+        slot[word] in promotable or (slot[word] in above and judgments.get(key) == "accept")))
     while pending:
         later = []
         for key in pending:
-            rule = form(key)
-            if rule is None:
+            found = form(key) if levels[key][word] in promotable else None
+            what = "moved"
+            if found is None and judgments.get(key) == "accept":
+                found, what = table_reading(key), "judged"
+            if found is None:
                 later.append(key)
                 continue
             levels[key][word] = DEFAULT_CODE
-            moved.append(key)
-            if rule == "agent":
+            (moved if what == "moved" else judged_moved).append(key)
+            if readings is not None:
+                readings[key] = (found.base, found.rule, what)
+            if found.rule == "agent":
                 agents.add(key)
         if len(later) == len(pending):
             break
         pending = later
     changes["follows_base"] = sorted(moved)
+    changes["judged_forms"] = sorted(judged_moved)
+    if readings is not None:
+        for key in sorted({key for key, slot in levels.items() if slot[word] in above} | set(changes["left_out"])):
+            found = table_reading(key)
+            if found is not None:
+                readings[key] = (found.base, found.rule, "refused")
 
 
 def _verbed_nouns(levels: dict[str, list[int]], wordnet: WordNet) -> set[str]:
