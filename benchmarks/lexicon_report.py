@@ -31,6 +31,7 @@ from dictionaries import DEFAULT_LEVEL, LEVELS, SENSES  # noqa: E402 - after the
 from dictionaries.definitions import open_definitions  # noqa: E402 - after the sys.path line above
 from dictionaries.dictionary import Dictionary  # noqa: E402 - after the sys.path line above
 from dictionaries.verdict import judge  # noqa: E402 - after the sys.path line above
+from tools.forms_judged import read_forms_judged  # noqa: E402 - after the sys.path line above
 from tools.scowl import DEFAULT_OVERLAY, DEFAULT_SCOWL  # noqa: E402 - after the sys.path line above
 from tools.word_policy import collect  # noqa: E402 - after the sys.path line above
 
@@ -416,8 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     from tools.frequencies import open_frequencies
     from tools.wordnet import DEFAULT_WORDNET, read_wordnet
 
-    _, _, built = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY, open_frequencies("wordfreq"), read_wordnet(DEFAULT_WORDNET))
-    moved = built["_changes"]["follows_base"]
+    # The same judgments of forms the shipped data was built with: the words rule 9 moves are those it ships.
+    _, _, built = collect(DEFAULT_SCOWL, DEFAULT_OVERLAY, open_frequencies("wordfreq"), read_wordnet(DEFAULT_WORDNET),
+                          read_forms_judged())
+    moved = built["_changes"]["follows_base"] + built["_changes"].get("judged_forms", [])  # rule 9's and the judged
     issue36 = lexicon_issue36.samples(dictionary, moved)
     if args.samples:
         lexicon_issue36.write(issue36)

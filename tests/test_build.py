@@ -114,7 +114,7 @@ def test_toy_rack_and_counts(toy_dictionary: Dictionary) -> None:
                                       "capitalised_word": 0, "contraction": 0, "name_twin": 0, "abbreviation_name": 0,
                                       "surname": 0, "named": 0, "numeral": 0,
                                       "foreign": 0, "foreign_name": 0, "phrase_piece": 0,
-                                      "calendar_abbreviation": 0, "follows_base": 0}  # test_lexicon_policy.py
+                                      "calendar_abbreviation": 0, "follows_base": 0, "judged_forms": 0}  # test_lexicon_policy.py
 
 
 def test_metadata_records_every_source(toy_dictionary: Dictionary) -> None:

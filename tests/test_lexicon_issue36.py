@@ -44,6 +44,41 @@ def test_the_classes_rule_9_reads_now(dictionary: Dictionary, word: str) -> None
     assert set(judge(dictionary, word).codes) <= {"too_long"}, word
 
 
+@pytest.mark.parametrize("word", ["glitzed", "glitzes", "glitzing", "sheened", "lustred", "lustered", "brunted"])
+def test_a_noun_of_attributes_whose_ed_and_ing_scowl_lists_is_a_verb(dictionary: Dictionary, word: str) -> None:
+    """GLITZ, SHEEN, LUSTRE, LUSTER, BRUNT: WordNet has them only as nouns of attributes, SCOWL lists their -ed and
+    -ing (``_verbed_nouns``), and a verb form leads with the project's own verb gloss. GLITZING and LUSTERED are
+    legal but for their length."""
+    assert set(judge(dictionary, word).codes) <= {"too_long"}, word
+    if word.endswith("ed"):
+        assert first(word)[0] == "verb", word
+
+
+@pytest.mark.parametrize("word", ["thens", "meanwhiles", "meantimes", "sooths"])
+def test_no_plural_of_an_adverb_of_time_nor_of_a_noun_whose_ed_is_another_verb_s(dictionary: Dictionary,
+                                                                                  word: str) -> None:
+    """THENS, MEANWHILES, MEANTIMES (``_time_adverb``: by then, in the meanwhile); SOOTHS (SOOTHED and SOOTHING are
+    SOOTHE's, no evidence that SOOTH is a verb)."""
+    assert not set(judge(dictionary, word).codes) <= {"too_long"}, word
+
+
+def test_the_verbed_nouns_are_only_nouns_of_attributes_with_both_forms_listed() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from tools.word_policy import _CODE, _verbed_nouns
+
+    wordnet = cast(Any, SimpleNamespace(
+        common={"glitz", "sword", "sheen", "soothe", "sooth"},
+        senses={("glitz", "noun"): [1], ("sword", "noun"): [2], ("sheen", "noun"): [3], ("sooth", "noun"): [4],
+                ("soothe", "verb"): [5]},
+        lexfiles={("noun", 1): 7, ("noun", 2): 6, ("noun", 3): 7, ("noun", 4): 7},
+        bases=lambda key, parts: [("verb", "soothe")] if key.startswith("sooth") and "verb" in parts else []))
+    code = [_CODE[80], 0, 0, 0, 0]
+    levels = {key: list(code) for key in ("glitzed", "glitzing", "sworded", "swording", "sheened", "soothed", "soothing")}
+    assert _verbed_nouns(levels, wordnet) == {"glitz"}  # SWORD names a thing; SHEENING is not listed; SOOTHE's forms
+
+
 def test_rule_9_s_spelling_helpers() -> None:
     from tools.word_policy import _abstract, _classical
 

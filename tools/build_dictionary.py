@@ -2,6 +2,7 @@
 
     python -m tools.build_dictionary [--scowl /usr/share/dict/scowl] [--wordnet /usr/share/wordnet]
                                    [--frequencies wordfreq] [--glosses tools/glosses.tsv] [--overlay tools/overlay.txt]
+                                   [--forms-judged tools/forms_judged.tsv]
                                    [--out dictionaries/data]
 
 Build-time inputs only (none is needed at run time): Debian's ``scowl`` and ``wordnet-base``
@@ -50,6 +51,7 @@ from dictionaries import (
 )
 from tools.build_inputs import BuildError
 from tools.definitions import build_definitions
+from tools.forms_judged import DEFAULT_FORMS_JUDGED, FormsJudged, read_forms_judged
 from tools.frequencies import FOREIGN_LANGUAGES, Frequencies, open_frequencies
 from tools.glosses import DEFAULT_GLOSSES, Glosses, read_glosses
 from tools.records import write_records
@@ -68,13 +70,15 @@ from tools.wordnet import DEFAULT_WORDNET, WordNet, read_wordnet
 
 
 def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequencies: Frequencies | None,
-          wordnet: WordNet | None, glosses: Glosses | None = None) -> dict[str, Any]:
+          wordnet: WordNet | None, glosses: Glosses | None = None,
+          judged: FormsJudged | None = None) -> dict[str, Any]:
     """Write every data file and ``metadata.json`` into ``out``; return the metadata.
 
     ``frequencies`` and ``wordnet`` None build SCOWL's levels alone and no definitions (the
-    baseline the lexicon report compares with); ``glosses`` (the project's own) define words WordNet lacks.
+    baseline the lexicon report compares with); ``glosses`` (the project's own) define words WordNet lacks;
+    ``judged`` (the project's own judgments of forms, ``tools/forms_judged.tsv``) has the last word in rule 9.
     """
-    levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet)
+    levels, forms, info = collect(scowl, overlay_path, frequencies, wordnet, judged)
     info.pop("_changes")
     out.mkdir(parents=True, exist_ok=True)
 
@@ -189,6 +193,7 @@ def build(scowl: Path, overlay_path: Path, out: Path, version: str, *, frequenci
                    "foreign_word_level": FOREIGN_WORD_LEVEL}
         if frequencies is not None else None,
         "overlay_sha256": hashlib.sha256(overlay_path.read_bytes()).hexdigest(),
+        "forms_judged_sha256": judged.sha256 if judged is not None else None,
         "files": {name: {"bytes": sizes[name], "sha256": digests[name]} for name in DATA_FILES},
         "checksum": checksum,
         "definitions": definitions,
@@ -221,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="'wordfreq' (the package) or a file of word<TAB>language<TAB>zipf lines")
     parser.add_argument("--glosses", type=Path, default=DEFAULT_GLOSSES,
                         help="the project's own glosses for words no source defines")
+    parser.add_argument("--forms-judged", type=Path, default=DEFAULT_FORMS_JUDGED,
+                        help="the project's own judgments of regular forms (rule 9)")
     parser.add_argument("--overlay", type=Path, default=DEFAULT_OVERLAY, help="hand-kept corrections")
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="where the built files go")
     parser.add_argument("--source-version", default=None, help="SCOWL version to record (default: from dpkg)")
@@ -231,9 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         wordnet = read_wordnet(args.wordnet)
         wordnet.version = package_version("wordnet-base", args.wordnet, DEFAULT_WORDNET)
         glosses = read_glosses(args.glosses)
+        judged = read_forms_judged(args.forms_judged)
         frequencies = open_frequencies(args.frequencies)
         metadata = build(args.scowl, args.overlay, args.out, args.source_version or scowl_version(args.scowl),
-                         frequencies=frequencies, wordnet=wordnet, glosses=glosses)
+                         frequencies=frequencies, wordnet=wordnet, glosses=glosses, judged=judged)
     except (BuildError, OSError, UnicodeDecodeError) as exc:
         print(f"build failed: {exc}", file=sys.stderr)
         return 1

@@ -18,6 +18,7 @@ from dictionaries import (
     SENSES,
     morphology,
 )
+from tools.forms_judged import FormsJudged
 from tools.frequencies import Frequencies
 from tools.scowl import BRITISH_VARIANTS, RARE_SPELLINGS, classify, read_overlay, scowl_files
 from tools.wordnet import WordNet
@@ -50,14 +51,20 @@ DEMOTED_CODE = DEFAULT_CODE + 1  # the next size: still a word, just not at the 
 #: What a contraction's apostrophe stands for (I've, G'day), as against a name's (Qur'an, L'Aquila).
 _CONTRACTED_RE = re.compile(r"'(?:ve|m|d|ll|re|s|t|day)$|n't$")
 _ROMAN_RE = re.compile(r"m*(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
+#: What rule 9 (``_follow_bases``) says of a spelling it reads: (base, rule, "moved" | "judged" | "refused").
+Reading = tuple[str, str, str]
 
 
 def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = None,
-            wordnet: WordNet | None = None) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict[str, Any]]:
+            wordnet: WordNet | None = None, judged: FormsJudged | None = None,
+            readings: dict[str, Reading] | None = None,
+            ) -> tuple[dict[str, list[int]], dict[tuple[str, str], tuple[int, str]], dict[str, Any]]:
     """Merge the lists, apply the policy, then the overlay.
 
     Returns key -> level code per sense (0 = absent), the first form per (key, sense), and facts for
-    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone.
+    the metadata. Without ``frequencies`` and ``wordnet`` the levels are SCOWL's alone. ``judged`` is the
+    project's judgments of forms (``tools/forms_judged.tsv``) rule 9 obeys; ``readings``, when given, is
+    filled as ``_follow_bases`` says.
     """
     levels: dict[str, list[int]] = defaultdict(lambda: [0] * len(SENSES))
     forms: dict[tuple[str, str], tuple[int, str]] = {}
@@ -97,7 +104,7 @@ def collect(scowl: Path, overlay_path: Path, frequencies: Frequencies | None = N
             # MONTE); the overlay itself is applied after the policy, below.
             if key in levels and any(sense == "word" and level <= DEFAULT_LEVEL for sense, level, _why in senses):
                 levels[key][word_index] = min(levels[key][word_index] or DEFAULT_CODE, DEFAULT_CODE)
-        changes = apply_policy(levels, forms, rare, frequencies, wordnet)
+        changes = apply_policy(levels, forms, rare, frequencies, wordnet, judged, readings)
     for key, senses in sorted(overlay.items()):
         # An overlay entry says what the spelling is: it replaces every sense SCOWL gave it.
         for sense in (*SENSES, PHRASE_PIECE):
@@ -166,7 +173,8 @@ def _written_in_lower_case(forms: dict[tuple[str, str], tuple[int, str]], key: s
 
 
 def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tuple[int, str]], rare: set[str],
-                 frequencies: Frequencies, wordnet: WordNet) -> dict[str, list[str]]:
+                 frequencies: Frequencies, wordnet: WordNet, judged: FormsJudged | None = None,
+                 readings: dict[str, Reading] | None = None) -> dict[str, list[str]]:
     """Move words across the default level by how often people write them; return the keys per rule.
 
     Promotion (2) runs first, so a promoted plural can vouch for its clipping (ADMINS for ADMIN).
@@ -210,6 +218,8 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
     that WordNet writes in lower case (LEGER, BEN, BERLIN, FITCH), loses the name: its reason is the rare
     word ("uncommon"). abbreviation_name: an abbreviation SCOWL writes in lower case that ties with a name
     of the same spelling (const and Const) loses the name: its reason is the abbreviation.
+    judged_forms (issue 36): a form the project's judgments accept that rule 9's guards refused (``_follow_bases``);
+    rule 4 leaves an accepted spelling in, for rule 9 to read.
     """
     word = SENSES.index("word")
     others = range(1, len(SENSES))
@@ -218,7 +228,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
                                      "capitalised_word": [], "contraction": [], "name_twin": [], "abbreviation_name": [],
                                      "surname": [], "named": [], "numeral": [],
                                      "foreign": [], "foreign_name": [], "phrase_piece": [], "calendar_abbreviation": [],
-                                     "follows_base": []}
+                                     "follows_base": [], "judged_forms": []}
 
     def known_as_word(key: str) -> bool:
         """WordNet knows the spelling in lower case: itself, a plural or verb form, or a used comparative."""
@@ -281,7 +291,7 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
         slot = levels[key]
         code = slot[word]
         if (code == doubtful and not any(slot[i] for i in others) and frequencies.zipf(key) >= RARE_ZIPF
-                and not wordnet.bases(key)):
+                and not wordnet.bases(key) and not (judged and judged.verdicts.get(key) == "accept")):
             changes["left_out" if _leave_out(levels, forms, wordnet, key) else "phrase_piece"].append(key)
             continue
         if (slot[SENSES.index("abbreviation")] and not 0 < code <= DEFAULT_CODE and len(key) >= 3
@@ -310,14 +320,15 @@ def apply_policy(levels: dict[str, list[int]], forms: dict[tuple[str, str], tupl
             changes["demoted"].append(key)
         else:
             changes["kept"].append(key)
-    _follow_bases(levels, legal, wordnet, is_irregular, frequencies, changes)
+    _follow_bases(levels, legal, wordnet, is_irregular, frequencies, changes, judged, readings)
     _apply_reason_rules(levels, forms, frequencies, wordnet, changes)
     return changes
 
 
 def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wordnet: WordNet,
                   is_irregular: Callable[[str, str], bool], frequencies: Frequencies,
-                  changes: dict[str, list[str]]) -> None:
+                  changes: dict[str, list[str]], judged: FormsJudged | None = None,
+                  readings: dict[str, Reading] | None = None) -> None:
     """Rule 9 (issue 36), forms follow their base above the default level: a word SCOWL lists at size 70 or 80
     that the rule table reads as a regular form of a legal base (``morphology.REGULAR_FORMS``: BIRRS, BIRRED,
     YARNING, REDOS, LAVAGES, MODALLY, HELMING) becomes a word at the default level, whatever its frequency.
@@ -326,8 +337,9 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     lower case in the part of speech the form needs (a noun or verb for -s, a verb for -ed, -ing and agent -er,
     an adjective for -er/-est and -ly), so that a plural of a name or an adjective (MARSES, LEASTS) or an -ing
     of a past tense (HIDDER: HID) is no form. Two kinds of base stand in for a lemma: an agent noun the rule
-    made legal takes a plural (INKERS: INKER, of INK); a noun WordNet knows only as a noun takes no -ed or -ing,
-    even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
+    made legal takes a plural (INKERS: INKER, of INK); a noun of attributes whose -ed and -ing SCOWL lists is a
+    verb (``_verbed_nouns``: GLITZED, SHEENED, LUSTRED). Another noun WordNet knows only as a noun takes no -ed or
+    -ing, even where people write both (tried and dropped: CELLING, AISLING came with SHOTTED and QUILLED). A classical plural does not
     bar the English one (FOSSAS beside FOSSAE, AREOLAS), as a native irregular does (WIFES, TOOTHS).
 
     An adjective that is also an adverb takes no -ly (FASTLY, LONGLY), a superlative no plural (LATESTS), an
@@ -335,21 +347,31 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     an abstract ending after a stem with a vowel, not CHRISM; or only WordNet senses of attributes, states and
     substances), a gerund that names no thing no plural nobody writes (COOKINGS, SPEEDINGS, ITCHINGS; not
     KNITTINGS, a thing), nor does a mass noun people write often whose plural nobody writes (``_mass_plural``),
-    nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
+    nor an adverb of time (THENS, MEANWHILES: ``_time_adverb``), nor a noun that names no thing whose plural SCOWL doubts, listing it at 80 and its singular at 40 or below
     (``_doubted_plural``: HYSTERIAS, CALLIGRAPHIES, ENOUGHS), and a word with at least as many noun or verb
     senses in WordNet as adjective ones no -er, -est or -ly
     (MURKER, HAZELLY). Size 95, SCOWL's bin of doubtful entries, is left as it is: judged, its forms are mostly
     nonce or misspelt (MUGGERED, GYBER, HEXS, CANOING). A form made legal vouches for its own forms in turn
-    (REDOS: REDO)."""
+    (REDOS: REDO).
+
+    The project's judgments (``judged``, ``tools/forms_judged.tsv``) have the last word where the sources cannot
+    tell: a spelling judged ``refuse`` is never moved; one judged ``accept`` that the rule table itself reads as a
+    regular form of a legal base (``morphology.form_of`` with its own guards: no BLOWED, LOYALER, STOPED) and that
+    SCOWL lists at 70, 80 or 95 is moved whatever rule 9's guards say (``changes["judged_forms"]``).
+    ``readings``, when given, gets key -> (base, rule, what) for every spelling moved (``"moved"``, ``"judged"``)
+    and every one still above the default level, or left out by rule 4, that the rule table reads so
+    (``"refused"``): what an ``accept`` would move (``tools/form_candidates.py`` lists them to judge)."""
     word = SENSES.index("word")
     promotable = {_CODE[size] for size in PROMOTABLE_LEVELS}
     classical = _classical_plurals(wordnet)
     agents: set[str] = set()  # agent nouns WordNet lacks (INKER, SEXER): nouns that take a plural
     others: set[str] = set()
+    verbed = _verbed_nouns(levels, wordnet)
 
     def lemma_parts(base: str) -> set[str]:
         if base in wordnet.common:
-            return {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses}
+            known = {part for part in ("noun", "verb", "adjective", "adverb") if (base, part) in wordnet.senses}
+            return known | {"verb"} if base in verbed else known
         if base not in agents and base not in others and legal(base):
             # SEXER, a legal agent noun of a verb WordNet lacks, is a noun
             (agents if morphology.form_of(base, legal, lemma_parts, irregular, _AGENT) else others).add(base)
@@ -361,8 +383,8 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
     def listed(key: str) -> bool:
         return key in levels and levels[key][word] > 0
 
-    def form(key: str, rules: frozenset[str] = morphology.REGULAR_FORMS) -> str | None:
-        """The rule that reads ``key`` as a form of a legal base, or None."""
+    def form(key: str, rules: frozenset[str] = morphology.REGULAR_FORMS) -> morphology.Derivation | None:
+        """The derivation that reads ``key`` as a form of a legal base, or None."""
         found = morphology.form_of(key, legal, lemma_parts, irregular, rules)
         if found is None:
             return None
@@ -378,6 +400,7 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
                 or (base.endswith("ing") and frequencies.zipf(key) == 0 and base not in agents
                     and all(wordnet.lexfiles.get(("noun", o)) in _ABSTRACT_KINDS for o in wordnet.senses[(base, "noun")]))
                 or _mass_plural(key, base, wordnet, frequencies)
+                or _time_adverb(base, wordnet)
                 or (base not in agents and _doubted_plural(levels[key][word], levels[base][word], key, base, wordnet,
                                                            frequencies))):
             return None  # HELIUMS, DEAFNESSES, COOKINGS: a substance, quality, state or act is a mass noun
@@ -388,25 +411,72 @@ def _follow_bases(levels: dict[str, list[int]], legal: Callable[[str], bool], wo
                 len(wordnet.senses.get((base, "adjective"), ())) <= max(
                     len(wordnet.senses.get((base, "noun"), ())), len(wordnet.senses.get((base, "verb"), ())))):
             return None  # MURKER, CRANKLY, HAZELLY: as much a noun or verb as an adjective that grades
-        return None if found.rule == "adverb" and "adverb" in known else found.rule
+        return None if found.rule == "adverb" and "adverb" in known else found
 
+    def table_reading(key: str) -> morphology.Derivation | None:
+        """The rule table's own reading of ``key`` as a regular form of a legal base, without rule 9's guards."""
+        return morphology.form_of(key, legal, lemma_parts, irregular, morphology.REGULAR_FORMS)
+
+    judgments = judged.verdicts if judged is not None else {}
+    above = {_CODE[size] for size in (*PROMOTABLE_LEVELS, DOUBTFUL_LEVEL)}
     moved: list[str] = []
-    pending = sorted(key for key, slot in levels.items() if slot[word] in promotable)
+    judged_moved: list[str] = []
+    pending = sorted(key for key, slot in levels.items() if judgments.get(key) != "refuse" and (
+        slot[word] in promotable or (slot[word] in above and judgments.get(key) == "accept")))
     while pending:
         later = []
         for key in pending:
-            rule = form(key)
-            if rule is None:
+            found = form(key) if levels[key][word] in promotable else None
+            what = "moved"
+            if found is None and judgments.get(key) == "accept":
+                found, what = table_reading(key), "judged"
+            if found is None:
                 later.append(key)
                 continue
             levels[key][word] = DEFAULT_CODE
-            moved.append(key)
-            if rule == "agent":
+            (moved if what == "moved" else judged_moved).append(key)
+            if readings is not None:
+                readings[key] = (found.base, found.rule, what)
+            if found.rule == "agent":
                 agents.add(key)
         if len(later) == len(pending):
             break
         pending = later
     changes["follows_base"] = sorted(moved)
+    changes["judged_forms"] = sorted(judged_moved)
+    if readings is not None:
+        for key in sorted({key for key, slot in levels.items() if slot[word] in above} | set(changes["left_out"])):
+            found = table_reading(key)
+            if found is not None:
+                readings[key] = (found.base, found.rule, "refused")
+
+
+def _verbed_nouns(levels: dict[str, list[int]], wordnet: WordNet) -> set[str]:
+    """Rule 9's nouns that are verbs too (issue 36): a word WordNet knows only as a noun, all of whose senses are
+    attributes (noun.attribute: GLITZ, SHEEN, LUSTRE, BRUNT, GUISE), and whose -ed and -ing SCOWL both lists. A noun
+    of quality or look is made a verb in English (glitz up, sheened, lustred, to bear the brunt), and both forms
+    listed are SCOWL's word that it is one; its forms then follow it (GLITZED, GLITZES, SHEENED, LUSTRED). A form
+    WordNet reads as another verb's is no evidence (SOOTHED is SOOTHE's, so SOOTH stays a noun: no SOOTHS).
+    Tried on other kinds and dropped: states (DISEASING, RENOWNER), substances and phenomena (SHITING, SOUTHERING),
+    and nouns of any kind, where both forms are as often listed for a noun that is no verb (SWORDED, BARNED)."""
+    word = SENSES.index("word")
+    paradigm: dict[str, set[str]] = defaultdict(set)
+    for key, slot in levels.items():
+        if slot[word] and key.endswith(("ed", "ing")) and not wordnet.bases(key, ("verb",)):
+            for derivation in morphology.derivations(key):
+                if derivation.rule in ("past", "present_participle"):
+                    paradigm[derivation.base].add(derivation.rule)
+    return {base for base, rules in paradigm.items()
+            if len(rules) == 2 and base in wordnet.common and (base, "noun") in wordnet.senses
+            and not any((base, part) in wordnet.senses for part in ("verb", "adjective", "adverb"))
+            and all(wordnet.lexfiles.get(("noun", o)) in _VERBED_KINDS for o in wordnet.senses[(base, "noun")])}
+
+
+def _time_adverb(base: str, wordnet: WordNet) -> bool:
+    """Rule 9's guard (issue 36): ``base`` is an adverb whose noun senses are all times, "that time" (THEN,
+    MEANWHILE, MEANTIME: by then, in the meanwhile): a noun only after a preposition, without a plural (THENS)."""
+    return (base, "adverb") in wordnet.senses and all(
+        wordnet.lexfiles.get(("noun", o)) == _TIME_KIND for o in wordnet.senses.get((base, "noun"), ()))
 
 
 def _abstract(noun: str) -> bool:
@@ -469,6 +539,11 @@ def _classical(lemma: str, plural: str) -> bool:
 #: WordNet's lexicographer files of attributes, states and substances (noun.attribute, noun.state,
 #: noun.substance): nouns all of whose senses are of these kinds are mass nouns, without a plural.
 _MASS_KINDS = frozenset({7, 26, 27})
+#: WordNet's lexicographer file of attributes (noun.attribute): a noun all of whose senses are of it, whose -ed and
+#: -ing SCOWL lists, is a verb too (``_verbed_nouns``: GLITZ, SHEEN, LUSTRE).
+_VERBED_KINDS = frozenset({7})
+#: WordNet's lexicographer file of times (noun.time): an adverb whose noun senses are all of it takes no plural (THENS).
+_TIME_KIND = 28
 _AGENT = frozenset({"agent"})
 _GRADES = frozenset({"comparative", "superlative"})
 #: WordNet's lexicographer files of acts, events and processes (noun.act, noun.event, noun.process): a one-sense
