@@ -455,7 +455,10 @@ class PgStore(Told, Store):
             with found.connection() as conn:
                 used = conn
                 self._ensure_schema(conn, create or write)
-                conn.read_only = None if write else True  # a read begins READ ONLY: no statement more
+                # A read begins READ ONLY and REPEATABLE READ (no statement more): its statements see one snapshot, as
+                # SQLite's do (``verify`` reads the events, then the saved state; ``status`` the view, then the version).
+                conn.read_only = None if write else True
+                conn.isolation_level = None if write else psycopg.IsolationLevel.REPEATABLE_READ
                 with conn.transaction():
                     wrapped = PgConnection(conn, write)
                     yield wrapped

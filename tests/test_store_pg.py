@@ -250,3 +250,36 @@ def test_a_forked_child_makes_its_own_pool(postgres_db: str) -> None:
     assert answer == b"0", "the child used its parent's pool" if answer == b"2" else answer
     with parent.connection() as conn:  # the parent's pool is untouched by the child
         assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_a_read_sees_one_snapshot_while_a_write_commits(postgres_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify`` reads a game's events, replays them, then reads its saved state; a write committing in between
+    must not read as damage (at READ COMMITTED each statement saw the newest commit: "its saved state does not match
+    its events" on a game nothing had damaged). ``status`` reads the view, then the version: the same view."""
+    from referee.store import Store
+
+    gid = new_game(postgres_db)
+    original_events, original_kept = Store._events, Store._kept
+    wrote: list[str] = []
+
+    def events_then_a_write(self: Any, conn: Any, game_id: int, check: bool = True) -> Any:
+        found = original_events(self, conn, game_id, check)
+        if not wrote:
+            wrote.append(discard_current(postgres_db, gid))  # another connection commits meanwhile
+        return found
+
+    monkeypatch.setattr(Store, "_events", events_then_a_write)
+    assert open_store(postgres_db).verify() == (1, 2, [])  # the two events it saw, and no damage
+    assert wrote == ["Ann"] and open_store(postgres_db).verify() == (1, 3, [])
+    monkeypatch.setattr(Store, "_events", original_events)
+
+    def kept_then_a_write(self: Any, conn: Any, game_id: int, what: str) -> Any:
+        found = original_kept(self, conn, game_id, what)
+        if len(wrote) == 1:
+            wrote.append(discard_current(postgres_db, gid))
+        return found
+
+    monkeypatch.setattr(Store, "_kept", kept_then_a_write)
+    _gid, view, problem = open_store(postgres_db).checked_view(gid)
+    assert wrote == ["Ann", "Bob"] and problem is None
+    assert view["version"].startswith("3-") and view["state"]["turn"] == "Bob"  # the view and version of one state
