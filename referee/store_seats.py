@@ -7,8 +7,9 @@ only), so a copy of the database lets nobody act for a seat. Taking a seat is re
 on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
 store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
 notifies the boards (no board view shows the seats: the host's page reads them itself). The last phone action is
-written and read by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any
-other write ends it), and so is the end of the corrections asked on the game as it was.
+written by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any other write
+ends it), read by the phone's read and a seat's own undo (``Store.seat_look``, ``rewrite``), and so is the end of the
+corrections asked on the game as it was.
 """
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ class SeatRequest:
     action: str
     seen: int
     roll: int | None = None   # amend: the right roll of the latest roll
-    #: The game's version the seat asked on (checked when asked) or, answered, the version it still is: the host's
-    #: correction is made on that version only.
+    #: The game's version the seat asked on (checked when asked) or, listed or answered, the version it still is: the
+    #: host's correction is made on the version ``answer`` reads.
     version: str | None = field(default=None, compare=False)
 
 
@@ -154,8 +155,9 @@ class SeatBook:
         return SeatRequest(found.id, found.seat, found.action, found.seen, found.roll, version)
 
     def requests(self, game_id: int) -> list[SeatRequest]:
-        """The requests waiting in the game, oldest first, each with the game's version as it is now: the one the host
-        answers on. Every write drops the requests, so those left were asked on it; any asked on an older state
+        """The requests waiting in the game, oldest first, each with the game's version as it is now, which the host's
+        page shows (``answer`` reads the version again when the host answers). Every write drops the requests, so
+        those left were asked on it; any asked on an older state
         (a seat that saw fewer events) can no longer be made as asked and is dropped, judged by the game as it is in
         this transaction: never by a state the caller read before, which a request asked since would not match."""
         if not is_game_id(game_id):

@@ -121,8 +121,9 @@ OPENAPI: dict[str, Any] = {
         "/api/games/{id}/requests": {
             "post": {"summary": "A seat asks the host for an undo, a redo, a correction of the latest roll "
                                 "({\"action\": \"amend\", \"roll\": N}) or to leave the game", "security": [{"seat": []}, {"seatCookie": []}],
-                     "responses": {"202": {"description": "Asked; the host's page lists it"}, "401": _problem_ref(),
-                                   "403": _problem_ref()}}},
+                     "responses": {"202": {"description": "Asked; the host's page lists it"},
+                                   "200": {"description": "The same request of this seat is already waiting: that one"},
+                                   "401": _problem_ref(), "403": _problem_ref(), "409": _problem_ref()}}},
         "/api/games/{id}/requests/{request}": {
             "post": {"summary": "The host confirms ({\"confirm\": true}) or refuses a request", "security": [{"host": []}],
                      "responses": {"200": {"description": "Confirmed and made"}, "204": {"description": "Refused"},
