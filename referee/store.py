@@ -286,9 +286,10 @@ class Store:
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.OperationalError as exc:
             raise StoreError(self.file.explain(exc)) from None
-        # A row ``act`` keeps is read in this transaction, never before it: ``_verify``'s whole check reads rows in a
-        # view of its own, which another process's commit may have passed while this one waited for the lock.
-        self._row_kept = None
+        # A row ``act`` keeps, and the chain ``_check_game`` keeps, are read in this transaction, never before it:
+        # ``_verify``'s whole check reads in a view of its own, which another process's commit may have passed while
+        # this one waited for the lock (as PostgreSQL's ``_transaction`` forgets them too).
+        self._row_kept = self._resumed = None
         try:
             yield conn
             self._check_unchanged()
