@@ -13,6 +13,7 @@ from service import gunicorn_conf
 cli_common.CLICK_UNMARKED  # marks Click's unmarked "required" for the catalogs (Babel reads it, no code does)
 _.whitespace_split  # shlex reads it (tools/docs.py: split_pipeline)
 _.json.sort_keys  # Flask's JSON provider reads it (referee/board/app.py, service/app.py)
+_.isolation_level  # psycopg reads it to begin a read (referee/store_pg.py: REPEATABLE READ)
 _.g.previous_language  # read back with g.get("previous_language") in referee/board/language.py
 service_app._NoSessions.open_session  # Flask calls the session interface
 service_app._NoSessions.save_session  # Flask calls the session interface
