@@ -14,11 +14,10 @@ still win (BLOWED, LOYALER, STOPED are no regular form, so ``accept`` moves noth
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools.build_inputs import KEY_RE, BuildError
+from tools.build_inputs import KEY_RE, BuildError, tsv_lines
 
 DEFAULT_FORMS_JUDGED = Path(__file__).resolve().parent / "forms_judged.tsv"
 ACCEPT, REFUSE = "accept", "refuse"
@@ -40,16 +39,9 @@ class FormsJudged:
 
 def read_forms_judged(path: Path = DEFAULT_FORMS_JUDGED) -> FormsJudged:
     """Parse and check the judgments; BuildError names the file and line of the first bad or repeated line."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BuildError(f"{path}: cannot read the judged forms ({exc.strerror})") from None
-    judged = FormsJudged(sha256=hashlib.sha256(raw).hexdigest())
-    for number, line in enumerate(raw.decode("utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        where = f"{path}:{number}"
-        fields = line.split("\t")
+    digest, lines = tsv_lines(path, "the judged forms")
+    judged = FormsJudged(sha256=digest)
+    for where, line, fields in lines:
         if len(fields) != 3 or fields[1] not in (ACCEPT, REFUSE):
             raise BuildError(f"{where}: want WORD<TAB>accept|refuse<TAB>note, got {line!r}")
         key = fields[0].lower()

@@ -13,12 +13,11 @@ as the project's own (``Definition.source``), and refuses a form or variant whos
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dictionaries import PARTS_OF_SPEECH
-from tools.build_inputs import KEY_RE, BuildError
+from tools.build_inputs import KEY_RE, BuildError, tsv_lines
 
 DEFAULT_GLOSSES = Path(__file__).resolve().parent / "glosses.tsv"
 #: How a line that is no gloss links its word: to a base word's definitions, or to none.
@@ -45,16 +44,9 @@ class Glosses:
 
 def read_glosses(path: Path = DEFAULT_GLOSSES) -> Glosses:
     """Parse and check the glosses file; BuildError names the file and line of the first bad line."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BuildError(f"{path}: cannot read the glosses ({exc.strerror})") from None
-    glosses = Glosses(sha256=hashlib.sha256(raw).hexdigest())
-    for number, line in enumerate(raw.decode("utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        where = f"{path}:{number}"
-        fields = line.split("\t")
+    digest, lines = tsv_lines(path, "the glosses")
+    glosses = Glosses(sha256=digest)
+    for where, line, fields in lines:
         if len(fields) != 3 or not all(f.strip() == f and f for f in fields):
             raise BuildError(f"{where}: want word<TAB>part of speech|form|variant|not<TAB>text, got {line!r}")
         word, kind, text = fields
