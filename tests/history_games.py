@@ -176,3 +176,19 @@ def count_figures(document: dict[str, Any]) -> dict[str, Any]:
                       "eliminated": int(out[i] and not left[i]), "left": int(left[i]), "score": score[i],
                       "pawns": pawns[i]})
     return {"turns": turns, "seats": seats, "series": series}
+
+
+def count_replays(monkeypatch: Any) -> list[int]:
+    """From now on, the games whose figures are counted from their events (``referee.history.reading.figures_of``,
+    the replay the kept figures spare), in order; the list grows as they are."""
+    import referee.history.reading as reading
+
+    replayed: list[int] = []
+    original = reading.figures_of
+
+    def counting(store: Store, game: int) -> Any:
+        replayed.append(game)
+        return original(store, game)
+
+    monkeypatch.setattr(reading, "figures_of", counting)
+    return replayed

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run
-from history_games import count_figures, play_random_game, random_games
+from history_games import count_figures, count_replays, play_random_game, random_games
 
 from dictionaries.deck import STANDARD
 from dictionaries.dictionary import Dictionary
@@ -359,16 +359,7 @@ def test_kept_figures_are_the_counted_ones_and_follow_every_write(tmp_path: Path
     assert len(kept.load()) == 5
     kept.close()
     assert json.loads(first)["games"] == counted
-    calls: list[int] = []
-    import referee.history.reading as reading
-
-    original = reading.figures_of
-
-    def counting(store: Store, gid: int) -> object:
-        calls.append(gid)
-        return original(store, gid)
-
-    monkeypatch.setattr(reading, "figures_of", counting)
+    calls = count_replays(monkeypatch)
     assert run(path, "stats", "--json").output == first and calls == []  # nothing replayed
     referee = Referee(Store(path), lambda: dictionary)
     gid = play_random_game(referee, dictionary, random.Random(9), most_turns=3)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from cli_support import run
+from history_games import count_replays
 from postgres_support import Backend
 
 from referee.board.app import create_app
@@ -113,20 +114,12 @@ def test_a_games_page_larger_than_the_kept_figures_replays_each_game_once(db: Pa
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The Games page walks every game in order: with more games than the figures kept per process, a least
     recently used cache would drop each game before the page came back to it, replaying every game each time."""
-    import referee.history.reading as reading
     from referee.board import records
 
     monkeypatch.setattr(records, "KEPT", 2)
     for _ in range(5):
         assert run(db, "new", "Ann", "Bob", "--first", "Ann").exit_code == 0
-    replayed: list[int] = []
-    figures_of = reading.figures_of
-
-    def counted(store: Any, game: int) -> Any:
-        replayed.append(game)
-        return figures_of(store, game)
-
-    monkeypatch.setattr(reading, "figures_of", counted)
+    replayed = count_replays(monkeypatch)
     client = client_for(db)
     assert client.get("/games").status_code == 200
     assert sorted(replayed) == [1, 2, 3, 4, 5]
