@@ -4,6 +4,7 @@ when the count comes back; a phone's own-undo right belongs to the version its a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_support import run
@@ -17,6 +18,16 @@ from referee.store import Store
 
 def log_of(db: Path) -> str:
     return run(db, "log", check=True).output
+
+
+def cy_plays_rum(db: Path, roll: int) -> tuple[Any, str, str, dict[str, Any]]:
+    """A game of Cy and Ann, both seated by phone, where Cy's phone has played RUM with ``roll``: the board's test
+    client, Cy's and Ann's tokens, and the phone's answer to the play."""
+    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
+    client = client_for(db)
+    cy = join(client, "Cy").get_json()["token"]
+    ann = join(client, "Ann").get_json()["token"]
+    return client, cy, ann, act(client, cy, action="play", word="rum", roll=roll, seen=version(client, cy)).get_json()
 
 
 def test_the_aba_undo_from_a_phone_is_refused_and_anns_discard_stands(db: Path) -> None:
@@ -46,11 +57,7 @@ def test_the_aba_undo_from_a_phone_is_refused_and_anns_discard_stands(db: Path) 
 def test_a_stale_version_after_an_amended_roll_is_refused(db: Path) -> None:
     """An amendment keeps the count: a phone's write decided before it is refused all the same, saying what
     happened; and its own undo is gone (any other write ends it)."""
-    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
-    client = client_for(db)
-    cy = join(client, "Cy").get_json()["token"]
-    ann = join(client, "Ann").get_json()["token"]
-    played = act(client, cy, action="play", word="rum", roll=3, seen=version(client, cy)).get_json()
+    client, cy, ann, played = cy_plays_rum(db, 3)
     seen = played["version"]
     run(db, "amend", "--roll", "15", check=True)  # the terminal corrects Cy's roll: same count, another version
     now = client.get("/api/games/1/play", headers=bearer(ann)).get_json()
@@ -63,11 +70,8 @@ def test_a_stale_version_after_an_amended_roll_is_refused(db: Path) -> None:
 
 
 def test_an_undo_meanwhile_is_said_by_the_refusal_in_english_and_spanish(db: Path) -> None:
-    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
-    client = client_for(db)
-    cy = join(client, "Cy").get_json()["token"]
-    ann = join(client, "Ann").get_json()["token"]
-    seen = act(client, cy, action="play", word="rum", roll=15, seen=version(client, cy)).get_json()["version"]
+    client, cy, ann, played = cy_plays_rum(db, 15)
+    seen = played["version"]
     run(db, "undo", check=True)
     run(db, "discard", check=True)  # Cy discards at the keyboard instead
     detail = problem(act(client, ann, action="discard", seen=seen), 409, "game-moved")
@@ -81,11 +85,8 @@ def test_an_undo_meanwhile_is_said_by_the_refusal_in_english_and_spanish(db: Pat
 
 def test_a_seats_own_undo_meanwhile_is_said_with_its_players_name(db: Path) -> None:
     """The refusal names who made the correction: the seat's player when a phone undid its own action."""
-    run(db, "new", "Cy", "Ann", "--first", "Cy", check=True)
-    client = client_for(db)
-    cy = join(client, "Cy").get_json()["token"]
-    ann = join(client, "Ann").get_json()["token"]
-    seen = act(client, cy, action="play", word="rum", roll=15, seen=version(client, cy)).get_json()["version"]
+    client, cy, ann, played = cy_plays_rum(db, 15)
+    seen = played["version"]
     assert act(client, cy, action="undo", seen=seen).status_code == 200  # Cy's own, from Cy's phone
     detail = problem(act(client, ann, action="discard", seen=seen), 409, "game-moved")
     assert detail.startswith("Cy undid Cy's RUM"), detail
