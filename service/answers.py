@@ -20,9 +20,10 @@ from service.verdict_text import check_word as check_word
 from service.verdict_text import verdict_json as verdict_json
 
 
-def verdict_writers(dictionary: Dictionary, decks: Mapping[str, Deck]) -> dict[str, Verdicts]:
-    """For each language: its Verdicts (single words through a small cache, batches through a VerdictWriter)."""
-    return {language: Verdicts(dictionary, decks, language) for language in LANGUAGES}
+def verdict_writers(dictionary: Dictionary, decks: Mapping[str, Deck], level: int, deck: str) -> dict[str, Verdicts]:
+    """For each language: its Verdicts (single words through a small cache, batches through a VerdictWriter);
+    ``level`` and ``deck`` are the service's own, which a plain ``GET /v1/words/<word>`` asks for."""
+    return {language: Verdicts(dictionary, decks, language, level, deck) for language in LANGUAGES}
 
 
 def with_definitions(service: WordService, word: str, verdict_text: str) -> str:
@@ -40,20 +41,21 @@ _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 # -- the one answer to GET /v1/words/<word> -------------------------------------------------------
 
 def word_answer(service: WordService, path: str, query: bytes, if_none_match: str | None, word: str,
-                level: int, deck: str, define: bool = False,
+                body_of: Callable[[str], bytes], define: bool = False,
                 language: str = DEFAULT_LANGUAGE, checked: bool = False) -> tuple[str, list[tuple[str, str]], bytes]:
     """Status line, headers and body of ``GET /v1/words/<word>``: the WSGI fast path and the
     Flask view both answer with this. The ETag depends only on the request (its path, query and
     language), so a matching ``If-None-Match`` is a 304 before any judging. The reasons' messages
     are in ``language``: the answer says which (Content-Language) and that it varies with
-    Accept-Language, a 304 too (RFC 9110 15.4.5)."""
+    Accept-Language, a 304 too (RFC 9110 15.4.5). ``body_of(word)`` is the verdict's JSON in UTF-8 at the
+    level and deck asked, in ``language`` (a ``Verdicts`` of ``service.verdicts``)."""
     service.check_intact()
     if not checked:  # the fast path sends plain letters only
         check_word(word)  # an error is never a 304
     tag = f'"{service.etag(path, query, language)}"'
     if if_none_match is not None and etag_matches(if_none_match, tag[1:-1]):
         return "304 NOT MODIFIED", [("ETag", tag), ("Cache-Control", CACHE_CONTROL), VARY_LANGUAGE], b""
-    body = service.verdicts[language].body(word, level, deck)
+    body = body_of(word)
     if define:
         body = with_definitions(service, word, body.decode()).encode()
     return "200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
@@ -81,7 +83,8 @@ def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, l
     ``GET /v1/words/<word>`` whose word is plain ASCII letters, without a query string (None for
     anything else, and the caller lets Flask answer: errors included). The verdict is in the
     request's language (Accept-Language)."""
-    level, deck, prefix = service.level, service.deck.name, _WORDS_PREFIX
+    prefix = _WORDS_PREFIX
+    ones = {language: verdicts.one for language, verdicts in service.verdicts.items()}
 
     def answer(environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
         if environ.get("QUERY_STRING"):
@@ -94,7 +97,8 @@ def fast_answer(service: WordService) -> Callable[[dict[str, Any]], tuple[str, l
         word = path[len(prefix):]
         if not (word.isascii() and word.isalpha() and len(word) <= MAX_INPUT_CHARS):
             return None
-        return word_answer(service, path, b"", environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, False,
-                           request_language(environ), checked=True)
+        language = request_language(environ)
+        return word_answer(service, path, b"", environ.get("HTTP_IF_NONE_MATCH"), word, ones[language], False,
+                           language, checked=True)
 
     return answer

@@ -68,10 +68,12 @@ def get_word(word: str) -> Response:
     level, deck = query_level(service, args), deck_name(service, args.get("deck", service.deck.name))
     define = query_define(args)
     environ = request.environ
+    language = request_language(environ)
+    verdicts = service.verdicts[language]
     status, headers, body = word_answer(service, environ.get("PATH_INFO", ""),
                                         environ.get("QUERY_STRING", "").encode("latin-1"),
-                                        environ.get("HTTP_IF_NONE_MATCH"), word, level, deck, define,
-                                        request_language(environ))
+                                        environ.get("HTTP_IF_NONE_MATCH"), word,
+                                        lambda text: verdicts.body(text, level, deck), define, language)
     return Response(body, status=status, headers=headers)
 
 

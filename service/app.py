@@ -170,7 +170,7 @@ def _word_service(config: Mapping[str, Any]) -> WordService:
         [__version__, dictionary.checksum, level, [[d.name, d.table()] for d in decks.values()], deck.name],
         separators=(",", ":"),
     ).encode()
-    service = WordService(dictionary, deck, decks, level, seed, verdict_writers(dictionary, decks))
+    service = WordService(dictionary, deck, decks, level, seed, verdict_writers(dictionary, decks, level, deck.name))
     service.verified()
     return service
 

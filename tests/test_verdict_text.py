@@ -233,9 +233,20 @@ def test_what_a_writer_keeps_is_bounded(dictionary: Dictionary) -> None:
 
 
 def test_single_words_are_kept_in_a_small_cache(dictionary: Dictionary) -> None:
-    verdicts = Verdicts(dictionary, DECKS, "en")
-    for i in range(3 * VERDICT_CACHE_WORDS):
-        verdicts(f"zq{i}".replace("0", "a").replace("1", "b").replace("2", "c").replace("3", "d").replace("4", "e")
-                 .replace("5", "f").replace("6", "g").replace("7", "h").replace("8", "i").replace("9", "j"), 60,
-                 "standard")
+    verdicts = Verdicts(dictionary, DECKS, "en", 60, "standard")
+    words = [f"zq{i}".translate(str.maketrans("0123456789", "abcdefghij")) for i in range(3 * VERDICT_CACHE_WORDS)]
+    for word in words:
+        verdicts(word, 60, "standard")
     assert verdicts.cache_info().currsize == VERDICT_CACHE_WORDS
+    for word in words:  # other levels and decks share a second cache, as small
+        verdicts(word, 70, "standard")
+        verdicts(word, 60, "double")
+    assert verdicts.cache_info().currsize == 2 * VERDICT_CACHE_WORDS
+
+
+def test_the_service_level_and_deck_are_cached_by_the_word_alone(dictionary: Dictionary) -> None:
+    verdicts = Verdicts(dictionary, DECKS, "en", 60, "standard")
+    assert verdicts.body("taps", 60, "standard") is verdicts.one("taps"), "one cache, whichever way it is asked"
+    assert verdicts.one.cache_info().misses == 1 and verdicts.cache_info().hits == 1
+    assert verdicts.body("taps", 70, "standard") == verdicts.writer(70, "standard").write_one("taps")
+    assert verdicts.one.cache_info().currsize == 1, "another level is not kept in the service's own cache"
