@@ -57,6 +57,13 @@ APPS: dict[str, str] = {
     "flask-peer": "benchmarks.peers:create_flask_peer()",
     "bare-wsgi": "benchmarks.peers:bare_app",
 }
+#: ``--floors``: the service's parts alone (benchmarks/peers.py), between the service and the bare app.
+FLOORS: dict[str, str] = {
+    "service": APPS["service"],
+    "verdict-floor": "benchmarks.peers:create_verdict_floor()",
+    "lookup-floor": "benchmarks.peers:create_lookup_floor()",
+    "bare-wsgi": APPS["bare-wsgi"],
+}
 BATCH_SIZE = 1000
 
 
@@ -606,9 +613,14 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"skip the memory phase ({MEMORY_WORDS:,} distinct words per app, one worker)")
     parser.add_argument("--in-process", action="store_true",
                         help="instead: the service's own part of an answer, and an access-log line, without a server")
+    parser.add_argument("--floors", action="store_true",
+                        help="instead: single GETs, cached and unseen words, of the service, its verdict alone, its "
+                             "look-up alone and the bare app (benchmarks/peers.py)")
     args = parser.parse_args(argv)
     if args.nginx:
         return nginx_bench(args)
+    if args.floors:
+        return floors_bench(args)
     if args.in_process:
         return in_process()
     targets = {name: (APPS[name], {}) for name in args.apps}
@@ -726,6 +738,43 @@ def main(argv: list[str] | None = None) -> int:
     failed = any(r.errors for measured in results.values() for kind, r in measured.items() if kind != "revalidate")
     if failed:
         print("some requests failed (see errors above)")
+    return 1 if failed else 0
+
+
+def floors_bench(args: argparse.Namespace) -> int:
+    """Where a single unseen word's CPU goes: the service, its verdict alone (``verdict-floor``: the same
+    writer and headers, nothing else), the look-up alone (``lookup-floor``) and the bare app, in interleaved
+    rounds, each under the service's gunicorn config; server CPU per request, cached and unseen words."""
+    words = [w for w in sample_words() if w.isalpha()]
+    unseen = unseen_words()
+    print(f"loader: {args.loader}; {args.seconds} s per run; single GETs over {args.connections} connections; "
+          f"{os.cpu_count()} CPUs; load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    runs: dict[str, dict[str, list[Result]]] = {name: {"cached": [], "unseen": []} for name in FLOORS}
+    for round_ in range(1, args.rounds + 1):
+        for name, target in FLOORS.items():
+            with server(target) as (base, pid):
+                single_word_load(base, words, argparse.Namespace(**{**vars(args), "seconds": 2}))  # warm-up
+                for kind, sent in (("cached", words), ("unseen", unseen)):
+                    before = process_tree_cpu(pid)
+                    result = single_word_load(base, sent, args)
+                    result.server_cpu_s = process_tree_cpu(pid) - before
+                    runs[name][kind].append(result)
+            print(f"round {round_} {name:>13}: " + ", ".join(
+                f"{kind} {runs[name][kind][-1].cpu_us_per_request:6.1f} us CPU/req" for kind in ("cached", "unseen")),
+                flush=True)
+    cpu = {name: {kind: median(values).cpu_us_per_request for kind, values in by_kind.items()}
+           for name, by_kind in runs.items()}
+    print(f"\nmedian of {args.rounds} round(s), load average after: {os.getloadavg()[0]:.2f}")
+    for name, by_kind in cpu.items():
+        print(f"{name:>13}: " + ", ".join(
+            f"{kind} {by_kind[kind]:6.1f} us ({by_kind[kind] / cpu['bare-wsgi'][kind]:.3f}x bare-wsgi)"
+            for kind in ("cached", "unseen")))
+    unseen_cost = {name: by_kind["unseen"] - by_kind["cached"] for name, by_kind in cpu.items()}
+    print("an unseen word's CPU over a cached one's: " + ", ".join(f"{name} {cost:+.1f} us"
+                                                                  for name, cost in unseen_cost.items()))
+    failed = any(r.errors for by_kind in runs.values() for values in by_kind.values() for r in values)
+    if failed:
+        print("some requests failed")
     return 1 if failed else 0
 
 

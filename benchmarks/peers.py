@@ -104,3 +104,48 @@ def create_flask_peer() -> Flask:
         return {"status": "ok"}
 
     return app
+
+
+# -- floors: the service's own parts alone, for bench_service.py --floors ---------------------------
+
+def create_verdict_floor() -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    """The service's single-word verdict and nothing else: ``GET /v1/words/<word>`` answered by the service's
+    own cached writer (``Verdicts.one``) with the service's headers, fixed (no ETag hashed, no file check, no
+    language, no fast-path checks). What no trimming of the service's request path can go below."""
+    from service.app import create_app
+
+    one = create_app().extensions["word_service"].verdicts["en"].one
+    return _floor(one)
+
+
+def create_lookup_floor() -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    """The dictionary's look-up alone: the word looked up in the service's marisa trie, then one fixed verdict
+    (TAPS) with the service's headers. What the look-up costs in a live worker, the writer left out."""
+    from service.app import create_app
+
+    service = create_app().extensions["word_service"]
+    get, body = service.dictionary._words.get, service.verdicts["en"].one("taps")  # a peer only borrows the trie
+
+    def answer(word: str) -> bytes:
+        get(word.lower().encode())
+        return body
+
+    return _floor(answer)
+
+
+def _floor(answer: Callable[[str], bytes]) -> Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]:
+    """A WSGI app sending ``answer(word)`` for ``GET /v1/words/<word>`` with the nine headers the service sends
+    (values fixed, of the same length), and ``{"status":"ok"}`` for any other path (the benchmark's health check)."""
+    from service.app import COMMON_HEADERS
+    from service.core import CACHE_CONTROL, VARY_LANGUAGE
+
+    fixed = [("ETag", '"' + "0" * 24 + '"'), ("Cache-Control", CACHE_CONTROL), ("Content-Language", "en"),
+             VARY_LANGUAGE, *COMMON_HEADERS]
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        body = answer(path[len("/v1/words/"):]) if path.startswith("/v1/words/") else b'{"status":"ok"}'
+        start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))), *fixed])
+        return [body]
+
+    return app
