@@ -115,7 +115,8 @@ def main() -> None:
     print(f"{'measure':<44} {'value':>13} | {'baseline':<34} {'value':>13} | {'ratio':>13} | target")
 
     # 1. Verdicts: the library's judge, and the service's verdict JSON, against a set lookup.
-    from service.verdict_text import Verdicts, VerdictWriter, verdict_json
+    from service.answers import Verdicts
+    from service.verdict_text import VerdictWriter, verdict_json
 
     keys = list(d._words.iterkeys())
     plain = set(keys)
@@ -148,7 +149,7 @@ def main() -> None:
     writer = VerdictWriter(d, 60, STANDARD, "standard", "es")
     row("verdict JSON (es), unseen, judge + verdict_json", full, "us", "the writer (templates, records)",
         per_item_us(writer.write_one, unseen[:10_000], 3), "what issue 37 replaced")
-    cached = Verdicts(d, {"standard": STANDARD}, "es")
+    cached = Verdicts(d, {"standard": STANDARD}, "es", 60, "standard")
     hot = unseen[:500]
     for word in hot:
         cached(word, 60, "standard")

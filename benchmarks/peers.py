@@ -7,6 +7,10 @@
 Both answer ``GET /v1/words/<word>`` with ``{"word", "legal", "score"}`` and ``POST /v1/words``
 with ``{"results": [...]}``. They know less than the service (no reasons, no levels, no ETag,
 no validation beyond a-z), which is what makes them a fair lower bound on the cost of a look-up.
+
+The floors of ``bench_service.py --floors`` are parts of the service alone, single GETs only:
+``create_verdict_floor()`` (its verdict writer and headers, nothing around them) and
+``create_lookup_floor()`` (its look-up, then one fixed verdict).
 """
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from dictionaries.deck import Deck
 from dictionaries.dictionary import Dictionary
@@ -15,9 +16,64 @@ from dictionaries.verdict import MAX_INPUT_CHARS
 from service.core import CACHE_CONTROL, VARY_LANGUAGE, WordService, etag_matches, request_language
 
 # The verdicts' JSON lives in service/verdict_text.py; verdict_json and check_word are read from here too.
-from service.verdict_text import Verdicts
+from service.verdict_text import VerdictWriter
 from service.verdict_text import check_word as check_word
 from service.verdict_text import verdict_json as verdict_json
+
+#: Verdicts (as JSON in UTF-8) of single words kept per worker and language (about 300 bytes each) at the
+#: service's own level and deck, and as many at any other: a page asks the same words again and again. Few, so
+#: that memory stays flat whatever words are asked.
+VERDICT_CACHE_WORDS = 1024
+
+
+class CacheInfo(NamedTuple):
+    """What a Verdicts' caches hold and did."""
+
+    hits: int
+    misses: int
+    currsize: int
+
+
+class Verdicts:
+    """One language's verdicts as JSON: ``verdicts.body(word, level, deck name)`` (UTF-8) and ``verdicts(...)``
+    (text) for single words, through a small cache (a word asked again, by a page or a player, costs a dict
+    look-up), and ``writer(level, deck name)`` for batches, which go round any cache (a batch's words are
+    seldom asked again).
+
+    ``one(word)`` is ``body(word, level, deck)`` at the service's own level and deck, cached by the word
+    alone: the path of a plain ``GET /v1/words/<word>``, where an unseen word costs a cache miss and its
+    writer, no frame between them. Other levels and decks share a second cache of the same size."""
+
+    def __init__(self, dictionary: Dictionary, decks: Mapping[str, Deck], language: str, level: int, deck: str) -> None:
+        self.dictionary, self.decks, self.language, self.level, self.deck = dictionary, decks, language, level, deck
+        self._writers: dict[tuple[int, str], VerdictWriter] = {}
+        self.one = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self.writer(level, deck).write_one)
+        self._others = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._body)
+
+    def __call__(self, word: str, level: int, deck: str) -> str:
+        return self.body(word, level, deck).decode()
+
+    def body(self, word: str, level: int, deck: str) -> bytes:
+        """The verdict on ``word`` at ``level`` and ``deck`` as JSON in UTF-8, from a cache when asked before."""
+        if level == self.level and deck == self.deck:
+            return self.one(word)
+        return self._others(word, level, deck)
+
+    def cache_info(self) -> CacheInfo:
+        """Hits, misses and words kept, over both caches."""
+        one, others = self.one.cache_info(), self._others.cache_info()
+        return CacheInfo(one.hits + others.hits, one.misses + others.misses, one.currsize + others.currsize)
+
+    def writer(self, level: int, deck: str) -> VerdictWriter:
+        """The writer of one level and deck, made once (the service's levels and decks: a bounded set)."""
+        found = self._writers.get((level, deck))
+        if found is None:
+            found = self._writers[(level, deck)] = VerdictWriter(self.dictionary, level, self.decks[deck], deck,
+                                                                 self.language)
+        return found
+
+    def _body(self, word: str, level: int, deck: str) -> bytes:
+        return self.writer(level, deck).write_one(word)
 
 
 def verdict_writers(dictionary: Dictionary, decks: Mapping[str, Deck], level: int, deck: str) -> dict[str, Verdicts]:
@@ -48,7 +104,7 @@ def word_answer(service: WordService, path: str, query: bytes, if_none_match: st
     language), so a matching ``If-None-Match`` is a 304 before any judging. The reasons' messages
     are in ``language``: the answer says which (Content-Language) and that it varies with
     Accept-Language, a 304 too (RFC 9110 15.4.5). ``body_of(word)`` is the verdict's JSON in UTF-8 at the
-    level and deck asked, in ``language`` (a ``Verdicts`` of ``service.verdicts``)."""
+    level and deck asked, from ``service.verdicts[language]``: the caller takes both from the same language."""
     service.check_intact()
     if not checked:  # the fast path sends plain letters only
         check_word(word)  # an error is never a 304

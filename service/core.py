@@ -97,7 +97,7 @@ class BatchWriter(Protocol):
 
 
 class LanguageVerdicts(Protocol):
-    """What WordService.verdicts holds per language (service.verdict_text.Verdicts, which imports this module)."""
+    """What WordService.verdicts holds per language (service.answers.Verdicts, which imports this module)."""
 
     def __call__(self, word: str, level: int, deck: str) -> str: ...
 
@@ -126,7 +126,8 @@ class WordService:
     level: int
     etag_seed: bytes
     #: Per language: ``(word, level, deck name) -> verdict JSON`` (checked, judged, the reasons' messages in
-    #: that language; ``.body(...)`` the same in UTF-8) and ``.writer(level, deck name)`` for batches: service.verdict_text.Verdicts
+    #: that language; ``.body(...)`` the same in UTF-8, ``.one(word)`` at the service's own level and deck) and
+    #: ``.writer(level, deck name)`` for batches: service.answers.Verdicts
     verdicts: Mapping[str, LanguageVerdicts]
     _signature: tuple[Any, ...] = field(default=(), repr=False)
     _next_check: float = field(default=0.0, repr=False)

@@ -13,20 +13,16 @@ tests/test_verdict_text.py holds the two equal, byte for byte, over every spelli
 
 Memory stays flat whatever is asked: a writer keeps one entry per record of level codes (bounded by the
 files) and one length reason per length (at most 59); there is one writer per level, deck and language
-the service accepts; single words are cached ``VERDICT_CACHE_WORDS`` at the service's own level and deck, and as many
-at any other, per language.
+the service accepts. The single words' caches live in ``service.answers`` (``Verdicts``).
 """
 from __future__ import annotations
 
 import struct
 from codecs import charmap_encode
-from collections.abc import Mapping
-from functools import lru_cache
 from json.encoder import encode_basestring  # the C string encoder
-from typing import Any, NamedTuple
+from typing import Any
 
 from dictionaries import (
-    DEFAULT_LEVEL,
     LEVELS,
     PHRASE_PIECE,
     PHRASE_PIECE_INDEX,
@@ -52,10 +48,6 @@ from dictionaries.verdict import (
     reason_sense,
 )
 from service.core import WORD_RE
-
-#: Verdicts (as JSON text) of single words kept per worker and language (about 300 bytes each): a page
-#: asks the same words again and again. Few, so that memory stays flat whatever words are asked.
-VERDICT_CACHE_WORDS = 1024
 
 #: Stand-ins for the word and the form in a template (private-use characters: JSON leaves them as
 #: they are, and no word or form holds them).
@@ -469,54 +461,3 @@ def check_word(text: str) -> None:
                             "(accents are folded), with an apostrophe or period inside").format(
             word=repr(text[:MAX_INPUT_CHARS]), characters=" ".join(map(repr, bad[:10]))))
     raise InvalidWord(_("{word} has no letters; send 1 to {most} letters").format(word=repr(text), most=MAX_INPUT_CHARS))
-
-
-class CacheInfo(NamedTuple):
-    """What a Verdicts' caches hold and did."""
-
-    hits: int
-    misses: int
-    currsize: int
-
-
-class Verdicts:
-    """One language's verdicts as JSON: ``verdicts.body(word, level, deck name)`` (UTF-8) and ``verdicts(...)``
-    (text) for single words, through a small cache (a word asked again, by a page or a player, costs a dict
-    look-up), and ``writer(level, deck name)`` for batches, which go round any cache (a batch's words are
-    seldom asked again).
-
-    ``one(word)`` is ``body(word, level, deck)`` at the service's own level and deck, cached by the word
-    alone: the path of a plain ``GET /v1/words/<word>``, where an unseen word costs a cache miss and its
-    writer, no frame between them. Other levels and decks share a second cache of the same size."""
-
-    def __init__(self, dictionary: Dictionary, decks: Mapping[str, Deck], language: str,
-                 level: int = DEFAULT_LEVEL, deck: str = STANDARD.name) -> None:
-        self.dictionary, self.decks, self.language, self.level, self.deck = dictionary, decks, language, level, deck
-        self._writers: dict[tuple[int, str], VerdictWriter] = {}
-        self.one = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self.writer(level, deck).write_one)
-        self._others = lru_cache(maxsize=VERDICT_CACHE_WORDS)(self._body)
-
-    def __call__(self, word: str, level: int, deck: str) -> str:
-        return self.body(word, level, deck).decode()
-
-    def body(self, word: str, level: int, deck: str) -> bytes:
-        """The verdict on ``word`` at ``level`` and ``deck`` as JSON in UTF-8, from a cache when asked before."""
-        if level == self.level and deck == self.deck:
-            return self.one(word)
-        return self._others(word, level, deck)
-
-    def cache_info(self) -> CacheInfo:
-        """Hits, misses and words kept, over both caches."""
-        one, others = self.one.cache_info(), self._others.cache_info()
-        return CacheInfo(one.hits + others.hits, one.misses + others.misses, one.currsize + others.currsize)
-
-    def writer(self, level: int, deck: str) -> VerdictWriter:
-        """The writer of one level and deck, made once (the service's levels and decks: a bounded set)."""
-        found = self._writers.get((level, deck))
-        if found is None:
-            found = self._writers[(level, deck)] = VerdictWriter(self.dictionary, level, self.decks[deck], deck,
-                                                                 self.language)
-        return found
-
-    def _body(self, word: str, level: int, deck: str) -> bytes:
-        return self.writer(level, deck).write_one(word)

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from benchmarks.peers import create_lookup_floor, create_verdict_floor
+from dictionaries.dictionary import Dictionary, open_dictionary
 
 
 def call(app: Any, path: str) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -18,8 +19,7 @@ def call(app: Any, path: str) -> tuple[str, list[tuple[str, str]], bytes]:
     return started[0], started[1], body
 
 
-@pytest.mark.usefixtures("app")
-@pytest.mark.parametrize("word", ["taps", "qwzx", "cats", "zzzzzzzz"])
+@pytest.mark.parametrize("word", ["taps", "qwzx", "flam", "jazz", "zzzzzzzz"])
 def test_the_verdict_floor_sends_the_service_verdict(client: FlaskClient, word: str) -> None:
     status, headers, body = call(create_verdict_floor(), f"/v1/words/{word}")
     served = client.get(f"/v1/words/{word}")
@@ -28,7 +28,28 @@ def test_the_verdict_floor_sends_the_service_verdict(client: FlaskClient, word: 
     assert [len(value) for name, value in headers if name == "ETag"] == [len(served.headers["ETag"])]
 
 
-@pytest.mark.usefixtures("app")
-def test_the_lookup_floor_sends_one_fixed_verdict(client: FlaskClient) -> None:
+class Asked:
+    """A trie that records the keys asked of it (marisa's own type cannot be patched)."""
+
+    def __init__(self, trie: Any) -> None:
+        self.trie = trie
+        self.keys: list[bytes] = []
+
+    def get(self, key: bytes, default: Any = None) -> Any:
+        self.keys.append(key)
+        return self.trie.get(key, default)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.trie, name)
+
+
+def test_the_lookup_floor_looks_up_and_sends_one_fixed_verdict(client: FlaskClient, dictionary: Dictionary,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    assert open_dictionary() is dictionary, "the floor opens the dictionary the fixture holds"
+    asked = Asked(dictionary._words)
+    monkeypatch.setattr(dictionary, "_words", asked)
     floor = create_lookup_floor()
-    assert call(floor, "/v1/words/qwzx")[2] == call(floor, "/v1/words/cats")[2] == client.get("/v1/words/taps").data
+    asked.keys.clear()
+    sent = call(floor, "/v1/words/qwzx")[2], call(floor, "/v1/words/Cats")[2]
+    assert asked.keys == [b"qwzx", b"cats"]
+    assert sent[0] == sent[1] == client.get("/v1/words/taps").data

@@ -17,10 +17,9 @@ from dictionaries.dictionary import Dictionary
 from dictionaries.errors import DictionaryError, InvalidWord
 from dictionaries.i18n import LANGUAGES
 from dictionaries.verdict import judge
+from service.answers import VERDICT_CACHE_WORDS, Verdicts
 from service.verdict_text import (
     MAX_DECK_TEMPLATES,
-    VERDICT_CACHE_WORDS,
-    Verdicts,
     VerdictWriter,
     check_word,
     verdict_json,
@@ -237,16 +236,20 @@ def test_single_words_are_kept_in_a_small_cache(dictionary: Dictionary) -> None:
     words = [f"zq{i}".translate(str.maketrans("0123456789", "abcdefghij")) for i in range(3 * VERDICT_CACHE_WORDS)]
     for word in words:
         verdicts(word, 60, "standard")
-    assert verdicts.cache_info().currsize == VERDICT_CACHE_WORDS
+    assert verdicts.one.cache_info().currsize == verdicts.cache_info().currsize == VERDICT_CACHE_WORDS
     for word in words:  # other levels and decks share a second cache, as small
         verdicts(word, 70, "standard")
         verdicts(word, 60, "double")
+    assert verdicts.one.cache_info().currsize == VERDICT_CACHE_WORDS
     assert verdicts.cache_info().currsize == 2 * VERDICT_CACHE_WORDS
 
 
 def test_the_service_level_and_deck_are_cached_by_the_word_alone(dictionary: Dictionary) -> None:
     verdicts = Verdicts(dictionary, DECKS, "en", 60, "standard")
-    assert verdicts.body("taps", 60, "standard") is verdicts.one("taps"), "one cache, whichever way it is asked"
+    assert verdicts.body("flam", 60, "standard") is verdicts.one("flam"), "one cache, whichever way it is asked"
     assert verdicts.one.cache_info().misses == 1 and verdicts.cache_info().hits == 1
-    assert verdicts.body("taps", 70, "standard") == verdicts.writer(70, "standard").write_one("taps")
-    assert verdicts.one.cache_info().currsize == 1, "another level is not kept in the service's own cache"
+    # FLAM is uncommon at 60 and legal at 70; JAZZ needs the double deck's second Z.
+    assert b'"legal":true' in verdicts.body("flam", 70, "standard") == verdicts.writer(70, "standard").write_one("flam")
+    assert b'"legal":true' in verdicts.body("jazz", 60, "double") == verdicts.writer(60, "double").write_one("jazz")
+    assert b'"legal":false' in verdicts.body("jazz", 60, "standard")
+    assert verdicts.one.cache_info().currsize == 2, "other levels and decks are not kept in the service's own cache"
