@@ -253,3 +253,6 @@ def test_the_service_level_and_deck_are_cached_by_the_word_alone(dictionary: Dic
     assert b'"legal":true' in verdicts.body("jazz", 60, "double") == verdicts.writer(60, "double").write_one("jazz")
     assert b'"legal":false' in verdicts.body("jazz", 60, "standard")
     assert verdicts.one.cache_info().currsize == 2, "other levels and decks are not kept in the service's own cache"
+    for level, deck in ((70, "double"), (80, "double"), (70, "standard")):  # the second cache keys by all three
+        assert verdicts.body("jazz", level, deck) == verdicts.writer(level, deck).write_one("jazz")
+    assert verdicts.body("jazz", 70, "double") != verdicts.body("jazz", 70, "standard")
