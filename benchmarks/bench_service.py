@@ -97,7 +97,8 @@ def sample_words(n: int = 200, seed: int = 3) -> list[str]:
 
 def unseen_words(n: int = 100_000, seed: int = 6) -> list[str]:
     """``n`` distinct inputs drawn like ``sample_words``' and none of them: cycled, no cache holds them (the
-    service's hold 1,024 words per language at its own level and deck; they held 50,000 before issue 37), so every answer is judged."""
+    service's hold 1,024 words per language at its own level and deck; they held 50,000 before issue 37), so
+    every answer is judged."""
     dictionary = open_dictionary()
     rng = random.Random(seed)
     seen = set(sample_words()) | set(sample_words(BATCH_SIZE, seed=4)) | {w.lower() for w in playable_sample()}

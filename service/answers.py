@@ -21,8 +21,8 @@ from service.verdict_text import check_word as check_word
 from service.verdict_text import verdict_json as verdict_json
 
 #: Verdicts (as JSON in UTF-8) of single words kept per worker and language (about 300 bytes each) at the
-#: service's own level and deck, and as many at any other: a page asks the same words again and again. Few, so
-#: that memory stays flat whatever words are asked.
+#: service's own level and deck, and as many more shared by all other levels and decks: a page asks the same
+#: words again and again. Few, so that memory stays flat whatever words are asked.
 VERDICT_CACHE_WORDS = 1024
 
 
