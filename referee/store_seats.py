@@ -7,9 +7,9 @@ only), so a copy of the database lets nobody act for a seat. Taking a seat is re
 on (game, seat), whichever process asks first, never by a lock in a process. Each call is one transaction on the
 store's connection (``Store._transaction``: SQLite's or PostgreSQL's); none of them writes a game, so none
 notifies the boards (no board view shows the seats: the host's page reads them itself). The last phone action is
-written by the action's own transaction (``Store.act``: a seat's action gets the right to undo it, any other write
-ends it), read by the phone's read and a seat's own undo (``Store.seat_look``, ``rewrite``), and so is the end of the
-corrections asked on the game as it was.
+not this module's: the action's own transaction writes it (``Store.act``: a seat's action gets the right to undo
+it, any other write ends it), and the phone's read and a seat's own undo read it (``Store.seat_look``,
+``rewrite``). Every write of a game also ends the corrections asked on the game as it was.
 """
 from __future__ import annotations
 
@@ -157,9 +157,9 @@ class SeatBook:
     def requests(self, game_id: int) -> list[SeatRequest]:
         """The requests waiting in the game, oldest first, each with the game's version as it is now, which the host's
         page shows (``answer`` reads the version again when the host answers). Every write drops the requests, so
-        those left were asked on it; any asked on an older state
-        (a seat that saw fewer events) can no longer be made as asked and is dropped, judged by the game as it is in
-        this transaction: never by a state the caller read before, which a request asked since would not match."""
+        those left were asked on it; any asked on an older state (a seat that saw fewer events) can no longer be
+        made as asked and is dropped, judged by the game as it is in this transaction: never by a state the caller
+        read before, which a request asked since would not match."""
         if not is_game_id(game_id):
             return []
         with self.store._transaction() as conn:
